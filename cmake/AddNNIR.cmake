@@ -1,0 +1,49 @@
+#===- AddNNIR.cmake - helpers for nnir libraries and tools ----------------===#
+
+# One INTERFACE target carries LLVM's usage requirements (Halide's way), so
+# every nnir library links LLVM the same way and the package exports it.
+separate_arguments(NNIR_LLVM_DEFINITIONS NATIVE_COMMAND "${LLVM_DEFINITIONS}")
+add_library(nnir_llvm INTERFACE)
+target_include_directories(nnir_llvm SYSTEM INTERFACE ${LLVM_INCLUDE_DIRS})
+target_compile_definitions(nnir_llvm INTERFACE ${NNIR_LLVM_DEFINITIONS})
+if(NNIR_LINK_LLVM_DYLIB)
+  target_link_libraries(nnir_llvm INTERFACE LLVM)
+else()
+  llvm_map_components_to_libnames(NNIR_LLVM_LIBS
+    Core Support OrcJIT Passes native)
+  target_link_libraries(nnir_llvm INTERFACE ${NNIR_LLVM_LIBS})
+endif()
+
+# Warnings and flags shared by every nnir target (LLVM is built without
+# exceptions; RTTI is on).
+add_library(nnir_options INTERFACE)
+target_compile_options(nnir_options INTERFACE
+  -Wall -Wextra -Wno-unused-parameter -fno-exceptions
+  $<$<BOOL:${NNIR_ENABLE_WERROR}>:-Werror>)
+
+# add_nnir_library(Name src...  LINK_LIBS lib...)
+#   Builds library NNIR<Name>, aliased NNIR::<Name>, exported in NNIRTargets.
+function(add_nnir_library name)
+  cmake_parse_arguments(ARG "" "" "LINK_LIBS" ${ARGN})
+  set(target NNIR${name})
+  add_library(${target} ${ARG_UNPARSED_ARGUMENTS})
+  add_library(NNIR::${name} ALIAS ${target})
+  set_target_properties(${target} PROPERTIES EXPORT_NAME ${name}
+                                             POSITION_INDEPENDENT_CODE ON)
+  target_include_directories(${target} PUBLIC
+    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  target_link_libraries(${target} PUBLIC nnir_llvm ${ARG_LINK_LIBS})
+  target_link_libraries(${target} PRIVATE $<BUILD_INTERFACE:nnir_options>)
+  install(TARGETS ${target} EXPORT NNIRTargets
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+endfunction()
+
+# add_nnir_tool(name src... LINK_LIBS lib...)
+function(add_nnir_tool name)
+  cmake_parse_arguments(ARG "" "" "LINK_LIBS" ${ARGN})
+  add_executable(${name} ${ARG_UNPARSED_ARGUMENTS})
+  target_link_libraries(${name} PRIVATE ${ARG_LINK_LIBS} nnir_options)
+  install(TARGETS ${name} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endfunction()

@@ -1,0 +1,65 @@
+//===- Parser.h - Relay text format parser -----------------------*- C++ -*-===//
+//
+/// \file
+/// Parses the Relay text format v0.0.5 (what TVM's `astext()` prints) into an
+/// IRModule, plus nnir's documented extensions (inline `dense<...> : type`
+/// constants; see docs/TextFormat.md). Every node gets the location of its
+/// source text. Errors are DiagnosticErrors located in the SourceMgr buffer
+/// (file:line:col); the parser never crashes or aborts on bad input.
+///
+/// Graph bindings (`%0 = ...;`) share one node among all uses; parsing is
+/// iterative along binding sequences, so a module with a 1,000,000-call chain
+/// parses with a small stack. Syntactic nesting (parentheses, tuples, `fn`,
+/// `if`, types) is bounded by ParserOptions::maxNestingDepth.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNIR_PARSER_PARSER_H
+#define NNIR_PARSER_PARSER_H
+
+#include "nnir/IR/Expr.h"
+#include "nnir/IR/Module.h"
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <cstdint>
+
+namespace nnir {
+
+struct ParserOptions {
+  /// Deepest syntactic nesting accepted before a "nesting too deep" error.
+  unsigned maxNestingDepth = 1000;
+  /// Largest constant (in bytes) the parser will materialise, from inline
+  /// literals or the metadata section.
+  uint64_t maxConstantBytes = uint64_t(1) << 32;
+  /// Require the `#[version = "0.0.5"]` header (TVM requires it).
+  bool requireVersion = false;
+};
+
+/// Parses buffer \p bufferId of \p sourceMgr as a module.
+llvm::Expected<Ref<IRModule>> parseModule(llvm::SourceMgr &sourceMgr,
+                                          unsigned bufferId,
+                                          const ParserOptions &options = {});
+
+/// Adds \p text to \p sourceMgr under \p bufferName and parses it.
+llvm::Expected<Ref<IRModule>> parseModule(llvm::StringRef text,
+                                          llvm::SourceMgr &sourceMgr,
+                                          llvm::StringRef bufferName = "<string>",
+                                          const ParserOptions &options = {});
+
+/// Parses a single expression (TVM's parse_expr); `free_var` declarations are
+/// allowed and undeclared variables are errors.
+llvm::Expected<Ref<Expr>> parseExpr(llvm::StringRef text,
+                                    llvm::SourceMgr &sourceMgr,
+                                    llvm::StringRef bufferName = "<string>",
+                                    const ParserOptions &options = {});
+
+/// Parses a type (`Tensor[(1, 3), float32]`, `(int32, bool)`, ...).
+llvm::Expected<Ref<Type>> parseType(llvm::StringRef text,
+                                    llvm::SourceMgr &sourceMgr,
+                                    llvm::StringRef bufferName = "<string>");
+
+} // namespace nnir
+
+#endif // NNIR_PARSER_PARSER_H

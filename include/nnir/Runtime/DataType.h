@@ -1,0 +1,101 @@
+//===- DataType.h - Element types of tensors ---------------------*- C++ -*-===//
+//
+/// \file
+/// DataType mirrors TVM's DLDataType: a type code, a bit width and a lane
+/// count. nnir supports the scalar (one-lane) types bool, int8/16/32/64,
+/// uint8/16/32/64, float16, bfloat16, float32 and float64. bool is uint1, as in
+/// TVM, and is stored one byte per element.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNIR_RUNTIME_DATATYPE_H
+#define NNIR_RUNTIME_DATATYPE_H
+
+#include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
+namespace nnir {
+
+class DataType {
+public:
+  /// Type codes, numbered as DLPack/TVM number them (they are stored in TVM's
+  /// NDArray binary format).
+  enum Code : uint8_t { Int = 0, UInt = 1, Float = 2, Handle = 3, BFloat = 4 };
+
+  constexpr DataType() : code(Int), bits(0), lanes(0) {}
+  constexpr DataType(Code code, uint8_t bits, uint16_t lanes = 1)
+      : code(code), bits(bits), lanes(lanes) {}
+
+  static constexpr DataType boolean() { return DataType(UInt, 1); }
+  static constexpr DataType int8() { return DataType(Int, 8); }
+  static constexpr DataType int16() { return DataType(Int, 16); }
+  static constexpr DataType int32() { return DataType(Int, 32); }
+  static constexpr DataType int64() { return DataType(Int, 64); }
+  static constexpr DataType uint8() { return DataType(UInt, 8); }
+  static constexpr DataType uint16() { return DataType(UInt, 16); }
+  static constexpr DataType uint32() { return DataType(UInt, 32); }
+  static constexpr DataType uint64() { return DataType(UInt, 64); }
+  static constexpr DataType float16() { return DataType(Float, 16); }
+  static constexpr DataType bfloat16() { return DataType(BFloat, 16); }
+  static constexpr DataType float32() { return DataType(Float, 32); }
+  static constexpr DataType float64() { return DataType(Float, 64); }
+
+  /// Parses a dtype name as TVM writes it ("float32", "bool", "int"/"float"
+  /// meaning the 32-bit types). Returns std::nullopt for anything that is not
+  /// one of the supported scalar types (including vector types like int8x4).
+  static std::optional<DataType> parse(llvm::StringRef name);
+
+  /// The list of supported dtype names, for diagnostics.
+  static llvm::StringRef supportedNames();
+
+  Code getCode() const { return code; }
+  unsigned getBits() const { return bits; }
+  unsigned getLanes() const { return lanes; }
+
+  /// "void" (TVM's unset DataType, printed as "") is the default-constructed
+  /// value.
+  bool isVoid() const { return bits == 0 && lanes == 0; }
+  bool isBool() const { return code == UInt && bits == 1; }
+  bool isInt() const { return code == Int; }
+  bool isUInt() const { return code == UInt && bits != 1; }
+  bool isFloat() const { return code == Float; }
+  bool isBFloat() const { return code == BFloat; }
+  /// Any floating-point type, including bfloat16.
+  bool isFloatingPoint() const { return code == Float || code == BFloat; }
+  /// Int or UInt (not bool).
+  bool isInteger() const { return code == Int || isUInt(); }
+
+  /// Bytes one element occupies in memory (bool: 1).
+  unsigned getStorageBytes() const { return (bits + 7) / 8; }
+
+  /// The canonical name ("float32", "bool"; "" for void).
+  std::string str() const;
+
+  bool operator==(DataType o) const {
+    return code == o.code && bits == o.bits && lanes == o.lanes;
+  }
+  bool operator!=(DataType o) const { return !(*this == o); }
+
+  friend llvm::hash_code hash_value(DataType t) {
+    return llvm::hash_combine(t.code, t.bits, t.lanes);
+  }
+
+private:
+  Code code;
+  uint8_t bits;
+  uint16_t lanes;
+};
+
+llvm::raw_ostream &operator<<(llvm::raw_ostream &os, DataType t);
+
+} // namespace nnir
+
+#endif // NNIR_RUNTIME_DATATYPE_H

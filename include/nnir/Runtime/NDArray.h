@@ -1,0 +1,111 @@
+//===- NDArray.h - Dense host tensors ----------------------------*- C++ -*-===//
+//
+/// \file
+/// NDArray is a dense, row-major, host tensor: a dtype, a shape and a 64-byte
+/// aligned buffer shared by reference counting (copying an NDArray shares the
+/// buffer). IR constants hold NDArrays; kernels read and write them.
+///
+/// save()/load() use TVM's binary format (SaveDLTensor / NDArray::Load), so
+/// tensors from TVM's metadata sections and params files load unchanged.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNIR_RUNTIME_NDARRAY_H
+#define NNIR_RUNTIME_NDARRAY_H
+
+#include "nnir/Runtime/DataType.h"
+#include "nnir/Runtime/Shape.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/IntrusiveRefCntPtr.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+
+namespace nnir {
+
+class NDArray {
+public:
+  /// Alignment of every buffer, in bytes.
+  static constexpr size_t kAlignment = 64;
+
+  /// A null array (no storage). Most accessors require a non-null array.
+  NDArray() = default;
+
+  /// Allocates a zero-filled array. Fails on an unsupported dtype, a negative
+  /// extent, a size that overflows int64, a size above \p maxBytes, or an
+  /// allocation failure.
+  static llvm::Expected<NDArray> create(DataType dtype,
+                                        llvm::ArrayRef<int64_t> shape,
+                                        uint64_t maxBytes = UINT64_MAX);
+
+  /// Builds an array from raw row-major bytes (copied).
+  static llvm::Expected<NDArray> fromBytes(DataType dtype,
+                                           llvm::ArrayRef<int64_t> shape,
+                                           llvm::ArrayRef<uint8_t> bytes);
+
+  /// A 0-d array holding \p value converted to \p dtype (float16/bfloat16 are
+  /// rounded to nearest even).
+  static NDArray scalar(DataType dtype, double value);
+
+  /// Reads TVM's binary tensor format. Trailing bytes are an error.
+  static llvm::Expected<NDArray> load(llvm::StringRef bytes,
+                                      uint64_t maxBytes = UINT64_MAX);
+  /// Writes TVM's binary tensor format.
+  std::string save() const;
+
+  explicit operator bool() const { return storage != nullptr; }
+
+  DataType getDType() const;
+  llvm::ArrayRef<int64_t> getShape() const;
+  unsigned getRank() const { return getShape().size(); }
+  int64_t getNumElements() const;
+  size_t getByteSize() const;
+
+  const void *getData() const;
+  /// Writable access. The array must not yet be shared with IR that others
+  /// can see (constants are immutable once built).
+  void *getMutableData();
+  llvm::ArrayRef<uint8_t> getBytes() const;
+
+  /// Element \p index converted to double (integers exactly up to 2^53).
+  double getElementAsDouble(int64_t index) const;
+  /// Element \p index of an integer or bool array as int64.
+  int64_t getElementAsInt(int64_t index) const;
+  /// Stores \p value (converted) at \p index.
+  void setElementFromDouble(int64_t index, double value);
+  void setElementFromInt(int64_t index, int64_t value);
+
+  /// Same dtype, shape and bytes.
+  bool bitwiseEqual(const NDArray &other) const;
+  llvm::hash_code hash() const;
+
+  /// Two arrays share one buffer.
+  bool sameAs(const NDArray &other) const { return storage == other.storage; }
+
+private:
+  struct Storage : llvm::ThreadSafeRefCountedBase<Storage> {
+    DataType dtype;
+    Shape shape;
+    int64_t numElements = 0;
+    size_t byteSize = 0;
+    void *data = nullptr;
+    ~Storage();
+  };
+  explicit NDArray(Storage *s) : storage(s) {}
+  llvm::IntrusiveRefCntPtr<Storage> storage;
+};
+
+/// IEEE half <-> float conversions (round to nearest even).
+uint16_t floatToHalf(float value);
+float halfToFloat(uint16_t bits);
+/// bfloat16 <-> float conversions (round to nearest even; NaN stays NaN).
+uint16_t floatToBFloat16(float value);
+float bfloat16ToFloat(uint16_t bits);
+
+} // namespace nnir
+
+#endif // NNIR_RUNTIME_NDARRAY_H

@@ -1,0 +1,264 @@
+//===- AttrValue.cpp - Untyped attribute values ---------------------------===//
+//
+/// \file
+/// Construction, printing, equality and hashing of attribute values, and the
+/// shortest round-trip float formatting the printer relies on.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnir/IR/AttrValue.h"
+
+#include "nnir/IR/Expr.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+using namespace llvm;
+using namespace nnir;
+
+AttrValue AttrValue::none(SMLoc loc) {
+  AttrValue v;
+  v.loc = loc;
+  return v;
+}
+
+AttrValue AttrValue::integer(int64_t value, DataType dtype, SMLoc loc) {
+  AttrValue v;
+  v.kind = Kind::Int;
+  v.intValue = value;
+  v.dtype = dtype;
+  v.loc = loc;
+  return v;
+}
+
+AttrValue AttrValue::floating(double value, DataType dtype, SMLoc loc) {
+  AttrValue v;
+  v.kind = Kind::Float;
+  v.floatValue = value;
+  v.dtype = dtype;
+  v.loc = loc;
+  return v;
+}
+
+AttrValue AttrValue::boolean(bool value, SMLoc loc) {
+  AttrValue v;
+  v.kind = Kind::Bool;
+  v.intValue = value ? 1 : 0;
+  v.dtype = DataType::boolean();
+  v.loc = loc;
+  return v;
+}
+
+AttrValue AttrValue::string(StringRef value, SMLoc loc) {
+  AttrValue v;
+  v.kind = Kind::String;
+  v.stringValue = value.str();
+  v.loc = loc;
+  return v;
+}
+
+AttrValue AttrValue::array(std::vector<AttrValue> elements, SMLoc loc) {
+  AttrValue v;
+  v.kind = Kind::Array;
+  v.arrayValue = std::move(elements);
+  v.loc = loc;
+  return v;
+}
+
+AttrValue AttrValue::expr(Ref<Expr> value, SMLoc loc) {
+  AttrValue v;
+  v.kind = Kind::Expr;
+  v.exprValue = Ref<Object>(value.get());
+  v.loc = loc;
+  return v;
+}
+
+Expr *AttrValue::getExpr() const {
+  return static_cast<Expr *>(exprValue.get());
+}
+
+StringRef AttrValue::describe() const {
+  switch (kind) {
+  case Kind::None:
+    return "None";
+  case Kind::Int:
+    return "an integer";
+  case Kind::Float:
+    return "a float";
+  case Kind::Bool:
+    return "a bool";
+  case Kind::String:
+    return "a string";
+  case Kind::Array:
+    return "a list";
+  case Kind::Expr:
+    return "an expression";
+  }
+  return "a value";
+}
+
+std::string nnir::formatDouble(double value) {
+  if (std::isnan(value))
+    return "nan";
+  if (std::isinf(value))
+    return value > 0 ? "inf" : "-inf";
+  char buf[64];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof(buf), "%.*g", precision, value);
+    if (std::strtod(buf, nullptr) == value)
+      break;
+  }
+  return buf;
+}
+
+std::string nnir::formatFloat(float value) {
+  if (std::isnan(value))
+    return "nan";
+  if (std::isinf(value))
+    return value > 0 ? "inf" : "-inf";
+  char buf[64];
+  for (int precision = 1; precision <= 9; ++precision) {
+    std::snprintf(buf, sizeof(buf), "%.*g", precision,
+                  static_cast<double>(value));
+    if (std::strtof(buf, nullptr) == value)
+      break;
+  }
+  return buf;
+}
+
+void nnir::printQuotedString(raw_ostream &os, StringRef s) {
+  os << '"';
+  for (unsigned char c : s) {
+    switch (c) {
+    case '"':
+      os << "\\\"";
+      break;
+    case '\\':
+      os << "\\\\";
+      break;
+    case '\t':
+      os << "\\t";
+      break;
+    case '\r':
+      os << "\\r";
+      break;
+    case '\n':
+      os << "\\n";
+      break;
+    default:
+      if (c < 0x20 || c == 0x7f)
+        os << "\\x" << format_hex_no_prefix(c, 2);
+      else
+        os << c;
+    }
+  }
+  os << '"';
+}
+
+/// The literal suffix TVM writes for a float of \p dtype.
+static StringRef floatSuffix(DataType dtype) {
+  if (dtype == DataType::float16())
+    return "f16";
+  if (dtype == DataType::float64())
+    return "f64";
+  return "f";
+}
+
+void AttrValue::print(raw_ostream &os) const {
+  switch (kind) {
+  case Kind::None:
+    os << "None";
+    return;
+  case Kind::Int:
+    os << intValue;
+    if (dtype == DataType::int64())
+      os << "i64";
+    else if (dtype == DataType::int16())
+      os << "i16";
+    return;
+  case Kind::Float: {
+    std::string text = formatDouble(floatValue);
+    if (text == "nan") // There is no NaN literal; 0/0 is the closest.
+      text = "nan";
+    os << text << floatSuffix(dtype);
+    return;
+  }
+  case Kind::Bool:
+    os << (intValue ? "True" : "False");
+    return;
+  case Kind::String:
+    printQuotedString(os, stringValue);
+    return;
+  case Kind::Array:
+    os << '[';
+    for (size_t i = 0, e = arrayValue.size(); i != e; ++i) {
+      if (i)
+        os << ", ";
+      arrayValue[i].print(os);
+    }
+    os << ']';
+    return;
+  case Kind::Expr:
+    os << "<expr>";
+    return;
+  }
+}
+
+bool AttrValue::operator==(const AttrValue &other) const {
+  if (kind != other.kind)
+    return false;
+  switch (kind) {
+  case Kind::None:
+    return true;
+  case Kind::Int:
+  case Kind::Bool:
+    return intValue == other.intValue;
+  case Kind::Float:
+    return std::memcmp(&floatValue, &other.floatValue, sizeof(double)) == 0;
+  case Kind::String:
+    return stringValue == other.stringValue;
+  case Kind::Array:
+    return arrayValue == other.arrayValue;
+  case Kind::Expr: {
+    if (exprValue == other.exprValue)
+      return true;
+    auto *a = dyn_cast_or_null<Constant>(getExpr());
+    auto *b = dyn_cast_or_null<Constant>(other.getExpr());
+    return a && b && a->getData().bitwiseEqual(b->getData());
+  }
+  }
+  return false;
+}
+
+hash_code nnir::hash_value(const AttrValue &value) {
+  switch (value.kind) {
+  case AttrValue::Kind::None:
+    return llvm::hash_value(0);
+  case AttrValue::Kind::Int:
+  case AttrValue::Kind::Bool:
+    return hash_combine(1, value.intValue);
+  case AttrValue::Kind::Float: {
+    uint64_t bits;
+    std::memcpy(&bits, &value.floatValue, sizeof(bits));
+    return hash_combine(2, bits);
+  }
+  case AttrValue::Kind::String:
+    return hash_combine(3, value.stringValue);
+  case AttrValue::Kind::Array: {
+    hash_code h = hash_combine(4, value.arrayValue.size());
+    for (const AttrValue &e : value.arrayValue)
+      h = hash_combine(h, hash_value(e));
+    return h;
+  }
+  case AttrValue::Kind::Expr:
+    if (auto *c = dyn_cast_or_null<Constant>(value.getExpr()))
+      return hash_combine(5, c->getData().hash());
+    return hash_combine(6, value.exprValue.get());
+  }
+  return llvm::hash_value(0);
+}

@@ -1,0 +1,119 @@
+//===- Expr.cpp - Expressions of the graph IR -----------------------------===//
+//
+/// \file
+/// Node factories and small accessors.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnir/IR/Expr.h"
+
+#include "nnir/IR/Op.h"
+
+using namespace llvm;
+using namespace nnir;
+
+StringRef Expr::getKindName(Kind kind) {
+  switch (kind) {
+  case Kind::Constant:
+    return "Constant";
+  case Kind::Var:
+    return "Var";
+  case Kind::GlobalVar:
+    return "GlobalVar";
+  case Kind::Op:
+    return "Op";
+  case Kind::Call:
+    return "Call";
+  case Kind::Tuple:
+    return "Tuple";
+  case Kind::TupleGetItem:
+    return "TupleGetItem";
+  case Kind::Let:
+    return "Let";
+  case Kind::If:
+    return "If";
+  case Kind::Function:
+    return "Function";
+  }
+  return "Expr";
+}
+
+Ref<Constant> Constant::get(NDArray data, SMLoc loc) {
+  Ref<Type> type = TensorType::get(data.getShape(), data.getDType());
+  return Ref<Constant>(new Constant(std::move(data), loc, std::move(type)));
+}
+
+Ref<Constant> Constant::getScalar(DataType dtype, double value, SMLoc loc) {
+  return get(NDArray::scalar(dtype, value), loc);
+}
+
+Ref<Var> Var::get(StringRef nameHint, Ref<Type> annotation, SMLoc loc,
+                  Ref<Type> checkedType) {
+  if (!checkedType)
+    checkedType = annotation;
+  return Ref<Var>(new Var(nameHint, std::move(annotation), loc,
+                          std::move(checkedType)));
+}
+
+Ref<GlobalVar> GlobalVar::get(StringRef name, SMLoc loc,
+                              Ref<Type> checkedType) {
+  return Ref<GlobalVar>(new GlobalVar(name, loc, std::move(checkedType)));
+}
+
+Ref<Call> Call::get(Ref<Expr> callee, ArrayRef<Ref<Expr>> args,
+                    Ref<Attrs> attrs, SMLoc loc, Ref<Type> checkedType) {
+  return Ref<Call>(new Call(std::move(callee), args, std::move(attrs), loc,
+                            std::move(checkedType)));
+}
+
+Op *Call::getCalledOp() const { return dyn_cast<Op>(callee.get()); }
+
+Ref<Tuple> Tuple::get(ArrayRef<Ref<Expr>> fields, SMLoc loc,
+                      Ref<Type> checkedType) {
+  return Ref<Tuple>(new Tuple(fields, loc, std::move(checkedType)));
+}
+
+Ref<TupleGetItem> TupleGetItem::get(Ref<Expr> tuple, unsigned index, SMLoc loc,
+                                    Ref<Type> checkedType) {
+  return Ref<TupleGetItem>(
+      new TupleGetItem(std::move(tuple), index, loc, std::move(checkedType)));
+}
+
+Ref<Let> Let::get(Ref<Var> var, Ref<Expr> value, Ref<Expr> body, SMLoc loc,
+                  Ref<Type> checkedType) {
+  return Ref<Let>(new Let(std::move(var), std::move(value), std::move(body),
+                          loc, std::move(checkedType)));
+}
+
+Ref<If> If::get(Ref<Expr> cond, Ref<Expr> thenBranch, Ref<Expr> elseBranch,
+                SMLoc loc, Ref<Type> checkedType) {
+  return Ref<If>(new If(std::move(cond), std::move(thenBranch),
+                        std::move(elseBranch), loc, std::move(checkedType)));
+}
+
+Ref<Function> Function::get(ArrayRef<Ref<Var>> params, Ref<Expr> body,
+                            Ref<Type> retType, Ref<DictAttrs> attrs, SMLoc loc,
+                            Ref<Type> checkedType) {
+  return Ref<Function>(new Function(params, std::move(body),
+                                    std::move(retType), std::move(attrs), loc,
+                                    std::move(checkedType)));
+}
+
+const AttrValue *Function::getAttr(StringRef name) const {
+  return attrs ? attrs->lookup(name) : nullptr;
+}
+
+bool Function::hasNonZeroAttr(StringRef name) const {
+  const AttrValue *value = getAttr(name);
+  if (!value)
+    return false;
+  switch (value->getKind()) {
+  case AttrValue::Kind::Int:
+  case AttrValue::Kind::Bool:
+    return value->getInt() != 0;
+  case AttrValue::Kind::Float:
+    return value->getFloat() != 0;
+  default:
+    return false;
+  }
+}

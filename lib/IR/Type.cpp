@@ -1,0 +1,177 @@
+//===- Type.cpp - Types of the graph IR -----------------------------------===//
+//
+/// \file
+/// Construction, printing, equality and hashing of types.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnir/IR/Type.h"
+
+#include "nnir/Support/Diagnostics.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace nnir;
+
+Ref<TensorType> TensorType::get(ArrayRef<int64_t> shape, DataType dtype,
+                                SMLoc loc) {
+  return Ref<TensorType>(new TensorType(shape, dtype, loc));
+}
+
+Error TensorType::verifyShape(ArrayRef<int64_t> shape, SMLoc loc) {
+  for (int64_t dim : shape)
+    if (dim < 0)
+      return makeError(loc, "negative dimension " + Twine(dim) +
+                                " in tensor shape");
+  if (!nnir::getNumElements(shape))
+    return makeError(loc, "tensor shape has more than 2^63-1 elements");
+  return Error::success();
+}
+
+Expected<Ref<TensorType>> TensorType::create(ArrayRef<int64_t> shape,
+                                             DataType dtype, SMLoc loc) {
+  if (Error err = verifyShape(shape, loc))
+    return std::move(err);
+  if (!DataType::parse(dtype.str()))
+    return makeError(loc, "unsupported dtype '" + dtype.str() + "'");
+  return get(shape, dtype, loc);
+}
+
+int64_t TensorType::getNumElements() const {
+  return nnir::getNumElements(shape).value_or(0);
+}
+
+Ref<TupleType> TupleType::get(ArrayRef<Ref<Type>> fields, SMLoc loc) {
+  return Ref<TupleType>(new TupleType(fields, loc));
+}
+
+Ref<FuncType> FuncType::get(ArrayRef<Ref<Type>> params, Ref<Type> result,
+                            SMLoc loc) {
+  return Ref<FuncType>(new FuncType(params, std::move(result), loc));
+}
+
+Ref<IncompleteType> IncompleteType::get(SMLoc loc) {
+  return Ref<IncompleteType>(new IncompleteType(loc));
+}
+
+void Type::print(raw_ostream &os) const {
+  switch (getKind()) {
+  case Kind::Tensor: {
+    const auto *t = cast<TensorType>(this);
+    if (t->getRank() == 0) {
+      os << t->getDType();
+      return;
+    }
+    os << "Tensor[";
+    printShape(os, t->getShape());
+    os << ", " << t->getDType() << "]";
+    return;
+  }
+  case Kind::Tuple: {
+    const auto *t = cast<TupleType>(this);
+    os << '(';
+    for (size_t i = 0, e = t->size(); i != e; ++i) {
+      if (i)
+        os << ", ";
+      t->getField(i)->print(os);
+    }
+    if (t->size() == 1)
+      os << ',';
+    os << ')';
+    return;
+  }
+  case Kind::Func: {
+    const auto *t = cast<FuncType>(this);
+    os << "fn (";
+    for (size_t i = 0, e = t->getParams().size(); i != e; ++i) {
+      if (i)
+        os << ", ";
+      t->getParams()[i]->print(os);
+    }
+    os << ") -> ";
+    t->getResult()->print(os);
+    return;
+  }
+  case Kind::Incomplete:
+    os << '_';
+    return;
+  }
+}
+
+std::string Type::str() const {
+  std::string s;
+  raw_string_ostream os(s);
+  print(os);
+  return s;
+}
+
+raw_ostream &nnir::operator<<(raw_ostream &os, const Type &type) {
+  type.print(os);
+  return os;
+}
+
+bool nnir::typesEqual(const Type *a, const Type *b) {
+  if (a == b)
+    return true;
+  if (!a || !b || a->getKind() != b->getKind())
+    return false;
+  switch (a->getKind()) {
+  case Type::Kind::Tensor: {
+    const auto *ta = cast<TensorType>(a), *tb = cast<TensorType>(b);
+    return ta->getDType() == tb->getDType() &&
+           ta->getShape() == tb->getShape();
+  }
+  case Type::Kind::Tuple: {
+    const auto *ta = cast<TupleType>(a), *tb = cast<TupleType>(b);
+    if (ta->size() != tb->size())
+      return false;
+    for (size_t i = 0, e = ta->size(); i != e; ++i)
+      if (!typesEqual(ta->getField(i), tb->getField(i)))
+        return false;
+    return true;
+  }
+  case Type::Kind::Func: {
+    const auto *ta = cast<FuncType>(a), *tb = cast<FuncType>(b);
+    if (ta->getParams().size() != tb->getParams().size())
+      return false;
+    for (size_t i = 0, e = ta->getParams().size(); i != e; ++i)
+      if (!typesEqual(ta->getParams()[i].get(), tb->getParams()[i].get()))
+        return false;
+    return typesEqual(ta->getResult(), tb->getResult());
+  }
+  case Type::Kind::Incomplete:
+    return true;
+  }
+  return false;
+}
+
+hash_code nnir::hashType(const Type *type) {
+  if (!type)
+    return llvm::hash_value(0);
+  switch (type->getKind()) {
+  case Type::Kind::Tensor: {
+    const auto *t = cast<TensorType>(type);
+    return hash_combine(
+        1, t->getDType(),
+        hash_combine_range(t->getShape().begin(), t->getShape().end()));
+  }
+  case Type::Kind::Tuple: {
+    const auto *t = cast<TupleType>(type);
+    hash_code h = hash_combine(2, t->size());
+    for (const Ref<Type> &f : t->getFields())
+      h = hash_combine(h, hashType(f.get()));
+    return h;
+  }
+  case Type::Kind::Func: {
+    const auto *t = cast<FuncType>(type);
+    hash_code h = hash_combine(3, t->getParams().size());
+    for (const Ref<Type> &p : t->getParams())
+      h = hash_combine(h, hashType(p.get()));
+    return hash_combine(h, hashType(t->getResult()));
+  }
+  case Type::Kind::Incomplete:
+    return llvm::hash_value(4);
+  }
+  return llvm::hash_value(0);
+}

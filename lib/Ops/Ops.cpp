@@ -1,0 +1,20 @@
+//===- Ops.cpp - Registration of nnir's operators -------------------------===//
+//
+/// \file
+/// registerAllOps(): one call registers every family, once per process.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnir/Ops/Ops.h"
+
+#include <mutex>
+
+void nnir::registerAllOps() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    registerElementwiseOps();
+    registerReductionOps();
+    registerTransformOps();
+    registerNNOps();
+  });
+}

@@ -1,0 +1,450 @@
+//===- NDArray.cpp - Dense host tensors -----------------------------------===//
+//
+/// \file
+/// Storage, element access and TVM's binary tensor format:
+///   u64 magic 0xDD5E40F096B4A13F, u64 reserved, i32 device_type (1 = CPU),
+///   i32 device_id, i32 ndim, u8 code, u8 bits, u16 lanes, i64 shape[ndim],
+///   i64 data_byte_size, raw little-endian row-major data.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnir/Runtime/NDArray.h"
+
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+using namespace llvm;
+using namespace nnir;
+
+static constexpr uint64_t kTVMNDArrayMagic = 0xDD5E40F096B4A13FULL;
+static constexpr int32_t kDLCPU = 1;
+
+NDArray::Storage::~Storage() { std::free(data); }
+
+static bool isSupported(DataType dtype) {
+  return DataType::parse(dtype.str()).has_value();
+}
+
+Expected<NDArray> NDArray::create(DataType dtype, ArrayRef<int64_t> shape,
+                                  uint64_t maxBytes) {
+  if (!isSupported(dtype))
+    return createStringError(inconvertibleErrorCode(),
+                             "unsupported dtype '%s'", dtype.str().c_str());
+  std::optional<int64_t> count = nnir::getNumElements(shape);
+  std::optional<int64_t> bytes =
+      nnir::getByteSize(shape, dtype.getStorageBytes());
+  if (!count || !bytes)
+    return createStringError(inconvertibleErrorCode(),
+                             "tensor size overflows or has a negative extent");
+  if (static_cast<uint64_t>(*bytes) > maxBytes)
+    return createStringError(
+        inconvertibleErrorCode(),
+        formatv("tensor of {0} bytes exceeds the limit of {1} bytes", *bytes,
+                maxBytes)
+            .str());
+  auto *s = new Storage();
+  s->dtype = dtype;
+  s->shape.assign(shape.begin(), shape.end());
+  s->numElements = *count;
+  s->byteSize = static_cast<size_t>(*bytes);
+  // aligned_alloc needs a size that is a multiple of the alignment.
+  size_t allocBytes = alignTo(std::max<size_t>(s->byteSize, 1), kAlignment);
+  if (allocBytes < s->byteSize) {
+    delete s;
+    return createStringError(inconvertibleErrorCode(), "tensor too large");
+  }
+  s->data = std::aligned_alloc(kAlignment, allocBytes);
+  if (!s->data) {
+    delete s;
+    return createStringError(
+        inconvertibleErrorCode(),
+        formatv("cannot allocate a tensor of {0} bytes", *bytes).str());
+  }
+  std::memset(s->data, 0, allocBytes);
+  return NDArray(s);
+}
+
+Expected<NDArray> NDArray::fromBytes(DataType dtype, ArrayRef<int64_t> shape,
+                                     ArrayRef<uint8_t> bytes) {
+  Expected<NDArray> array = create(dtype, shape);
+  if (!array)
+    return array.takeError();
+  if (array->getByteSize() != bytes.size())
+    return createStringError(
+        inconvertibleErrorCode(),
+        formatv("expected {0} bytes of data, got {1}", array->getByteSize(),
+                bytes.size())
+            .str());
+  if (!bytes.empty())
+    std::memcpy(array->getMutableData(), bytes.data(), bytes.size());
+  return array;
+}
+
+NDArray NDArray::scalar(DataType dtype, double value) {
+  NDArray array = cantFail(create(dtype, {}));
+  array.setElementFromDouble(0, value);
+  return array;
+}
+
+DataType NDArray::getDType() const { return storage->dtype; }
+ArrayRef<int64_t> NDArray::getShape() const { return storage->shape; }
+int64_t NDArray::getNumElements() const { return storage->numElements; }
+size_t NDArray::getByteSize() const { return storage->byteSize; }
+const void *NDArray::getData() const { return storage->data; }
+void *NDArray::getMutableData() { return storage->data; }
+
+ArrayRef<uint8_t> NDArray::getBytes() const {
+  return ArrayRef<uint8_t>(static_cast<const uint8_t *>(storage->data),
+                           storage->byteSize);
+}
+
+//===----------------------------------------------------------------------===//
+// Half and bfloat16 conversions
+//===----------------------------------------------------------------------===//
+
+uint16_t nnir::floatToHalf(float value) {
+  uint32_t f;
+  std::memcpy(&f, &value, 4);
+  uint32_t sign = (f >> 16) & 0x8000;
+  uint32_t exp = (f >> 23) & 0xff;
+  uint32_t mant = f & 0x7fffff;
+  if (exp == 0xff) // Inf or NaN (keep a quiet NaN).
+    return sign | 0x7c00 | (mant ? 0x200 | (mant >> 13) : 0);
+  int32_t e = static_cast<int32_t>(exp) - 127 + 15;
+  if (e >= 0x1f) // Overflow to infinity.
+    return sign | 0x7c00;
+  if (e <= 0) {
+    // Subnormal half or zero.
+    if (e < -10)
+      return sign;
+    mant |= 0x800000;
+    uint32_t shift = static_cast<uint32_t>(14 - e);
+    uint32_t half = mant >> shift;
+    uint32_t rem = mant & ((1u << shift) - 1);
+    uint32_t halfway = 1u << (shift - 1);
+    if (rem > halfway || (rem == halfway && (half & 1)))
+      ++half;
+    return sign | half;
+  }
+  uint32_t half = (static_cast<uint32_t>(e) << 10) | (mant >> 13);
+  uint32_t rem = mant & 0x1fff;
+  if (rem > 0x1000 || (rem == 0x1000 && (half & 1)))
+    ++half; // May carry into the exponent, which is correct rounding.
+  return sign | half;
+}
+
+float nnir::halfToFloat(uint16_t bits) {
+  uint32_t sign = (bits & 0x8000u) << 16;
+  uint32_t exp = (bits >> 10) & 0x1f;
+  uint32_t mant = bits & 0x3ff;
+  uint32_t f;
+  if (exp == 0) {
+    if (mant == 0) {
+      f = sign;
+    } else {
+      // Normalise a subnormal.
+      int e = -1;
+      do {
+        ++e;
+        mant <<= 1;
+      } while (!(mant & 0x400));
+      f = sign | (static_cast<uint32_t>(127 - 15 - e) << 23) |
+          ((mant & 0x3ff) << 13);
+    }
+  } else if (exp == 0x1f) {
+    f = sign | 0x7f800000 | (mant << 13);
+  } else {
+    f = sign | ((exp - 15 + 127) << 23) | (mant << 13);
+  }
+  float result;
+  std::memcpy(&result, &f, 4);
+  return result;
+}
+
+uint16_t nnir::floatToBFloat16(float value) {
+  uint32_t f;
+  std::memcpy(&f, &value, 4);
+  if (std::isnan(value))
+    return static_cast<uint16_t>((f >> 16) | 0x40);
+  uint32_t rounding = 0x7fff + ((f >> 16) & 1);
+  return static_cast<uint16_t>((f + rounding) >> 16);
+}
+
+float nnir::bfloat16ToFloat(uint16_t bits) {
+  uint32_t f = static_cast<uint32_t>(bits) << 16;
+  float result;
+  std::memcpy(&result, &f, 4);
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Element access
+//===----------------------------------------------------------------------===//
+
+template <typename T> static T loadAs(const void *data, int64_t index) {
+  T value;
+  std::memcpy(&value, static_cast<const char *>(data) + index * sizeof(T),
+              sizeof(T));
+  return value;
+}
+
+template <typename T>
+static void storeAs(void *data, int64_t index, T value) {
+  std::memcpy(static_cast<char *>(data) + index * sizeof(T), &value,
+              sizeof(T));
+}
+
+double NDArray::getElementAsDouble(int64_t index) const {
+  DataType t = getDType();
+  const void *d = getData();
+  if (t.isBool())
+    return loadAs<uint8_t>(d, index) ? 1.0 : 0.0;
+  switch (t.getCode()) {
+  case DataType::Float:
+    if (t.getBits() == 16)
+      return halfToFloat(loadAs<uint16_t>(d, index));
+    if (t.getBits() == 32)
+      return loadAs<float>(d, index);
+    return loadAs<double>(d, index);
+  case DataType::BFloat:
+    return bfloat16ToFloat(loadAs<uint16_t>(d, index));
+  case DataType::UInt:
+    switch (t.getBits()) {
+    case 8:
+      return loadAs<uint8_t>(d, index);
+    case 16:
+      return loadAs<uint16_t>(d, index);
+    case 32:
+      return loadAs<uint32_t>(d, index);
+    default:
+      return static_cast<double>(loadAs<uint64_t>(d, index));
+    }
+  default:
+    return static_cast<double>(getElementAsInt(index));
+  }
+}
+
+int64_t NDArray::getElementAsInt(int64_t index) const {
+  DataType t = getDType();
+  const void *d = getData();
+  if (t.isBool())
+    return loadAs<uint8_t>(d, index) ? 1 : 0;
+  if (t.isFloatingPoint())
+    return static_cast<int64_t>(getElementAsDouble(index));
+  bool isSigned = t.isInt();
+  switch (t.getBits()) {
+  case 8:
+    return isSigned ? loadAs<int8_t>(d, index) : loadAs<uint8_t>(d, index);
+  case 16:
+    return isSigned ? loadAs<int16_t>(d, index) : loadAs<uint16_t>(d, index);
+  case 32:
+    return isSigned ? loadAs<int32_t>(d, index) : loadAs<uint32_t>(d, index);
+  default:
+    return loadAs<int64_t>(d, index);
+  }
+}
+
+/// Converts \p value to an integer type's range without undefined behaviour
+/// (NaN becomes 0; out-of-range values saturate).
+template <typename T> static T saturate(double value) {
+  if (std::isnan(value))
+    return 0;
+  if (value <= static_cast<double>(std::numeric_limits<T>::min()))
+    return std::numeric_limits<T>::min();
+  if (value >= static_cast<double>(std::numeric_limits<T>::max()))
+    return std::numeric_limits<T>::max();
+  return static_cast<T>(value);
+}
+
+void NDArray::setElementFromDouble(int64_t index, double value) {
+  DataType t = getDType();
+  void *d = getMutableData();
+  if (t.isBool())
+    return storeAs<uint8_t>(d, index, value != 0.0 ? 1 : 0);
+  switch (t.getCode()) {
+  case DataType::Float:
+    if (t.getBits() == 16)
+      return storeAs<uint16_t>(d, index,
+                               floatToHalf(static_cast<float>(value)));
+    if (t.getBits() == 32)
+      return storeAs<float>(d, index, static_cast<float>(value));
+    return storeAs<double>(d, index, value);
+  case DataType::BFloat:
+    return storeAs<uint16_t>(d, index,
+                             floatToBFloat16(static_cast<float>(value)));
+  case DataType::Int:
+    switch (t.getBits()) {
+    case 8:
+      return storeAs(d, index, saturate<int8_t>(value));
+    case 16:
+      return storeAs(d, index, saturate<int16_t>(value));
+    case 32:
+      return storeAs(d, index, saturate<int32_t>(value));
+    default:
+      return storeAs(d, index, saturate<int64_t>(value));
+    }
+  default:
+    switch (t.getBits()) {
+    case 8:
+      return storeAs(d, index, saturate<uint8_t>(value));
+    case 16:
+      return storeAs(d, index, saturate<uint16_t>(value));
+    case 32:
+      return storeAs(d, index, saturate<uint32_t>(value));
+    default:
+      return storeAs(d, index, saturate<uint64_t>(value));
+    }
+  }
+}
+
+void NDArray::setElementFromInt(int64_t index, int64_t value) {
+  DataType t = getDType();
+  if (t.isFloatingPoint())
+    return setElementFromDouble(index, static_cast<double>(value));
+  void *d = getMutableData();
+  if (t.isBool())
+    return storeAs<uint8_t>(d, index, value != 0 ? 1 : 0);
+  // Two's complement truncation, as a C cast to the narrower type does.
+  switch (t.getBits()) {
+  case 8:
+    return storeAs<uint8_t>(d, index, static_cast<uint8_t>(value));
+  case 16:
+    return storeAs<uint16_t>(d, index, static_cast<uint16_t>(value));
+  case 32:
+    return storeAs<uint32_t>(d, index, static_cast<uint32_t>(value));
+  default:
+    return storeAs<uint64_t>(d, index, static_cast<uint64_t>(value));
+  }
+}
+
+bool NDArray::bitwiseEqual(const NDArray &other) const {
+  if (sameAs(other))
+    return true;
+  if (!storage || !other.storage)
+    return false;
+  return getDType() == other.getDType() && getShape() == other.getShape() &&
+         getBytes() == other.getBytes();
+}
+
+hash_code NDArray::hash() const {
+  if (!storage)
+    return hash_value(0);
+  ArrayRef<uint8_t> bytes = getBytes();
+  return hash_combine(getDType(),
+                      hash_combine_range(getShape().begin(), getShape().end()),
+                      hash_combine_range(bytes.begin(), bytes.end()));
+}
+
+//===----------------------------------------------------------------------===//
+// TVM binary format
+//===----------------------------------------------------------------------===//
+
+std::string NDArray::save() const {
+  std::string out;
+  auto put = [&](auto value) {
+    using T = decltype(value);
+    char buf[sizeof(T)];
+    support::endian::write<T, llvm::endianness::little>(buf, value);
+    out.append(buf, sizeof(T));
+  };
+  DataType t = getDType();
+  put(kTVMNDArrayMagic);
+  put(uint64_t(0));
+  put(int32_t(kDLCPU));
+  put(int32_t(0));
+  put(int32_t(getRank()));
+  put(uint8_t(t.getCode()));
+  put(uint8_t(t.getBits()));
+  put(uint16_t(t.getLanes()));
+  for (int64_t dim : getShape())
+    put(dim);
+  put(int64_t(getByteSize()));
+  ArrayRef<uint8_t> bytes = getBytes();
+  out.append(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+  return out;
+}
+
+Expected<NDArray> NDArray::load(StringRef bytes, uint64_t maxBytes) {
+  size_t pos = 0;
+  auto truncated = [&]() {
+    return createStringError(
+        inconvertibleErrorCode(),
+        formatv("truncated tensor data: {0} bytes", bytes.size()).str());
+  };
+  auto get = [&](auto &value) -> bool {
+    using T = std::remove_reference_t<decltype(value)>;
+    if (bytes.size() - pos < sizeof(T))
+      return false;
+    value = support::endian::read<T, llvm::endianness::little>(bytes.data() +
+                                                               pos);
+    pos += sizeof(T);
+    return true;
+  };
+  uint64_t magic, reserved;
+  int32_t deviceType, deviceId, ndim;
+  uint8_t code, bits;
+  uint16_t lanes;
+  if (!get(magic) || !get(reserved) || !get(deviceType) || !get(deviceId) ||
+      !get(ndim) || !get(code) || !get(bits) || !get(lanes))
+    return truncated();
+  if (magic != kTVMNDArrayMagic)
+    return createStringError(inconvertibleErrorCode(),
+                             "invalid tensor data: bad magic number");
+  if (deviceType != kDLCPU)
+    return createStringError(
+        inconvertibleErrorCode(),
+        formatv("invalid tensor data: device type {0} is not CPU", deviceType)
+            .str());
+  if (ndim < 0 || ndim > 64)
+    return createStringError(
+        inconvertibleErrorCode(),
+        formatv("invalid tensor data: rank {0}", ndim).str());
+  DataType dtype(static_cast<DataType::Code>(code), bits, lanes);
+  if (code > DataType::BFloat || !isSupported(dtype))
+    return createStringError(
+        inconvertibleErrorCode(),
+        formatv("unsupported tensor dtype (code {0}, bits {1}, lanes {2})",
+                code, bits, lanes)
+            .str());
+  Shape shape;
+  for (int32_t i = 0; i < ndim; ++i) {
+    int64_t dim;
+    if (!get(dim))
+      return truncated();
+    shape.push_back(dim);
+  }
+  int64_t dataBytes;
+  if (!get(dataBytes))
+    return truncated();
+  std::optional<int64_t> expected =
+      nnir::getByteSize(shape, dtype.getStorageBytes());
+  if (!expected)
+    return createStringError(inconvertibleErrorCode(),
+                             "invalid tensor data: shape overflows or has a "
+                             "negative extent");
+  if (dataBytes != *expected)
+    return createStringError(
+        inconvertibleErrorCode(),
+        formatv("invalid tensor data: {0} data bytes for a tensor of {1} bytes",
+                dataBytes, *expected)
+            .str());
+  if (bytes.size() - pos < static_cast<uint64_t>(dataBytes))
+    return truncated();
+  if (bytes.size() - pos != static_cast<uint64_t>(dataBytes))
+    return createStringError(
+        inconvertibleErrorCode(),
+        formatv("invalid tensor data: {0} trailing bytes",
+                bytes.size() - pos - dataBytes)
+            .str());
+  Expected<NDArray> array = create(dtype, shape, maxBytes);
+  if (!array)
+    return array.takeError();
+  if (dataBytes)
+    std::memcpy(array->getMutableData(), bytes.data() + pos, dataBytes);
+  return array;
+}
