@@ -100,11 +100,6 @@ const NamedAttrValue *AttrInitializer::find(StringRef name) {
   return nullptr;
 }
 
-std::optional<std::string> AttrInitializer::missingError(StringRef name) {
-  errorLoc = callLoc;
-  return ("missing required attribute '" + name + "' of " + ownerName).str();
-}
-
 std::optional<std::string>
 AttrInitializer::conversionError(StringRef name, const NamedAttrValue &kw,
                                  Error err) {
@@ -145,6 +140,9 @@ Error AttrInitializer::finish(ArrayRef<AttrFieldInfo> fields) {
   }
   if (error)
     return makeError(errorLoc, *error);
+  if (!missing.empty())
+    return makeError(callLoc, "missing required attribute '" + missing +
+                                  "' of " + ownerName);
   return Error::success();
 }
 

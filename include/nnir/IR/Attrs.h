@@ -363,8 +363,8 @@ public:
   template <typename T> void operator()(llvm::StringRef name, T &field) {
     const NamedAttrValue *kw = find(name);
     if (!kw) {
-      if (!error)
-        error = missingError(name);
+      if (missing.empty())
+        missing = name.str();
       return;
     }
     convert(name, *kw, field);
@@ -376,8 +376,9 @@ public:
       convert(name, *kw, field);
   }
 
-  /// Reports the first problem: a conversion error, a missing field, or an
-  /// unknown or duplicate keyword.
+  /// Reports the first problem: an unknown or repeated keyword or a mistyped
+  /// value, whichever comes first in the source, then a missing required
+  /// field (so a misspelled required field reports the misspelling).
   llvm::Error finish(llvm::ArrayRef<AttrFieldInfo> fields);
 
 private:
@@ -389,7 +390,6 @@ private:
     if (llvm::Error err = AttrFieldTraits<T>::fromValue(kw.value, field))
       error = conversionError(name, kw, std::move(err));
   }
-  std::optional<std::string> missingError(llvm::StringRef name);
   std::optional<std::string> conversionError(llvm::StringRef name,
                                              const NamedAttrValue &kw,
                                              llvm::Error err);
@@ -400,6 +400,7 @@ private:
   llvm::SMLoc errorLoc;
   llvm::StringRef ownerName;
   std::optional<std::string> error;
+  std::string missing;
 };
 } // namespace detail
 
