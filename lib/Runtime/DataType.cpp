@@ -39,7 +39,8 @@ StringRef DataType::supportedNames() {
 std::string DataType::str() const {
   if (isVoid())
     return "";
-  if (isBool())
+  // As in TVM, only the one-lane uint1 is "bool"; a vector is "uint1x4".
+  if (isBool() && lanes == 1)
     return "bool";
   std::string result;
   switch (code) {

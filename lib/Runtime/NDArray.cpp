@@ -238,12 +238,17 @@ int64_t NDArray::getElementAsInt(int64_t index) const {
     return static_cast<int64_t>(getElementAsDouble(index));
   bool isSigned = t.isInt();
   switch (t.getBits()) {
+  // Each branch converts to int64 on its own: `c ? int32_t : uint32_t` would
+  // convert the signed value to uint32_t first.
   case 8:
-    return isSigned ? loadAs<int8_t>(d, index) : loadAs<uint8_t>(d, index);
+    return isSigned ? int64_t(loadAs<int8_t>(d, index))
+                    : int64_t(loadAs<uint8_t>(d, index));
   case 16:
-    return isSigned ? loadAs<int16_t>(d, index) : loadAs<uint16_t>(d, index);
+    return isSigned ? int64_t(loadAs<int16_t>(d, index))
+                    : int64_t(loadAs<uint16_t>(d, index));
   case 32:
-    return isSigned ? loadAs<int32_t>(d, index) : loadAs<uint32_t>(d, index);
+    return isSigned ? int64_t(loadAs<int32_t>(d, index))
+                    : int64_t(loadAs<uint32_t>(d, index));
   default:
     return loadAs<int64_t>(d, index);
   }
