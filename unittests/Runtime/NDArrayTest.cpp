@@ -1,0 +1,560 @@
+//===- NDArrayTest.cpp - Tests of NDArray ----------------------------------===//
+//
+/// \file
+/// NDArray creation and its errors, element access per dtype (including
+/// float16/bfloat16 rounding and integer saturation), bitwise equality and
+/// hashing, and TVM's binary format: the exact bytes of save(), load() round
+/// trips, and load() on corrupt or truncated input.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnir/Runtime/NDArray.h"
+
+#include "llvm/Support/Base64.h"
+#include "llvm/Support/Endian.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+using namespace nnir;
+
+namespace {
+
+const char *const kAllDTypeNames[] = {
+    "bool",    "int8",    "int16",    "int32",   "int64",
+    "uint8",   "uint16",  "uint32",   "uint64",  "float16",
+    "bfloat16", "float32", "float64"};
+
+const double kInf = std::numeric_limits<double>::infinity();
+
+/// The message of a failed Expected (empty if it succeeded).
+template <typename T> std::string errorOf(llvm::Expected<T> value) {
+  if (value)
+    return "";
+  return llvm::toString(value.takeError());
+}
+
+/// A 64-bit-aligned pointer check.
+bool isAligned(const void *p) {
+  return reinterpret_cast<uintptr_t>(p) % NDArray::kAlignment == 0;
+}
+
+/// An array of \p dtype and \p shape whose bytes are 1, 2, 3, ... (mod 251),
+/// bool elements 0/1.
+NDArray patterned(DataType dtype, llvm::ArrayRef<int64_t> shape) {
+  NDArray a = llvm::cantFail(NDArray::create(dtype, shape));
+  auto *bytes = static_cast<uint8_t *>(a.getMutableData());
+  for (size_t i = 0; i < a.getByteSize(); ++i)
+    bytes[i] = dtype.isBool() ? i % 2 : static_cast<uint8_t>(1 + i % 251);
+  return a;
+}
+
+/// The bits of element \p index of a 16-bit array.
+uint16_t bits16(const NDArray &a, int64_t index) {
+  uint16_t v;
+  std::memcpy(&v, a.getBytes().data() + 2 * index, 2);
+  return v;
+}
+
+//===----------------------------------------------------------------------===//
+// Creation
+//===----------------------------------------------------------------------===//
+
+TEST(NDArrayTest, CreateIsZeroFilledAndAligned) {
+  for (const char *name : kAllDTypeNames) {
+    SCOPED_TRACE(name);
+    DataType t = *DataType::parse(name);
+    NDArray a = llvm::cantFail(NDArray::create(t, {2, 3, 5}));
+    ASSERT_TRUE(a);
+    EXPECT_EQ(a.getDType(), t);
+    EXPECT_EQ(a.getRank(), 3u);
+    EXPECT_EQ(a.getShape(), llvm::ArrayRef<int64_t>({2, 3, 5}));
+    EXPECT_EQ(a.getNumElements(), 30);
+    EXPECT_EQ(a.getByteSize(), 30u * t.getStorageBytes());
+    EXPECT_TRUE(isAligned(a.getData()));
+    for (uint8_t byte : a.getBytes())
+      EXPECT_EQ(byte, 0);
+    for (int64_t i = 0; i < a.getNumElements(); ++i)
+      EXPECT_EQ(a.getElementAsDouble(i), 0.0);
+  }
+}
+
+TEST(NDArrayTest, CreateZeroDimAndEmpty) {
+  NDArray scalar = llvm::cantFail(NDArray::create(DataType::float32(), {}));
+  EXPECT_EQ(scalar.getRank(), 0u);
+  EXPECT_EQ(scalar.getNumElements(), 1);
+  EXPECT_EQ(scalar.getByteSize(), 4u);
+  EXPECT_TRUE(isAligned(scalar.getData()));
+
+  NDArray empty = llvm::cantFail(NDArray::create(DataType::int64(), {4, 0}));
+  EXPECT_EQ(empty.getRank(), 2u);
+  EXPECT_EQ(empty.getNumElements(), 0);
+  EXPECT_EQ(empty.getByteSize(), 0u);
+  EXPECT_TRUE(empty.getBytes().empty());
+  EXPECT_TRUE(isAligned(empty.getData()));
+}
+
+TEST(NDArrayTest, CreateErrors) {
+  const int64_t big = std::numeric_limits<int64_t>::max();
+  EXPECT_NE(errorOf(NDArray::create(DataType::float32(), {2, -1}))
+                .find("negative extent"),
+            std::string::npos);
+  // The element count overflows int64.
+  EXPECT_NE(errorOf(NDArray::create(DataType::int8(), {big, 2}))
+                .find("overflows"),
+            std::string::npos);
+  // The element count fits but the byte size does not.
+  EXPECT_NE(errorOf(NDArray::create(DataType::float64(), {big / 2}))
+                .find("overflows"),
+            std::string::npos);
+  // The limit is inclusive.
+  EXPECT_EQ(errorOf(NDArray::create(DataType::float32(), {4}, 16)), "");
+  EXPECT_EQ(errorOf(NDArray::create(DataType::float32(), {4}, 15)),
+            "tensor of 16 bytes exceeds the limit of 15 bytes");
+  EXPECT_NE(errorOf(NDArray::create(DataType::float32(), {1 << 20, 1 << 20},
+                                    uint64_t(1) << 32))
+                .find("exceeds the limit"),
+            std::string::npos);
+  // Unsupported dtypes.
+  for (DataType t : {DataType(), DataType(DataType::Float, 16, 4),
+                     DataType(DataType::Handle, 64), DataType(DataType::Int, 4),
+                     DataType(DataType::UInt, 1, 4)}) {
+    SCOPED_TRACE(t.str());
+    EXPECT_NE(errorOf(NDArray::create(t, {2})).find("unsupported dtype"),
+              std::string::npos);
+  }
+}
+
+TEST(NDArrayTest, FromBytesChecksTheSize) {
+  std::vector<uint8_t> bytes = {1, 2, 3, 4, 5, 6};
+  NDArray a =
+      llvm::cantFail(NDArray::fromBytes(DataType::int16(), {3}, bytes));
+  EXPECT_EQ(a.getBytes(), llvm::ArrayRef<uint8_t>(bytes));
+  EXPECT_EQ(a.getElementAsInt(0), 0x0201); // Little-endian.
+  EXPECT_TRUE(isAligned(a.getData()));
+  // The bytes are copied.
+  bytes[0] = 9;
+  EXPECT_EQ(a.getBytes()[0], 1);
+
+  EXPECT_EQ(errorOf(NDArray::fromBytes(DataType::int16(), {2}, bytes)),
+            "expected 4 bytes of data, got 6");
+  EXPECT_EQ(errorOf(NDArray::fromBytes(DataType::int16(), {4}, bytes)),
+            "expected 8 bytes of data, got 6");
+  EXPECT_NE(errorOf(NDArray::fromBytes(DataType::int16(), {-3}, bytes))
+                .find("negative extent"),
+            std::string::npos);
+  NDArray empty = llvm::cantFail(NDArray::fromBytes(DataType::int16(), {0}, {}));
+  EXPECT_EQ(empty.getNumElements(), 0);
+}
+
+TEST(NDArrayTest, Scalar) {
+  NDArray a = NDArray::scalar(DataType::float64(), 2.5);
+  EXPECT_EQ(a.getRank(), 0u);
+  EXPECT_EQ(a.getNumElements(), 1);
+  EXPECT_EQ(a.getElementAsDouble(0), 2.5);
+
+  NDArray i = NDArray::scalar(DataType::int64(), -7);
+  EXPECT_EQ(i.getElementAsInt(0), -7);
+  EXPECT_EQ(NDArray::scalar(DataType::boolean(), 3).getElementAsInt(0), 1);
+  EXPECT_EQ(NDArray::scalar(DataType::boolean(), 0).getElementAsInt(0), 0);
+  // float16 scalars are rounded to nearest even.
+  EXPECT_EQ(bits16(NDArray::scalar(DataType::float16(), 1.0 + 1.0 / 2048), 0),
+            0x3c00);
+  EXPECT_EQ(bits16(NDArray::scalar(DataType::bfloat16(), 1.0), 0), 0x3f80);
+}
+
+TEST(NDArrayTest, NullArray) {
+  NDArray null;
+  EXPECT_FALSE(null);
+  EXPECT_TRUE(null.bitwiseEqual(NDArray()));
+  EXPECT_FALSE(null.bitwiseEqual(NDArray::scalar(DataType::int32(), 0)));
+  EXPECT_FALSE(NDArray::scalar(DataType::int32(), 0).bitwiseEqual(null));
+  EXPECT_EQ(null.hash(), NDArray().hash());
+}
+
+//===----------------------------------------------------------------------===//
+// Element access
+//===----------------------------------------------------------------------===//
+
+TEST(NDArrayTest, GetSetEveryDType) {
+  for (const char *name : kAllDTypeNames) {
+    SCOPED_TRACE(name);
+    DataType t = *DataType::parse(name);
+    NDArray a = llvm::cantFail(NDArray::create(t, {4}));
+    if (t.isBool()) {
+      a.setElementFromDouble(1, 5.0);
+      a.setElementFromInt(2, -3);
+      a.setElementFromInt(3, 0);
+      EXPECT_EQ(a.getElementAsInt(0), 0);
+      EXPECT_EQ(a.getElementAsInt(1), 1);
+      EXPECT_EQ(a.getElementAsInt(2), 1);
+      EXPECT_EQ(a.getElementAsDouble(2), 1.0);
+      EXPECT_EQ(a.getElementAsInt(3), 0);
+      // Stored one byte per element, 0 or 1.
+      EXPECT_EQ(a.getBytes(), llvm::ArrayRef<uint8_t>({0, 1, 1, 0}));
+      continue;
+    }
+    a.setElementFromDouble(0, 3.0);
+    a.setElementFromInt(1, 100);
+    a.setElementFromDouble(2, t.isInt() || t.isFloatingPoint() ? -2.0 : 2.0);
+    EXPECT_EQ(a.getElementAsDouble(0), 3.0);
+    EXPECT_EQ(a.getElementAsInt(0), 3);
+    EXPECT_EQ(a.getElementAsDouble(1), 100.0);
+    EXPECT_EQ(a.getElementAsInt(1), 100);
+    EXPECT_EQ(a.getElementAsInt(2),
+              t.isInt() || t.isFloatingPoint() ? -2 : 2);
+    EXPECT_EQ(a.getElementAsDouble(3), 0.0);
+    if (t.isFloatingPoint()) {
+      a.setElementFromDouble(3, 0.5);
+      EXPECT_EQ(a.getElementAsDouble(3), 0.5);
+    }
+  }
+}
+
+TEST(NDArrayTest, IntegerStorageIsLittleEndianTwosComplement) {
+  NDArray a = llvm::cantFail(NDArray::create(DataType::int32(), {2}));
+  a.setElementFromInt(0, -2);
+  a.setElementFromInt(1, 0x01020304);
+  EXPECT_EQ(a.getBytes(), llvm::ArrayRef<uint8_t>(
+                              {0xfe, 0xff, 0xff, 0xff, 4, 3, 2, 1}));
+}
+
+TEST(NDArrayTest, DoubleToIntegerSaturates) {
+  struct Case {
+    DataType t;
+    double in;
+    int64_t out;
+  };
+  const Case cases[] = {
+      {DataType::int8(), 300, 127},
+      {DataType::int8(), -300, -128},
+      {DataType::int8(), kInf, 127},
+      {DataType::int8(), -kInf, -128},
+      {DataType::int8(), std::nan(""), 0},
+      {DataType::int8(), 2.9, 2},
+      {DataType::int8(), -2.9, -2},
+      {DataType::uint8(), -1, 0},
+      {DataType::uint8(), 256, 255},
+      {DataType::int16(), 40000, 32767},
+      {DataType::uint16(), 70000, 65535},
+      {DataType::int32(), 1e10, 2147483647},
+      {DataType::int32(), -1e10, -2147483648LL},
+      {DataType::uint32(), 1e10, 4294967295LL},
+      {DataType::int64(), 1e30, std::numeric_limits<int64_t>::max()},
+      {DataType::int64(), -1e30, std::numeric_limits<int64_t>::min()},
+      {DataType::uint64(), -5, 0},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.t.str() + " " + std::to_string(c.in));
+    NDArray a = llvm::cantFail(NDArray::create(c.t, {1}));
+    a.setElementFromDouble(0, c.in);
+    EXPECT_EQ(a.getElementAsInt(0), c.out);
+  }
+  NDArray u = llvm::cantFail(NDArray::create(DataType::uint64(), {1}));
+  u.setElementFromDouble(0, 1e30);
+  EXPECT_EQ(u.getElementAsDouble(0), 18446744073709551615.0);
+}
+
+TEST(NDArrayTest, IntToNarrowIntegerTruncates) {
+  NDArray a = llvm::cantFail(NDArray::create(DataType::int8(), {2}));
+  a.setElementFromInt(0, 300); // 300 - 256
+  a.setElementFromInt(1, 255);
+  EXPECT_EQ(a.getElementAsInt(0), 44);
+  EXPECT_EQ(a.getElementAsInt(1), -1);
+
+  NDArray u = llvm::cantFail(NDArray::create(DataType::uint32(), {1}));
+  u.setElementFromInt(0, -1);
+  EXPECT_EQ(u.getElementAsInt(0), 4294967295LL);
+
+  NDArray i64 = llvm::cantFail(NDArray::create(DataType::int64(), {1}));
+  i64.setElementFromInt(0, std::numeric_limits<int64_t>::min());
+  EXPECT_EQ(i64.getElementAsInt(0), std::numeric_limits<int64_t>::min());
+  // Integers beyond 2^53 stay exact through the integer path.
+  i64.setElementFromInt(0, (int64_t(1) << 53) + 1);
+  EXPECT_EQ(i64.getElementAsInt(0), (int64_t(1) << 53) + 1);
+}
+
+TEST(NDArrayTest, Float16RoundsToNearestEven) {
+  struct Case {
+    double in;
+    uint16_t bits;
+  };
+  const Case cases[] = {
+      {1.0, 0x3c00},
+      {-2.0, 0xc000},
+      {0.0, 0x0000},
+      {-0.0, 0x8000},
+      {65504.0, 0x7bff},              // Largest finite half.
+      {65519.0, 0x7bff},              // Below the halfway point to 65536.
+      {65520.0, 0x7c00},              // Halfway: rounds (to even) to inf.
+      {1e6, 0x7c00},                  // Overflow saturates to infinity.
+      {-1e6, 0xfc00},
+      {1.0 + 1.0 / 2048, 0x3c00},     // Tie, even neighbour below.
+      {1.0 + 3.0 / 2048, 0x3c02},     // Tie, even neighbour above.
+      {1.0 + 1.5 / 2048, 0x3c01},     // Above the tie.
+      {std::ldexp(1.0, -14), 0x0400}, // Smallest normal.
+      {std::ldexp(1.0, -24), 0x0001}, // Smallest subnormal.
+      {std::ldexp(1.0, -25), 0x0000}, // Tie between 0 and 2^-24: even is 0.
+      {std::ldexp(3.0, -25), 0x0002}, // Tie between 1 and 2 ulps: even is 2.
+      {std::ldexp(1.0, -30), 0x0000}, // Underflow.
+      {kInf, 0x7c00},
+      {-kInf, 0xfc00},
+  };
+  NDArray a = llvm::cantFail(NDArray::create(DataType::float16(), {1}));
+  for (const Case &c : cases) {
+    SCOPED_TRACE(std::to_string(c.in));
+    a.setElementFromDouble(0, c.in);
+    EXPECT_EQ(bits16(a, 0), c.bits);
+    EXPECT_EQ(floatToHalf(static_cast<float>(c.in)), c.bits);
+  }
+  a.setElementFromDouble(0, std::nan(""));
+  uint16_t nan = bits16(a, 0);
+  EXPECT_EQ(nan & 0x7c00, 0x7c00);
+  EXPECT_NE(nan & 0x03ff, 0);
+  EXPECT_TRUE(std::isnan(a.getElementAsDouble(0)));
+}
+
+TEST(NDArrayTest, Float16Decoding) {
+  EXPECT_EQ(halfToFloat(0x3c00), 1.0f);
+  EXPECT_EQ(halfToFloat(0x7bff), 65504.0f);
+  EXPECT_EQ(halfToFloat(0x0001), std::ldexp(1.0f, -24));
+  EXPECT_EQ(halfToFloat(0x03ff), std::ldexp(1023.0f, -24));
+  EXPECT_TRUE(std::signbit(halfToFloat(0x8000)));
+  EXPECT_EQ(halfToFloat(0x7c00), std::numeric_limits<float>::infinity());
+  EXPECT_TRUE(std::isnan(halfToFloat(0x7e00)));
+  // Every finite half survives a round trip through float.
+  for (uint32_t bits = 0; bits <= 0xffff; ++bits) {
+    uint16_t h = static_cast<uint16_t>(bits);
+    if ((h & 0x7c00) == 0x7c00 && (h & 0x3ff))
+      continue; // NaN payloads are not preserved bit for bit.
+    ASSERT_EQ(floatToHalf(halfToFloat(h)), h) << "bits " << bits;
+  }
+}
+
+TEST(NDArrayTest, BFloat16RoundsToNearestEven) {
+  struct Case {
+    float in;
+    uint16_t bits;
+  };
+  const Case cases[] = {
+      {1.0f, 0x3f80},
+      {-1.0f, 0xbf80},
+      {1.0f + std::ldexp(1.0f, -8), 0x3f80},       // Tie, even below.
+      {1.0f + std::ldexp(3.0f, -8), 0x3f82},       // Tie, even above.
+      {1.0f + std::ldexp(1.0f, -8) + std::ldexp(1.0f, -20), 0x3f81},
+      {std::numeric_limits<float>::max(), 0x7f80}, // Rounds up to inf.
+      {std::numeric_limits<float>::infinity(), 0x7f80},
+      {-0.0f, 0x8000},
+  };
+  NDArray a = llvm::cantFail(NDArray::create(DataType::bfloat16(), {1}));
+  for (const Case &c : cases) {
+    SCOPED_TRACE(std::to_string(c.in));
+    a.setElementFromDouble(0, c.in);
+    EXPECT_EQ(bits16(a, 0), c.bits);
+    EXPECT_EQ(floatToBFloat16(c.in), c.bits);
+  }
+  // NaN stays NaN, even one whose payload sits in the dropped bits.
+  uint32_t lowNaNBits = 0x7f800001;
+  float lowNaN;
+  std::memcpy(&lowNaN, &lowNaNBits, 4);
+  EXPECT_TRUE(std::isnan(bfloat16ToFloat(floatToBFloat16(lowNaN))));
+  a.setElementFromDouble(0, std::nan(""));
+  EXPECT_TRUE(std::isnan(a.getElementAsDouble(0)));
+  EXPECT_EQ(bfloat16ToFloat(0x3f80), 1.0f);
+  EXPECT_EQ(bfloat16ToFloat(0xc040), -3.0f);
+}
+
+//===----------------------------------------------------------------------===//
+// Equality and hashing
+//===----------------------------------------------------------------------===//
+
+TEST(NDArrayTest, BitwiseEqualAndHash) {
+  NDArray a = patterned(DataType::float32(), {2, 3});
+  NDArray b = patterned(DataType::float32(), {2, 3});
+  EXPECT_FALSE(a.sameAs(b));
+  EXPECT_TRUE(a.bitwiseEqual(b));
+  EXPECT_EQ(a.hash(), b.hash());
+
+  // Copies share the buffer.
+  NDArray copy = a;
+  EXPECT_TRUE(copy.sameAs(a));
+  EXPECT_TRUE(copy.bitwiseEqual(a));
+
+  // Same bytes, other dtype or shape.
+  NDArray asInt = patterned(DataType::int32(), {2, 3});
+  NDArray reshaped = patterned(DataType::float32(), {3, 2});
+  NDArray flat = patterned(DataType::float32(), {6});
+  EXPECT_EQ(a.getBytes(), asInt.getBytes());
+  EXPECT_FALSE(a.bitwiseEqual(asInt));
+  EXPECT_FALSE(a.bitwiseEqual(reshaped));
+  EXPECT_FALSE(a.bitwiseEqual(flat));
+  EXPECT_NE(a.hash(), asInt.hash());
+  EXPECT_NE(a.hash(), reshaped.hash());
+
+  // One byte differs.
+  static_cast<uint8_t *>(b.getMutableData())[5] ^= 1;
+  EXPECT_FALSE(a.bitwiseEqual(b));
+  EXPECT_NE(a.hash(), b.hash());
+
+  // Bitwise, not numeric: -0 != 0 and NaN == NaN.
+  NDArray zero = NDArray::scalar(DataType::float32(), 0.0);
+  NDArray negZero = NDArray::scalar(DataType::float32(), -0.0);
+  EXPECT_FALSE(zero.bitwiseEqual(negZero));
+  NDArray nan1 = NDArray::scalar(DataType::float32(), std::nan(""));
+  NDArray nan2 = NDArray::scalar(DataType::float32(), std::nan(""));
+  EXPECT_TRUE(nan1.bitwiseEqual(nan2));
+  EXPECT_EQ(nan1.hash(), nan2.hash());
+}
+
+//===----------------------------------------------------------------------===//
+// TVM's binary format
+//===----------------------------------------------------------------------===//
+
+TEST(NDArrayTest, SaveMatchesTVMBytes) {
+  // The (1, 3) float32 ones tensor of TVM's metadata example.
+  NDArray ones = llvm::cantFail(NDArray::create(DataType::float32(), {1, 3}));
+  for (int64_t i = 0; i < 3; ++i)
+    ones.setElementFromDouble(i, 1.0);
+  std::string blob = ones.save();
+  EXPECT_EQ(blob.size(), 68u); // 32 header + 2 dims + size + 12 data
+  EXPECT_EQ(llvm::encodeBase64(blob),
+            "P6G0lvBAXt0AAAAAAAAAAAEAAAAAAAAAAgAAAAIgAQABAAAAAAAAAAMAAAAAAAAADAAA"
+            "AAAAAAAAAIA/AACAPwAAgD8=");
+}
+
+TEST(NDArrayTest, SaveHeaderLayout) {
+  NDArray b = patterned(DataType::boolean(), {5});
+  std::string blob = b.save();
+  ASSERT_EQ(blob.size(), 32u + 8 + 8 + 5);
+  const char *p = blob.data();
+  using namespace llvm::support::endian;
+  EXPECT_EQ(read64le(p), 0xDD5E40F096B4A13FULL);
+  EXPECT_EQ(read64le(p + 8), 0u);
+  EXPECT_EQ(read32le(p + 16), 1u); // kDLCPU
+  EXPECT_EQ(read32le(p + 20), 0u);
+  EXPECT_EQ(read32le(p + 24), 1u); // ndim
+  EXPECT_EQ(static_cast<uint8_t>(p[28]), 1); // bool is uint1
+  EXPECT_EQ(static_cast<uint8_t>(p[29]), 1);
+  EXPECT_EQ(read16le(p + 30), 1u);
+  EXPECT_EQ(read64le(p + 32), 5u);
+  EXPECT_EQ(read64le(p + 40), 5u); // data bytes
+  EXPECT_EQ(blob.substr(48), std::string("\0\1\0\1\0", 5));
+}
+
+TEST(NDArrayTest, LoadRoundTripEveryDType) {
+  const std::vector<int64_t> shapes[] = {{}, {0}, {3}, {2, 0, 4}, {2, 3, 4}};
+  for (const char *name : kAllDTypeNames) {
+    for (const std::vector<int64_t> &shape : shapes) {
+      SCOPED_TRACE(std::string(name) + " rank " +
+                   std::to_string(shape.size()));
+      NDArray a = patterned(*DataType::parse(name), shape);
+      llvm::Expected<NDArray> b = NDArray::load(a.save());
+      ASSERT_TRUE(bool(b)) << llvm::toString(b.takeError());
+      EXPECT_TRUE(a.bitwiseEqual(*b));
+      EXPECT_FALSE(a.sameAs(*b));
+      EXPECT_TRUE(isAligned(b->getData()));
+      EXPECT_EQ(b->save(), a.save());
+    }
+  }
+}
+
+TEST(NDArrayTest, LoadTruncatedAtEveryPrefixFails) {
+  for (NDArray a : {patterned(DataType::float32(), {2, 3}),
+                    patterned(DataType::int8(), {}),
+                    patterned(DataType::float16(), {0})}) {
+    std::string blob = a.save();
+    for (size_t n = 0; n < blob.size(); ++n) {
+      llvm::Expected<NDArray> b = NDArray::load(llvm::StringRef(blob).take_front(n));
+      ASSERT_FALSE(bool(b)) << "prefix of " << n << " bytes";
+      EXPECT_NE(llvm::toString(b.takeError()).find("truncated"),
+                std::string::npos)
+          << "prefix of " << n << " bytes";
+    }
+  }
+}
+
+/// A valid (2, 3) float32 blob with a 32-bit field at \p offset replaced.
+std::string withField32(size_t offset, uint32_t value) {
+  std::string blob = patterned(DataType::float32(), {2, 3}).save();
+  llvm::support::endian::write32le(&blob[offset], value);
+  return blob;
+}
+
+/// A valid (2, 3) float32 blob with a 64-bit field at \p offset replaced.
+std::string withField64(size_t offset, uint64_t value) {
+  std::string blob = patterned(DataType::float32(), {2, 3}).save();
+  llvm::support::endian::write64le(&blob[offset], value);
+  return blob;
+}
+
+TEST(NDArrayTest, LoadErrors) {
+  EXPECT_EQ(errorOf(NDArray::load(withField64(0, 0x1234))),
+            "invalid tensor data: bad magic number");
+  EXPECT_EQ(errorOf(NDArray::load(withField32(16, 2))),
+            "invalid tensor data: device type 2 is not CPU");
+  EXPECT_EQ(errorOf(NDArray::load(withField32(24, uint32_t(-1)))),
+            "invalid tensor data: rank -1");
+  EXPECT_EQ(errorOf(NDArray::load(withField32(24, 65))),
+            "invalid tensor data: rank 65");
+  // Rank 3 where the blob holds 2 dims: the data size field is read from
+  // the first float, so the sizes disagree (or the data is short).
+  EXPECT_FALSE(errorOf(NDArray::load(withField32(24, 3))).empty());
+
+  // Data size field (offset 32 + 2 * 8).
+  EXPECT_EQ(errorOf(NDArray::load(withField64(48, 20))),
+            "invalid tensor data: 20 data bytes for a tensor of 24 bytes");
+  EXPECT_EQ(errorOf(NDArray::load(withField64(48, uint64_t(-24)))),
+            "invalid tensor data: -24 data bytes for a tensor of 24 bytes");
+  // Negative and overflowing dims.
+  EXPECT_NE(errorOf(NDArray::load(withField64(32, uint64_t(-2))))
+                .find("negative extent"),
+            std::string::npos);
+  EXPECT_NE(errorOf(NDArray::load(withField64(32, uint64_t(1) << 62)))
+                .find("overflows"),
+            std::string::npos);
+
+  // dtype: handle, lanes, bad codes and widths.
+  std::string blob = patterned(DataType::float32(), {2, 3}).save();
+  for (std::string dtypeBytes :
+       {std::string("\3\100\1\0", 4), std::string("\2\40\4\0", 4),
+        std::string("\7\10\1\0", 4), std::string("\0\7\1\0", 4),
+        std::string("\4\40\1\0", 4), std::string("\1\1\4\0", 4)}) {
+    std::string bad = blob;
+    bad.replace(28, 4, dtypeBytes);
+    EXPECT_NE(errorOf(NDArray::load(bad)).find("unsupported tensor dtype"),
+              std::string::npos);
+  }
+
+  // Trailing bytes.
+  EXPECT_EQ(errorOf(NDArray::load(blob + "xy")),
+            "invalid tensor data: 2 trailing bytes");
+  // The size limit applies to loads.
+  EXPECT_NE(errorOf(NDArray::load(blob, 23)).find("exceeds the limit"),
+            std::string::npos);
+  EXPECT_TRUE(bool(NDArray::load(blob, 24)));
+}
+
+TEST(NDArrayTest, LoadNeverCrashesOnCorruptHeaders) {
+  // Flip every bit of the header of a small blob: each load either fails
+  // cleanly or yields an array that saves back to the same bytes.
+  std::string blob = patterned(DataType::int16(), {2, 2}).save();
+  for (size_t byte = 0; byte < 56; ++byte) {
+    for (unsigned bit = 0; bit < 8; ++bit) {
+      std::string bad = blob;
+      bad[byte] = static_cast<char>(bad[byte] ^ (1u << bit));
+      llvm::Expected<NDArray> a = NDArray::load(bad);
+      if (a)
+        EXPECT_EQ(a->save().size(), bad.size());
+      else
+        llvm::consumeError(a.takeError());
+    }
+  }
+}
+
+} // namespace
