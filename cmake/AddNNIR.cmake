@@ -23,6 +23,9 @@ target_compile_options(nnir_options INTERFACE
 
 # add_nnir_library(Name src...  LINK_LIBS lib...)
 #   Builds library NNIR<Name>, aliased NNIR::<Name>, exported in NNIRTargets.
+#   Every installed target is listed in the global property
+#   NNIR_INSTALLED_TARGETS (check-nnir builds them all: test/Packaging installs
+#   the build).
 function(add_nnir_library name)
   cmake_parse_arguments(ARG "" "" "LINK_LIBS" ${ARGN})
   set(target NNIR${name})
@@ -38,6 +41,7 @@ function(add_nnir_library name)
   install(TARGETS ${target} EXPORT NNIRTargets
     ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
     LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  set_property(GLOBAL APPEND PROPERTY NNIR_INSTALLED_TARGETS ${target})
 endfunction()
 
 # add_nnir_tool(name src... LINK_LIBS lib...)
@@ -46,4 +50,5 @@ function(add_nnir_tool name)
   add_executable(${name} ${ARG_UNPARSED_ARGUMENTS})
   target_link_libraries(${name} PRIVATE ${ARG_LINK_LIBS} nnir_options)
   install(TARGETS ${name} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  set_property(GLOBAL APPEND PROPERTY NNIR_INSTALLED_TARGETS ${name})
 endfunction()

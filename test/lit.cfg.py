@@ -1,0 +1,41 @@
+# -*- Python -*-
+# lit configuration of nnir's regression tests: every `.nnir` and `.test` file
+# under test/ (one folder per library or tool), plus the GoogleTest binaries
+# through the nested suite in test/Unit.
+
+import os
+import shutil
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "NNIR"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".nnir", ".test"]
+# Inputs/ folders hold files that RUN lines read; they are not tests.
+config.excludes = ["Inputs", "CMakeLists.txt", "README.txt", "lit.cfg.py"]
+
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.nnir_obj_root, "test")
+
+llvm_config.with_system_environment(["HOME", "TMP", "TEMP", "TMPDIR"])
+# FileCheck, `| not`, `| count` and %python.
+llvm_config.use_default_substitutions()
+# A RUN line that *starts* with `not`, or uses split-file, needs the LLVM
+# tools directory on PATH (Debian does not put it there).
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+# Variables captured under one CHECK-LABEL do not leak into the next.
+llvm_config.with_environment("FILECHECK_OPTS", "--enable-var-scope")
+
+# Our tools come from the build's bin directory, never from PATH.
+llvm_config.add_tool_substitutions(["nnir-opt"], [config.nnir_tools_dir])
+
+config.substitutions.append(("%nnir_src_root", config.nnir_src_root))
+config.substitutions.append(("%nnir_obj_root", config.nnir_obj_root))
+config.substitutions.append(("%nnir_version", config.nnir_version))
+
+# Optional features, for `REQUIRES:` lines.
+if os.access(config.cmake_command, os.X_OK):
+    config.available_features.add("cmake")
+if shutil.which("split-file", path=config.llvm_tools_dir):
+    config.available_features.add("split-file")
