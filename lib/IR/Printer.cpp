@@ -1,0 +1,970 @@
+//===- Printer.cpp - Relay text format printer ----------------------------===//
+//
+/// \file
+/// Prints modules and expressions in the Relay text format v0.0.5 the way
+/// TVM's RelayTextPrinter does (graph normal form with `%N = ...;` bindings,
+/// `let`, `if`, `fn`, keyword attributes, `/* ty=... */` comments), with
+/// bit-exact scalar literals and nnir's inline `dense<...> : type` constants.
+///
+/// Printing one unit (a module function, or the expression given to
+/// printExpr) takes two phases, neither recursive on dataflow depth:
+///
+/// 1. Analysis. An iterative depth-first walk in TVM's printing order (call
+///    arguments, then attribute expressions, then the callee; a let's value
+///    before its body; an if's condition before its branches) counts the uses
+///    of every node, names variables, numbers metadata constants and records
+///    the order in which TVM would finish printing each node. A node is bound
+///    to a `%N` when it has several uses or sits where TVM never inlines (a
+///    call argument, a callee, a tuple field, a projected tuple, a condition,
+///    an attribute value). Walking the nodes users-first then places each
+///    binding in the innermost block (function body, if branch, parenthesised
+///    let) that encloses all of its uses, so a node shared by both branches of
+///    an `if` is bound before the `if` rather than inside the first branch as
+///    TVM does; this keeps the text valid for a parser that scopes graph
+///    bindings by block. `%N` numbers follow TVM's order: one counter per
+///    printed module, in the order nodes finish printing.
+///
+/// 2. Emission writes each block's lines in that order. It recurses only on
+///    syntactic nesting (`fn` bodies, `if` branches, parenthesised lets);
+///    chains of bindings and of lets are loops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnir/IR/Printer.h"
+
+#include "nnir/IR/AttrValue.h"
+#include "nnir/IR/Attrs.h"
+#include "nnir/IR/Expr.h"
+#include "nnir/IR/Metadata.h"
+#include "nnir/IR/Module.h"
+#include "nnir/IR/Op.h"
+#include "nnir/IR/Type.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstring>
+#include <vector>
+
+using namespace llvm;
+using namespace nnir;
+
+//===----------------------------------------------------------------------===//
+// Constants
+//===----------------------------------------------------------------------===//
+
+/// Reads element \p index of \p array as raw 16 bits.
+static uint16_t load16(const NDArray &array, int64_t index) {
+  uint16_t bits;
+  std::memcpy(&bits, static_cast<const uint8_t *>(array.getData()) + index * 2,
+              2);
+  return bits;
+}
+
+/// Prints element \p index of \p array as a `dense<...>` element: integers
+/// plain, floats with the fewest digits that read back bit-exactly (`nan`,
+/// `inf`, `-inf`), bools as True/False. A float16 or bfloat16 element prints
+/// as its exact float32 value, so it reads back the same whichever way a
+/// parser rounds decimal text to 16 bits.
+static void printElement(raw_ostream &os, const NDArray &array, int64_t index) {
+  DataType dtype = array.getDType();
+  const auto *data = static_cast<const uint8_t *>(array.getData());
+  if (dtype.isBool()) {
+    os << (data[index] ? "True" : "False");
+    return;
+  }
+  if (dtype == DataType::uint64()) {
+    uint64_t value;
+    std::memcpy(&value, data + index * 8, 8);
+    os << value;
+    return;
+  }
+  if (dtype.isInteger()) {
+    os << array.getElementAsInt(index);
+    return;
+  }
+  if (dtype == DataType::float16()) {
+    os << formatFloat(halfToFloat(load16(array, index)));
+    return;
+  }
+  if (dtype == DataType::bfloat16()) {
+    os << formatFloat(bfloat16ToFloat(load16(array, index)));
+    return;
+  }
+  if (dtype == DataType::float32()) {
+    float value;
+    std::memcpy(&value, data + index * 4, 4);
+    os << formatFloat(value);
+    return;
+  }
+  os << formatDouble(array.getElementAsDouble(index));
+}
+
+/// True if \p c prints as one of TVM's scalar literals (`3f`, `2i64`, `True`).
+static bool hasScalarLiteral(const Constant *c) {
+  if (!c->isScalar())
+    return false;
+  DataType t = c->getData().getDType();
+  return t == DataType::int16() || t == DataType::int32() ||
+         t == DataType::int64() || t == DataType::float16() ||
+         t == DataType::float32() || t == DataType::float64() || t.isBool();
+}
+
+/// Prints a constant accepted by hasScalarLiteral.
+static void printScalarLiteral(raw_ostream &os, const Constant *c) {
+  const NDArray &data = c->getData();
+  DataType t = data.getDType();
+  if (t.isBool()) {
+    printElement(os, data, 0);
+    return;
+  }
+  printElement(os, data, 0);
+  if (t == DataType::int16())
+    os << "i16";
+  else if (t == DataType::int64())
+    os << "i64";
+  else if (t == DataType::float16())
+    os << "f16";
+  else if (t == DataType::float32())
+    os << 'f';
+  else if (t == DataType::float64())
+    os << "f64";
+}
+
+/// True if there are at least two elements and all are bitwise equal.
+static bool isSplat(const NDArray &data) {
+  int64_t n = data.getNumElements();
+  if (n < 2)
+    return false;
+  size_t size = data.getDType().getStorageBytes();
+  const auto *bytes = static_cast<const uint8_t *>(data.getData());
+  for (int64_t i = 1; i < n; ++i)
+    if (std::memcmp(bytes, bytes + i * size, size) != 0)
+      return false;
+  return true;
+}
+
+/// Prints the elements of dimensions [dim, rank) starting at element
+/// \p offset as nested brackets (recursion on the rank only).
+static void printNestedElements(raw_ostream &os, const NDArray &data,
+                                ArrayRef<int64_t> shape, unsigned dim,
+                                int64_t offset) {
+  if (dim == shape.size()) {
+    printElement(os, data, offset);
+    return;
+  }
+  int64_t stride = 1;
+  for (unsigned i = dim + 1; i < shape.size(); ++i)
+    stride *= shape[i];
+  os << '[';
+  for (int64_t i = 0; i < shape[dim]; ++i) {
+    if (i)
+      os << ", ";
+    printNestedElements(os, data, shape, dim + 1, offset + i * stride);
+  }
+  os << ']';
+}
+
+/// `dense<[[1, 2], [3, 4]]> : Tensor[(2, 2), float32]`, `dense<0> : ...`.
+static void printDense(raw_ostream &os, const Constant *c) {
+  const NDArray &data = c->getData();
+  os << "dense<";
+  if (isSplat(data))
+    printElement(os, data, 0);
+  else
+    printNestedElements(os, data, data.getShape(), 0, 0);
+  os << "> : ";
+  c->getType()->print(os);
+}
+
+//===----------------------------------------------------------------------===//
+// The printer
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// How a node is used by its parent; decides whether it may be inlined and in
+/// which block the use sits.
+enum class Use : uint8_t {
+  /// Call argument, callee, tuple field, projected tuple, if condition,
+  /// attribute value: never inlined.
+  Bind,
+  FnBody,
+  Then,
+  Else,
+  LetValue,
+  LetBody,
+};
+
+/// Analysis results for one non-atomic node.
+struct NodeInfo {
+  explicit NodeInfo(const Expr *expr) : expr(expr) {}
+  const Expr *expr;
+  unsigned useCount = 0;
+  Use lastUse = Use::Bind;
+  bool isRoot = false;
+  bool bound = false;
+  /// The block holding the node's text (for a bound node, its binding).
+  int block = -1;
+  /// Let: the block of its `let` line. If: the then-block. Function: the body.
+  int inner = -1;
+  /// If: the else-block.
+  int elseBlock = -1;
+  /// `%N` of a bound node.
+  int64_t number = -1;
+  /// Expression-valued attributes of a Call or Function, in attrExprs.
+  unsigned attrBegin = 0;
+  unsigned attrCount = 0;
+};
+
+/// A line of a block before its result: `%N = ...;` or `let %x = ...;`.
+struct Item {
+  bool isLet;
+  unsigned node;
+};
+
+/// A sequence of lines ending in a result: a function body, an if branch or
+/// a parenthesised let. Blocks form a tree following syntactic nesting.
+struct Block {
+  int parent;
+  unsigned depth;
+  const Expr *root;
+  std::vector<Item> items;
+};
+
+class Printer {
+public:
+  Printer(raw_ostream &os, const PrintOptions &options)
+      : os(os), options(options) {}
+
+  void printModule(const IRModule &module);
+  void printExpr(const Expr *expr);
+
+private:
+  // Analysis.
+  void analyze(const Expr *root);
+  void preVisit(unsigned index);
+  const Expr *getChild(const NodeInfo &info, unsigned i, Use &use,
+                       bool &done) const;
+  void visitAtom(const Expr *expr);
+  void placeNodes(const std::vector<unsigned> &postOrder);
+  void addUse(const Expr *child, int block);
+  int newBlock(int parent, const Expr *root);
+  int commonAncestor(int a, int b) const;
+  void collectAttrExprs(const Attrs *attrs);
+  void collectAttrExprs(const AttrValue &value);
+  const std::string &nameVar(const Var *var);
+  NodeInfo *lookup(const Expr *expr) {
+    auto it = nodeIndex.find(expr);
+    return it == nodeIndex.end() ? nullptr : &nodes[it->second];
+  }
+
+  // Emission.
+  void emitBlock(int block, unsigned indent);
+  void emitRef(const Expr *expr, unsigned indent);
+  void emitNode(const NodeInfo &info, unsigned indent);
+  void emitAtom(const Expr *expr);
+  void emitConstant(const Constant *c);
+  void emitFunction(const NodeInfo &info, unsigned indent);
+  void emitVarDecl(const Var *var);
+  void emitTypeComment(const Expr *expr);
+  void emitCallAttrs(const Call *call, bool &first, unsigned indent);
+  void emitAttrs(ArrayRef<NamedAttrValue> attrs, bool &first, unsigned indent);
+  void emitAttrValue(const AttrValue &value, unsigned indent);
+  void emitNewline(unsigned indent) {
+    os << '\n';
+    os.indent(indent);
+  }
+
+  raw_ostream &os;
+  const PrintOptions &options;
+
+  // State shared by every unit of a printed module.
+  int64_t nextNumber = 0;
+  /// TVM's name_alloc_map_: every name given out, with its last suffix.
+  StringMap<unsigned> usedNames;
+  std::vector<const Constant *> metaConstants;
+  DenseMap<const Constant *, unsigned> metaIndex;
+
+  // State of the unit being printed.
+  std::vector<NodeInfo> nodes;
+  DenseMap<const Expr *, unsigned> nodeIndex;
+  std::vector<Block> blocks;
+  std::vector<const Expr *> attrExprs;
+  DenseMap<const Var *, std::string> varNames;
+  std::vector<const Var *> freeVars;
+  /// The block that starts with the `free_var` declarations.
+  int freeVarBlock = 0;
+};
+
+} // namespace
+
+static bool isAtomic(const Expr *e) {
+  switch (e->getKind()) {
+  case Expr::Kind::Constant:
+  case Expr::Kind::Var:
+  case Expr::Kind::GlobalVar:
+  case Expr::Kind::Op:
+    return true;
+  default:
+    return false;
+  }
+}
+
+const std::string &Printer::nameVar(const Var *var) {
+  auto it = varNames.find(var);
+  if (it != varNames.end())
+    return it->second;
+  // TVM prefixes a `v` when the hint does not start with a letter. nnir also
+  // replaces characters the lexer does not accept in identifiers, so that
+  // every printed name reads back.
+  std::string name = var->getNameHint().str();
+  for (char &c : name)
+    if (!isAlnum(c) && c != '_' && c != '/')
+      c = '_';
+  if (name.empty() || !isAlpha(name[0]))
+    name = "v" + name;
+  // TVM's GetUniqueName: `x`, `x1`, `x2`, ... skipping names already given.
+  std::string unique = name;
+  auto found = usedNames.find(name);
+  if (found != usedNames.end()) {
+    while (true) {
+      unique = name + std::to_string(++found->second);
+      if (!usedNames.count(unique))
+        break;
+    }
+  }
+  usedNames[unique] = 0;
+  return varNames[var] = unique;
+}
+
+void Printer::collectAttrExprs(const AttrValue &value) {
+  if (value.getKind() == AttrValue::Kind::Expr) {
+    attrExprs.push_back(value.getExpr());
+  } else if (value.getKind() == AttrValue::Kind::Array) {
+    for (const AttrValue &element : value.getArray())
+      collectAttrExprs(element);
+  }
+}
+
+void Printer::collectAttrExprs(const Attrs *attrs) {
+  if (!attrs)
+    return;
+  SmallVector<NamedAttrValue, 8> fields;
+  attrs->getFields(fields, /*nonDefaultOnly=*/true);
+  for (const NamedAttrValue &field : fields)
+    collectAttrExprs(field.value);
+}
+
+void Printer::preVisit(unsigned index) {
+  const Expr *e = nodes[index].expr;
+  unsigned begin = attrExprs.size();
+  if (const auto *call = dyn_cast<Call>(e)) {
+    collectAttrExprs(call->getAttrs().get());
+  } else if (const auto *fn = dyn_cast<Function>(e)) {
+    for (const Ref<Var> &param : fn->getParams())
+      if (param)
+        nameVar(param.get());
+    collectAttrExprs(fn->getAttrs().get());
+  } else if (const auto *let = dyn_cast<Let>(e)) {
+    if (let->getVar())
+      nameVar(let->getVar().get());
+  }
+  nodes[index].attrBegin = begin;
+  nodes[index].attrCount = attrExprs.size() - begin;
+}
+
+const Expr *Printer::getChild(const NodeInfo &info, unsigned i, Use &use,
+                              bool &done) const {
+  done = false;
+  use = Use::Bind;
+  const Expr *e = info.expr;
+  switch (e->getKind()) {
+  case Expr::Kind::Call: {
+    const auto *call = cast<Call>(e);
+    if (i < call->getNumArgs())
+      return call->getArg(i).get();
+    i -= call->getNumArgs();
+    if (i < info.attrCount)
+      return attrExprs[info.attrBegin + i];
+    if (i == info.attrCount)
+      return call->getCallee().get();
+    break;
+  }
+  case Expr::Kind::Tuple: {
+    const auto *tuple = cast<Tuple>(e);
+    if (i < tuple->size())
+      return tuple->getField(i).get();
+    break;
+  }
+  case Expr::Kind::TupleGetItem:
+    if (i == 0)
+      return cast<TupleGetItem>(e)->getTuple().get();
+    break;
+  case Expr::Kind::Let: {
+    const auto *let = cast<Let>(e);
+    if (i == 0) {
+      use = Use::LetValue;
+      return let->getValue().get();
+    }
+    if (i == 1) {
+      use = Use::LetBody;
+      return let->getBody().get();
+    }
+    break;
+  }
+  case Expr::Kind::If: {
+    const auto *ifExpr = cast<If>(e);
+    if (i == 0)
+      return ifExpr->getCond().get();
+    if (i == 1) {
+      use = Use::Then;
+      return ifExpr->getThen().get();
+    }
+    if (i == 2) {
+      use = Use::Else;
+      return ifExpr->getElse().get();
+    }
+    break;
+  }
+  case Expr::Kind::Function:
+    if (i < info.attrCount)
+      return attrExprs[info.attrBegin + i];
+    if (i == info.attrCount) {
+      use = Use::FnBody;
+      return cast<Function>(e)->getBody().get();
+    }
+    break;
+  default:
+    break;
+  }
+  done = true;
+  return nullptr;
+}
+
+void Printer::visitAtom(const Expr *expr) {
+  if (const auto *var = dyn_cast<Var>(expr)) {
+    // Binders are named before their scope is walked, so an unnamed variable
+    // is free.
+    if (!varNames.count(var)) {
+      nameVar(var);
+      freeVars.push_back(var);
+    }
+    return;
+  }
+  if (const auto *c = dyn_cast<Constant>(expr)) {
+    if (hasScalarLiteral(c) || metaIndex.count(c))
+      return;
+    if (options.inlineConstantLimit >= 0 &&
+        c->getData().getNumElements() > options.inlineConstantLimit) {
+      metaIndex[c] = metaConstants.size();
+      metaConstants.push_back(c);
+    }
+  }
+}
+
+int Printer::newBlock(int parent, const Expr *root) {
+  unsigned depth = parent < 0 ? 0 : blocks[parent].depth + 1;
+  blocks.push_back(Block{parent, depth, root, {}});
+  return blocks.size() - 1;
+}
+
+int Printer::commonAncestor(int a, int b) const {
+  while (a != b) {
+    if (blocks[a].depth >= blocks[b].depth)
+      a = blocks[a].parent;
+    else
+      b = blocks[b].parent;
+  }
+  return a;
+}
+
+void Printer::addUse(const Expr *child, int block) {
+  if (!child || isAtomic(child))
+    return;
+  NodeInfo &info = nodes[nodeIndex.find(child)->second];
+  info.block = info.block < 0 ? block : commonAncestor(info.block, block);
+}
+
+void Printer::analyze(const Expr *root) {
+  nodes.clear();
+  nodeIndex.clear();
+  blocks.clear();
+  attrExprs.clear();
+  varNames.clear();
+  freeVars.clear();
+  freeVarBlock = 0;
+  newBlock(-1, root);
+  if (!root)
+    return;
+  if (isAtomic(root)) {
+    visitAtom(root);
+    return;
+  }
+
+  // Phase 1a: iterative DFS in TVM's printing order. Events record when a
+  // node finishes (its binding would be printed) and when a let's value is
+  // done (its `let` line would be printed).
+  struct Event {
+    bool isLetLine;
+    unsigned node;
+  };
+  std::vector<Event> events;
+  std::vector<unsigned> postOrder;
+  struct Frame {
+    unsigned node;
+    unsigned next;
+  };
+  std::vector<Frame> stack;
+
+  nodeIndex[root] = 0;
+  nodes.emplace_back(root);
+  nodes[0].isRoot = true;
+  preVisit(0);
+  stack.push_back({0, 0});
+  while (!stack.empty()) {
+    unsigned index = stack.back().node;
+    unsigned childIndex = stack.back().next;
+    if (childIndex == 1 && isa<Let>(nodes[index].expr))
+      events.push_back({true, index});
+    Use use;
+    bool done;
+    const Expr *child = getChild(nodes[index], childIndex, use, done);
+    if (done) {
+      events.push_back({false, index});
+      postOrder.push_back(index);
+      stack.pop_back();
+      continue;
+    }
+    ++stack.back().next;
+    if (!child)
+      continue;
+    if (isAtomic(child)) {
+      visitAtom(child);
+      continue;
+    }
+    auto [it, inserted] = nodeIndex.try_emplace(child, nodes.size());
+    unsigned childNode = it->second;
+    if (inserted) {
+      nodes.emplace_back(child);
+      preVisit(childNode);
+    }
+    ++nodes[childNode].useCount;
+    nodes[childNode].lastUse = use;
+    if (inserted)
+      stack.push_back({childNode, 0});
+  }
+
+  // Phase 1b: blocks and binding places, users first.
+  nodes[0].block = 0;
+  placeNodes(postOrder);
+
+  // Phase 1c: numbers and block lines, in TVM's order.
+  for (const Event &event : events) {
+    NodeInfo &info = nodes[event.node];
+    if (event.isLetLine) {
+      blocks[info.inner].items.push_back({true, event.node});
+    } else if (info.bound) {
+      info.number = nextNumber++;
+      blocks[info.block].items.push_back({false, event.node});
+    }
+  }
+}
+
+void Printer::placeNodes(const std::vector<unsigned> &postOrder) {
+  for (auto it = postOrder.rbegin(), end = postOrder.rend(); it != end; ++it) {
+    NodeInfo &info = nodes[*it];
+    int block = info.block;
+    info.bound =
+        !info.isRoot && (info.useCount >= 2 || info.lastUse == Use::Bind);
+    const Expr *e = info.expr;
+    switch (e->getKind()) {
+    case Expr::Kind::Call: {
+      const auto *call = cast<Call>(e);
+      for (const Ref<Expr> &arg : call->getArgs())
+        addUse(arg.get(), block);
+      for (unsigned i = 0; i < info.attrCount; ++i)
+        addUse(attrExprs[info.attrBegin + i], block);
+      addUse(call->getCallee().get(), block);
+      break;
+    }
+    case Expr::Kind::Tuple:
+      for (const Ref<Expr> &field : cast<Tuple>(e)->getFields())
+        addUse(field.get(), block);
+      break;
+    case Expr::Kind::TupleGetItem:
+      addUse(cast<TupleGetItem>(e)->getTuple().get(), block);
+      break;
+    case Expr::Kind::If: {
+      const auto *ifExpr = cast<If>(e);
+      addUse(ifExpr->getCond().get(), block);
+      int thenBlock = newBlock(block, ifExpr->getThen().get());
+      int elseBlock = newBlock(block, ifExpr->getElse().get());
+      info.inner = thenBlock;
+      info.elseBlock = elseBlock;
+      addUse(ifExpr->getThen().get(), thenBlock);
+      addUse(ifExpr->getElse().get(), elseBlock);
+      break;
+    }
+    case Expr::Kind::Function: {
+      const auto *fn = cast<Function>(e);
+      for (unsigned i = 0; i < info.attrCount; ++i)
+        addUse(attrExprs[info.attrBegin + i], block);
+      info.inner = newBlock(block, fn->getBody().get());
+      addUse(fn->getBody().get(), info.inner);
+      break;
+    }
+    case Expr::Kind::Let: {
+      // A let continues its block when it ends a scope (the chain
+      // `let ...; let ...; body`); otherwise it is parenthesised.
+      const auto *let = cast<Let>(e);
+      bool parenthesised =
+          info.bound || (!info.isRoot && info.lastUse == Use::LetValue);
+      info.inner = parenthesised ? newBlock(block, e) : block;
+      addUse(let->getValue().get(), info.inner);
+      addUse(let->getBody().get(), info.inner);
+      break;
+    }
+    default:
+      break;
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Emission
+//===----------------------------------------------------------------------===//
+
+void Printer::emitTypeComment(const Expr *expr) {
+  if (!options.showTypes || !expr->getCheckedType())
+    return;
+  switch (expr->getKind()) {
+  case Expr::Kind::Constant:
+  case Expr::Kind::Call:
+  case Expr::Kind::Var:
+  case Expr::Kind::Function:
+  case Expr::Kind::Tuple:
+  case Expr::Kind::TupleGetItem:
+    os << " /* ty=";
+    expr->getCheckedType()->print(os);
+    os << " */";
+    return;
+  default:
+    return;
+  }
+}
+
+void Printer::emitVarDecl(const Var *var) {
+  os << '%' << nameVar(var);
+  if (const Ref<Type> &annotation = var->getTypeAnnotation()) {
+    os << ": ";
+    annotation->print(os);
+  }
+  emitTypeComment(var);
+}
+
+void Printer::emitConstant(const Constant *c) {
+  if (hasScalarLiteral(c)) {
+    printScalarLiteral(os, c);
+  } else {
+    auto it = metaIndex.find(c);
+    if (it != metaIndex.end())
+      os << "meta[relay.Constant][" << it->second << ']';
+    else
+      printDense(os, c);
+  }
+  emitTypeComment(c);
+}
+
+void Printer::emitAtom(const Expr *expr) {
+  switch (expr->getKind()) {
+  case Expr::Kind::Constant:
+    emitConstant(cast<Constant>(expr));
+    return;
+  case Expr::Kind::Var:
+    os << '%' << nameVar(cast<Var>(expr));
+    return;
+  case Expr::Kind::GlobalVar:
+    os << '@' << cast<GlobalVar>(expr)->getName();
+    return;
+  case Expr::Kind::Op:
+    os << cast<Op>(expr)->getName();
+    return;
+  default:
+    return;
+  }
+}
+
+void Printer::emitRef(const Expr *expr, unsigned indent) {
+  if (!expr) {
+    os << "<null>";
+    return;
+  }
+  if (isAtomic(expr)) {
+    emitAtom(expr);
+    return;
+  }
+  const NodeInfo *info = lookup(expr);
+  if (!info) { // Not reached by the analysis; cannot happen for valid IR.
+    os << "<unknown>";
+    return;
+  }
+  if (info->bound) {
+    os << '%' << info->number;
+    return;
+  }
+  emitNode(*info, indent);
+  emitTypeComment(expr);
+}
+
+void Printer::emitAttrValue(const AttrValue &value, unsigned indent) {
+  switch (value.getKind()) {
+  case AttrValue::Kind::Expr:
+    emitRef(value.getExpr(), indent);
+    return;
+  case AttrValue::Kind::Array: {
+    os << '[';
+    bool first = true;
+    for (const AttrValue &element : value.getArray()) {
+      if (!first)
+        os << ", ";
+      first = false;
+      emitAttrValue(element, indent);
+    }
+    os << ']';
+    return;
+  }
+  default:
+    value.print(os);
+    return;
+  }
+}
+
+void Printer::emitAttrs(ArrayRef<NamedAttrValue> attrs, bool &first,
+                        unsigned indent) {
+  for (const NamedAttrValue &attr : attrs) {
+    if (!first)
+      os << ", ";
+    first = false;
+    os << attr.name << '=';
+    emitAttrValue(attr.value, indent);
+  }
+}
+
+void Printer::emitCallAttrs(const Call *call, bool &first, unsigned indent) {
+  SmallVector<NamedAttrValue, 8> fields;
+  if (const Ref<Attrs> &attrs = call->getAttrs()) {
+    attrs->getFields(fields, /*nonDefaultOnly=*/true);
+  } else if (Op *op = call->getCalledOp()) {
+    // A call built without its record: print the required fields of the
+    // default record (`units=None`) so that the text parses.
+    if (Ref<Attrs> defaults = op->createDefaultAttrs())
+      defaults->getFields(fields, /*nonDefaultOnly=*/true);
+  }
+  emitAttrs(fields, first, indent);
+}
+
+void Printer::emitFunction(const NodeInfo &info, unsigned indent) {
+  const auto *fn = cast<Function>(info.expr);
+  os << '(';
+  bool first = true;
+  for (const Ref<Var> &param : fn->getParams()) {
+    if (!first)
+      os << ", ";
+    first = false;
+    if (param)
+      emitVarDecl(param.get());
+    else
+      os << "<null>";
+  }
+  if (const Ref<DictAttrs> &attrs = fn->getAttrs())
+    emitAttrs(attrs->getEntries(), first, indent);
+  os << ") ";
+  const Type *retType = fn->getRetType().get();
+  if (!retType && options.showTypes)
+    if (const auto *fnType =
+            dyn_cast_or_null<FuncType>(fn->getCheckedType().get()))
+      retType = fnType->getResult();
+  if (retType) {
+    os << "-> ";
+    retType->print(os);
+    os << ' ';
+  }
+  os << '{';
+  emitNewline(indent + 2);
+  emitBlock(info.inner, indent + 2);
+  emitNewline(indent);
+  os << '}';
+}
+
+void Printer::emitNode(const NodeInfo &info, unsigned indent) {
+  const Expr *e = info.expr;
+  switch (e->getKind()) {
+  case Expr::Kind::Call: {
+    const auto *call = cast<Call>(e);
+    emitRef(call->getCallee().get(), indent);
+    os << '(';
+    bool first = true;
+    for (const Ref<Expr> &arg : call->getArgs()) {
+      if (!first)
+        os << ", ";
+      first = false;
+      emitRef(arg.get(), indent);
+    }
+    emitCallAttrs(call, first, indent);
+    os << ')';
+    return;
+  }
+  case Expr::Kind::Tuple: {
+    const auto *tuple = cast<Tuple>(e);
+    os << '(';
+    for (size_t i = 0, n = tuple->size(); i != n; ++i) {
+      if (i)
+        os << ", ";
+      emitRef(tuple->getField(i).get(), indent);
+    }
+    if (tuple->size() == 1)
+      os << ',';
+    os << ')';
+    return;
+  }
+  case Expr::Kind::TupleGetItem: {
+    const auto *item = cast<TupleGetItem>(e);
+    emitRef(item->getTuple().get(), indent);
+    os << '.' << item->getIndex();
+    return;
+  }
+  case Expr::Kind::If: {
+    const auto *ifExpr = cast<If>(e);
+    os << "if (";
+    emitRef(ifExpr->getCond().get(), indent);
+    os << ") {";
+    emitNewline(indent + 2);
+    emitBlock(info.inner, indent + 2);
+    emitNewline(indent);
+    os << "} else {";
+    emitNewline(indent + 2);
+    emitBlock(info.elseBlock, indent + 2);
+    emitNewline(indent);
+    os << '}';
+    return;
+  }
+  case Expr::Kind::Function:
+    os << "fn ";
+    emitFunction(info, indent);
+    return;
+  case Expr::Kind::Let:
+    // Only a let that does not continue a block reaches here.
+    os << '(';
+    emitNewline(indent + 2);
+    emitBlock(info.inner, indent + 2);
+    emitNewline(indent);
+    os << ')';
+    return;
+  default:
+    return;
+  }
+}
+
+void Printer::emitBlock(int block, unsigned indent) {
+  // The caller has written the indentation of the first line.
+  if (block == freeVarBlock) {
+    for (const Var *var : freeVars) {
+      os << "free_var ";
+      emitVarDecl(var);
+      os << ';';
+      emitNewline(indent);
+    }
+  }
+  for (const Item &item : blocks[block].items) {
+    const NodeInfo &info = nodes[item.node];
+    if (item.isLet) {
+      const auto *let = cast<Let>(info.expr);
+      os << "let ";
+      if (let->getVar())
+        emitVarDecl(let->getVar().get());
+      else
+        os << "<null>";
+      os << " = ";
+      emitRef(let->getValue().get(), indent);
+    } else {
+      os << '%' << info.number << " = ";
+      emitNode(info, indent);
+      emitTypeComment(info.expr);
+    }
+    os << ';';
+    emitNewline(indent);
+  }
+  // The result: follow the let chain that continues this block.
+  const Expr *result = blocks[block].root;
+  while (result && isa<Let>(result)) {
+    const NodeInfo *info = lookup(result);
+    if (!info || info->inner != block)
+      break;
+    result = cast<Let>(result)->getBody().get();
+  }
+  emitRef(result, indent);
+}
+
+void Printer::printModule(const IRModule &module) {
+  if (options.printVersion)
+    os << "#[version = \"0.0.5\"]\n";
+  // TVM prints functions sorted by name; nnir keeps definition order so that
+  // printing a module never reorders it.
+  bool first = true;
+  for (const IRModule::Entry &entry : module.getFunctions()) {
+    if (!entry.func)
+      continue;
+    if (!first)
+      os << '\n';
+    first = false;
+    analyze(entry.func.get());
+    freeVarBlock = nodes[0].inner;
+    os << "def @" << (entry.var ? entry.var->getName() : StringRef("<null>"));
+    emitFunction(nodes[0], 0);
+    os << '\n';
+  }
+  if (options.printMetadata && !metaConstants.empty())
+    os << "\n#[metadata]\n" << encodeMetadata(metaConstants);
+}
+
+void Printer::printExpr(const Expr *expr) {
+  analyze(expr);
+  emitBlock(0, 0);
+  if (options.printMetadata && !metaConstants.empty())
+    os << "\n#[metadata]\n" << encodeMetadata(metaConstants);
+}
+
+//===----------------------------------------------------------------------===//
+// Entry points
+//===----------------------------------------------------------------------===//
+
+void nnir::printModule(const IRModule &module, raw_ostream &os,
+                       const PrintOptions &options) {
+  Printer(os, options).printModule(module);
+}
+
+void nnir::printExpr(const Expr *expr, raw_ostream &os,
+                     const PrintOptions &options) {
+  Printer(os, options).printExpr(expr);
+}
+
+std::string nnir::toString(const IRModule &module,
+                           const PrintOptions &options) {
+  std::string text;
+  raw_string_ostream os(text);
+  printModule(module, os, options);
+  os.flush();
+  return text;
+}
+
+std::string nnir::toString(const Expr *expr, const PrintOptions &options) {
+  std::string text;
+  raw_string_ostream os(text);
+  printExpr(expr, os, options);
+  os.flush();
+  return text;
+}
