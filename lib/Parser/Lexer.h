@@ -1,0 +1,152 @@
+//===- Lexer.h - Tokens of the Relay text format -----------------*- C++ -*-===//
+//
+/// \file
+/// The lexer of the Relay text format v0.0.5 (TVM's tokenizer.h), with nnir's
+/// extensions: `1.5` without a suffix is a float32 literal, `nanf` is a NaN
+/// literal, `inf`/`nan` take any float width suffix, and strings understand
+/// the escapes nnir's printer writes (`\"`, `\\`, `\t`, `\r`, `\n`, `\xHH`).
+///
+/// The lexer is a pull lexer over one buffer: it never tokenizes ahead of the
+/// parser, and it is a small value type, so the parser looks ahead by copying
+/// it. Errors come back as Error tokens carrying a message; the lexer never
+/// crashes on any byte sequence.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNIR_PARSER_LEXER_H
+#define NNIR_PARSER_LEXER_H
+
+#include "nnir/Runtime/DataType.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/SMLoc.h"
+
+#include <cstdint>
+#include <string>
+
+namespace nnir {
+
+enum class TokenKind : uint8_t {
+  Eof,
+  Error,
+  Identifier, // foo (dotted names are assembled by the parser)
+  LocalVar,   // %x
+  GraphVar,   // %12
+  GlobalVar,  // @main
+  Integer,    // 1, 2i64, -3i16
+  Float,      // 1.5f, 2f16, inff, nanf, 1.5
+  String,     // "..."
+  MetaRef,    // meta[relay.Constant][0]
+  Version,    // #[version = "0.0.5"]
+  Metadata,   // #[metadata] (the payload is the rest of the buffer)
+
+  // Keywords.
+  KwLet,
+  KwFn,
+  KwDef,
+  KwIf,
+  KwElse,
+  KwType,
+  KwMatch,
+  KwPartialMatch, // match?
+  KwExtern,
+  KwFreeVar,
+  KwRef,
+  KwRefRead,
+  KwRefWrite,
+  KwTrue,
+  KwFalse,
+  Underscore,
+
+  // Punctuation.
+  LParen,
+  RParen,
+  LBracket,
+  RBracket,
+  LBrace,
+  RBrace,
+  Comma,
+  Period,
+  Equal,
+  Semicolon,
+  Colon,
+  Plus,
+  Minus,
+  Star,
+  Slash,
+  Less,
+  Greater,
+  LessEqual,
+  GreaterEqual,
+  EqualEqual,
+  NotEqual,
+  Bang,
+  Question,
+  Arrow,    // ->
+  FatArrow, // =>
+};
+
+/// A short description of a token kind for diagnostics ("')'", "identifier").
+llvm::StringRef getTokenKindName(TokenKind kind);
+
+struct Token {
+  TokenKind kind = TokenKind::Eof;
+  /// The source text of the token (for Error tokens: where the error is).
+  llvm::StringRef spelling;
+  /// Identifier / LocalVar / GlobalVar: the name without its sigil.
+  /// MetaRef: the type key. Metadata: the JSON payload.
+  llvm::StringRef name;
+  /// Integer: the value. When the literal has no suffix and does not fit
+  /// int64 (but fits uint64), dtype is uint64 and the bits are stored here.
+  int64_t intValue = 0;
+  /// Float: the value.
+  double floatValue = 0;
+  /// Integer / Float: the literal's type.
+  DataType dtype;
+  /// GraphVar: the number. MetaRef: the index.
+  uint64_t number = 0;
+  /// String: the decoded value. Error: the message.
+  std::string text;
+
+  bool is(TokenKind k) const { return kind == k; }
+  bool isNot(TokenKind k) const { return kind != k; }
+  llvm::SMLoc getLoc() const {
+    return llvm::SMLoc::getFromPointer(spelling.data());
+  }
+};
+
+class Lexer {
+public:
+  explicit Lexer(llvm::StringRef buffer)
+      : start(buffer.begin()), cur(buffer.begin()), end(buffer.end()) {}
+
+  /// Lexes the next token, skipping whitespace and comments.
+  Token lex();
+
+  /// The position the next token will be lexed from.
+  const char *getPosition() const { return cur; }
+
+private:
+  Token makeToken(TokenKind kind, const char *tokStart);
+  Token makeError(const char *loc, const llvm::Twine &message);
+  /// Skips whitespace and comments; on a malformed one returns false and
+  /// sets \p error.
+  bool skipTrivia(Token &error);
+
+  Token lexIdentifier(const char *tokStart);
+  Token lexNumber(const char *tokStart, bool negative);
+  Token lexSpecialFloat(const char *tokStart, llvm::StringRef word,
+                        bool negative);
+  Token lexString(const char *tokStart);
+  Token lexSigil(const char *tokStart);
+  Token lexHashAttribute(const char *tokStart);
+  Token lexMetaRef(const char *tokStart);
+
+  const char *start;
+  const char *cur;
+  const char *end;
+};
+
+} // namespace nnir
+
+#endif // NNIR_PARSER_LEXER_H
