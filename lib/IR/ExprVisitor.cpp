@@ -1,0 +1,143 @@
+//===- ExprVisitor.cpp - Read-only walk over an expression graph ----------===//
+//
+/// \file
+/// The memoised visitor: dataflow nodes are expanded with an explicit stack,
+/// let chains are walked in a loop, so the stack depth depends only on the
+/// syntactic nesting of functions and ifs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnir/IR/ExprVisitor.h"
+
+using namespace llvm;
+using namespace nnir;
+
+void ExprVisitor::visit(Expr *e) {
+  if (!e || visited.count(e))
+    return;
+  if (isDataflowNode(e)) {
+    expandDataflow(e);
+    return;
+  }
+  visited.insert(e);
+  dispatch(e);
+}
+
+void ExprVisitor::expandDataflow(Expr *root) {
+  struct Item {
+    Expr *expr;
+    bool expanded;
+  };
+  SmallVector<Item, 64> stack;
+  stack.push_back({root, false});
+  auto push = [&](Expr *child) {
+    if (child && !visited.count(child))
+      stack.push_back({child, false});
+  };
+  while (!stack.empty()) {
+    Item &top = stack.back();
+    Expr *e = top.expr;
+    if (visited.count(e)) {
+      stack.pop_back();
+      continue;
+    }
+    if (top.expanded || !isDataflowNode(e)) {
+      stack.pop_back();
+      visited.insert(e);
+      dispatch(e);
+      continue;
+    }
+    top.expanded = true;
+    // Children are pushed in reverse so that they are visited in order.
+    switch (e->getKind()) {
+    case Expr::Kind::Call: {
+      auto *call = cast<Call>(e);
+      for (size_t i = call->getNumArgs(); i-- > 0;)
+        push(call->getArg(i).get());
+      push(call->getCallee().get());
+      break;
+    }
+    case Expr::Kind::Tuple: {
+      auto *tuple = cast<Tuple>(e);
+      for (size_t i = tuple->size(); i-- > 0;)
+        push(tuple->getField(i).get());
+      break;
+    }
+    case Expr::Kind::TupleGetItem:
+      push(cast<TupleGetItem>(e)->getTuple().get());
+      break;
+    default:
+      break;
+    }
+  }
+}
+
+void ExprVisitor::visitConstant(Constant *e) {}
+void ExprVisitor::visitVar(Var *e) {}
+void ExprVisitor::visitGlobalVar(GlobalVar *e) {}
+void ExprVisitor::visitOp(Op *e) {}
+
+void ExprVisitor::visitCall(Call *call) {
+  visit(call->getCallee().get());
+  for (const Ref<Expr> &arg : call->getArgs())
+    visit(arg.get());
+}
+
+void ExprVisitor::visitTuple(Tuple *tuple) {
+  for (const Ref<Expr> &field : tuple->getFields())
+    visit(field.get());
+}
+
+void ExprVisitor::visitTupleGetItem(TupleGetItem *item) {
+  visit(item->getTuple().get());
+}
+
+void ExprVisitor::visitLet(Let *let) {
+  bool chained = chainedLet == let;
+  if (chained)
+    chainedLet = nullptr;
+  visit(let->getVar().get());
+  visit(let->getValue().get());
+  Expr *body = let->getBody().get();
+  if (chained) {
+    // The loop of the enclosing let visits the body.
+    chainedFrom = let;
+    chainedBody = body;
+    return;
+  }
+
+  // Walk the chain: dispatch each nested let (so overrides see it) and pick
+  // up the body its base method left to us. A nested loop started by an
+  // override saves and restores the state of this one.
+  Let *savedLet = chainedLet, *savedFrom = chainedFrom;
+  Expr *savedBody = chainedBody;
+  while (auto *next = dyn_cast_or_null<Let>(body)) {
+    if (visited.count(next)) {
+      body = nullptr;
+      break;
+    }
+    visited.insert(next);
+    chainedLet = next;
+    chainedFrom = nullptr;
+    chainedBody = nullptr;
+    dispatch(next);
+    // An override that did not call the base method prunes the body.
+    body = chainedFrom == next ? chainedBody : nullptr;
+  }
+  chainedLet = savedLet;
+  chainedFrom = savedFrom;
+  chainedBody = savedBody;
+  visit(body);
+}
+
+void ExprVisitor::visitIf(If *e) {
+  visit(e->getCond().get());
+  visit(e->getThen().get());
+  visit(e->getElse().get());
+}
+
+void ExprVisitor::visitFunction(Function *func) {
+  for (const Ref<Var> &param : func->getParams())
+    visit(param.get());
+  visit(func->getBody().get());
+}
