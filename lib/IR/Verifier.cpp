@@ -1,0 +1,440 @@
+//===- Verifier.cpp - Well-formedness of modules --------------------------===//
+//
+/// \file
+/// One iterative depth-first walk per function with scope enter / exit
+/// events. Node checks stop at the first problem, but the walk goes on to
+/// learn every binder, so that an earlier use of a variable out of scope can
+/// be told apart from a free variable and the first error in walk order is
+/// the one reported.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnir/IR/Verifier.h"
+
+#include "nnir/IR/Expr.h"
+#include "nnir/IR/Module.h"
+#include "nnir/IR/Op.h"
+#include "nnir/Support/Diagnostics.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+
+using namespace llvm;
+using namespace nnir;
+
+/// `%name` of a variable for messages.
+static std::string varName(const Var *var) {
+  return ("%" + var->getNameHint()).str();
+}
+
+namespace {
+class VerifierImpl {
+public:
+  /// \p module is null for a standalone expression; \p funcName names the
+  /// global function being verified (empty for an expression).
+  VerifierImpl(const IRModule *module, StringRef funcName, bool allowFreeVars)
+      : module(module), funcName(funcName), allowFreeVars(allowFreeVars) {}
+
+  Error run(const Expr *root);
+
+private:
+  /// An item of the walk: a node to visit (with the node using it), or the
+  /// end of a variable's scope.
+  struct Item {
+    const Expr *expr;
+    const Expr *user;
+    const Var *unbind;
+  };
+  /// A variable met outside any scope that binds it.
+  struct OutOfScopeUse {
+    const Var *var;
+    SMLoc loc;
+    uint64_t seq;
+  };
+  struct NodeError {
+    SMLoc loc;
+    std::string message;
+    uint64_t seq;
+  };
+
+  void visit(const Expr *e, const Expr *user);
+  /// Checks the node-local properties of \p e; records the first problem.
+  void check(const Expr *e);
+  void checkCall(const Call *call);
+  void checkType(const Type *type, const Expr *at, StringRef what);
+  /// Describes the first problem of \p type, or returns "".
+  std::string describeTypeProblem(const Type *type);
+  void bind(const Var *var, const Expr *binder);
+  void pushChild(const Expr *child, const Expr *user, StringRef what);
+
+  void error(const Expr *at, const Twine &message);
+  void error(SMLoc loc, const Twine &message);
+  SMLoc locOf(const Expr *e) const {
+    return e && e->getLoc().isValid() ? e->getLoc() : fallbackLoc;
+  }
+
+  const IRModule *module;
+  StringRef funcName;
+  bool allowFreeVars;
+  SMLoc fallbackLoc;
+
+  SmallVector<Item, 64> stack;
+  DenseSet<const Expr *> visited;
+  DenseMap<const Var *, unsigned> inScope;
+  DenseSet<const Var *> bound;
+  DenseSet<const Type *> validTypes;
+  SmallVector<OutOfScopeUse, 4> outOfScope;
+  DenseSet<const Var *> reportedOutOfScope;
+  std::optional<NodeError> firstError;
+  uint64_t seq = 0;
+};
+} // namespace
+
+void VerifierImpl::error(SMLoc loc, const Twine &message) {
+  if (!firstError)
+    firstError = NodeError{loc, message.str(), seq};
+}
+
+void VerifierImpl::error(const Expr *at, const Twine &message) {
+  error(locOf(at), message);
+}
+
+Error VerifierImpl::run(const Expr *root) {
+  if (!root)
+    return makeError("expression is null");
+  fallbackLoc = root->getLoc();
+  stack.push_back({root, nullptr, nullptr});
+  while (!stack.empty()) {
+    Item item = stack.pop_back_val();
+    ++seq;
+    if (item.unbind) {
+      if (--inScope[item.unbind] == 0)
+        inScope.erase(item.unbind);
+      continue;
+    }
+    visit(item.expr, item.user);
+  }
+
+  // The first use out of scope that is an error, if it comes before the
+  // first node error.
+  for (const OutOfScopeUse &use : outOfScope) {
+    if (firstError && firstError->seq < use.seq)
+      break;
+    if (bound.count(use.var))
+      return makeError(use.loc, "variable " + varName(use.var) +
+                                    " is used outside the scope of its "
+                                    "binding");
+    if (allowFreeVars)
+      continue;
+    if (funcName.empty())
+      return makeError(use.loc, "free variable " + varName(use.var));
+    return makeError(use.loc,
+                     "free variable " + varName(use.var) + " in @" + funcName);
+  }
+  if (firstError)
+    return makeError(firstError->loc, firstError->message);
+  return Error::success();
+}
+
+void VerifierImpl::pushChild(const Expr *child, const Expr *user,
+                             StringRef what) {
+  if (!child) {
+    error(user, Expr::getKindName(user->getKind()) + " has a null " + what);
+    return;
+  }
+  stack.push_back({child, user, nullptr});
+}
+
+void VerifierImpl::bind(const Var *var, const Expr *binder) {
+  if (!bound.insert(var).second) {
+    error(binder, "variable " + varName(var) + " is bound more than once");
+    return;
+  }
+  if (const Type *annotation = var->getTypeAnnotation().get())
+    checkType(annotation, var, "type annotation of " + varName(var));
+  ++inScope[var];
+  stack.push_back({nullptr, nullptr, var});
+}
+
+void VerifierImpl::visit(const Expr *e, const Expr *user) {
+  if (auto *var = dyn_cast<Var>(e)) {
+    if (inScope.count(var) || !reportedOutOfScope.insert(var).second)
+      return;
+    SMLoc loc = user && user->getLoc().isValid() ? user->getLoc()
+                : var->getLoc().isValid()        ? var->getLoc()
+                                                 : fallbackLoc;
+    outOfScope.push_back({var, loc, seq});
+    return;
+  }
+  // A node with a single reference is reached once; only shared nodes need
+  // remembering.
+  if (e->getRefCount() > 1 && !visited.insert(e).second)
+    return;
+  if (!firstError)
+    check(e);
+
+  // Children are pushed in reverse so that they are visited in order; a
+  // binder's end-of-scope event is pushed before its scope.
+  switch (e->getKind()) {
+  case Expr::Kind::Constant:
+  case Expr::Kind::Var:
+  case Expr::Kind::GlobalVar:
+  case Expr::Kind::Op:
+    break;
+  case Expr::Kind::Call: {
+    auto *call = cast<Call>(e);
+    for (size_t i = call->getNumArgs(); i-- > 0;)
+      pushChild(call->getArg(i).get(), call, "argument");
+    pushChild(call->getCallee().get(), call, "callee");
+    break;
+  }
+  case Expr::Kind::Tuple: {
+    auto *tuple = cast<Tuple>(e);
+    for (size_t i = tuple->size(); i-- > 0;)
+      pushChild(tuple->getField(i).get(), tuple, "field");
+    break;
+  }
+  case Expr::Kind::TupleGetItem:
+    pushChild(cast<TupleGetItem>(e)->getTuple().get(), e, "operand");
+    break;
+  case Expr::Kind::Let: {
+    auto *let = cast<Let>(e);
+    if (!let->getVar()) {
+      error(let, "Let has a null variable");
+      break;
+    }
+    bind(let->getVar().get(), let);
+    pushChild(let->getBody().get(), let, "body");
+    pushChild(let->getValue().get(), let, "value");
+    break;
+  }
+  case Expr::Kind::If: {
+    auto *ifExpr = cast<If>(e);
+    pushChild(ifExpr->getElse().get(), ifExpr, "else branch");
+    pushChild(ifExpr->getThen().get(), ifExpr, "then branch");
+    pushChild(ifExpr->getCond().get(), ifExpr, "condition");
+    break;
+  }
+  case Expr::Kind::Function: {
+    auto *func = cast<Function>(e);
+    for (const Ref<Var> &param : func->getParams()) {
+      if (!param) {
+        error(func, "Function has a null parameter");
+        continue;
+      }
+      bind(param.get(), func);
+    }
+    pushChild(func->getBody().get(), func, "body");
+    break;
+  }
+  }
+}
+
+std::string VerifierImpl::describeTypeProblem(const Type *type) {
+  if (!type)
+    return "missing type";
+  if (validTypes.count(type))
+    return "";
+  std::string problem;
+  switch (type->getKind()) {
+  case Type::Kind::Tensor: {
+    auto *tensor = cast<TensorType>(type);
+    if (Error err = TensorType::verifyShape(tensor->getShape())) {
+      problem = toString(std::move(err));
+      break;
+    }
+    DataType dtype = tensor->getDType();
+    if (dtype.isVoid())
+      problem = "tensor type has no dtype";
+    else if (!DataType::parse(dtype.str()))
+      problem = "unsupported dtype '" + dtype.str() + "'";
+    break;
+  }
+  case Type::Kind::Tuple:
+    for (const Ref<Type> &field : cast<TupleType>(type)->getFields()) {
+      problem = describeTypeProblem(field.get());
+      if (!problem.empty())
+        break;
+    }
+    break;
+  case Type::Kind::Func: {
+    auto *func = cast<FuncType>(type);
+    for (const Ref<Type> &param : func->getParams()) {
+      problem = describeTypeProblem(param.get());
+      if (!problem.empty())
+        break;
+    }
+    if (problem.empty())
+      problem = describeTypeProblem(func->getResult());
+    break;
+  }
+  case Type::Kind::Incomplete:
+    break;
+  }
+  if (problem.empty())
+    validTypes.insert(type);
+  return problem;
+}
+
+void VerifierImpl::checkType(const Type *type, const Expr *at, StringRef what) {
+  std::string problem = describeTypeProblem(type);
+  if (!problem.empty())
+    error(at, "invalid " + what + ": " + problem);
+}
+
+void VerifierImpl::checkCall(const Call *call) {
+  const Expr *callee = call->getCallee().get();
+  if (!callee)
+    return;
+  size_t numArgs = call->getNumArgs();
+  if (auto *op = dyn_cast<Op>(callee)) {
+    if (op->getNumInputs() >= 0 &&
+        numArgs != static_cast<size_t>(op->getNumInputs())) {
+      error(call, "operator '" + op->getName() + "' expects " +
+                      Twine(op->getNumInputs()) + " argument" +
+                      (op->getNumInputs() == 1 ? "" : "s") + ", got " +
+                      Twine(numArgs));
+      return;
+    }
+    // A null record (or an empty DictAttrs) stands for the defaults.
+    const Attrs *attrs = call->getAttrs().get();
+    if (!attrs)
+      return;
+    if (auto *dict = dyn_cast<DictAttrs>(attrs); dict && dict->empty())
+      return;
+    if (!op->hasAttrsType()) {
+      error(call, "operator '" + op->getName() + "' takes no attributes, got " +
+                      attrs->getTypeKey());
+      return;
+    }
+    if (attrs->getTypeKey() != op->getAttrsTypeKey() || attrs->isDictAttrs())
+      error(call, "operator '" + op->getName() +
+                      "' expects attributes of type " + op->getAttrsTypeKey() +
+                      ", got " + attrs->getTypeKey());
+    return;
+  }
+  const Function *target = dyn_cast<Function>(callee);
+  std::string targetName = "function";
+  if (auto *global = dyn_cast<GlobalVar>(callee)) {
+    target = module ? module->lookup(global->getName()) : nullptr;
+    targetName = ("@" + global->getName()).str();
+  }
+  if (target && target->getNumParams() != numArgs)
+    error(call, targetName + " expects " + Twine(target->getNumParams()) +
+                    " argument" + (target->getNumParams() == 1 ? "" : "s") +
+                    ", got " + Twine(numArgs));
+}
+
+void VerifierImpl::check(const Expr *e) {
+  if (const Type *checked = e->getCheckedType().get()) {
+    checkType(checked, e,
+              ("checked type of " + Expr::getKindName(e->getKind())).str());
+    if (firstError)
+      return;
+  }
+  switch (e->getKind()) {
+  case Expr::Kind::Var:
+  case Expr::Kind::Op:
+    return;
+  case Expr::Kind::GlobalVar: {
+    auto *global = cast<GlobalVar>(e);
+    if (module && !module->contains(global->getName()))
+      error(global, "undefined global @" + global->getName());
+    return;
+  }
+  case Expr::Kind::Constant: {
+    auto *constant = cast<Constant>(e);
+    const NDArray &data = constant->getData();
+    if (!data) {
+      error(constant, "constant has no data");
+      return;
+    }
+    auto *type = dyn_cast_or_null<TensorType>(constant->getCheckedType().get());
+    if (!type || type->getDType() != data.getDType() ||
+        type->getShape() != data.getShape()) {
+      Ref<TensorType> dataType =
+          TensorType::get(data.getShape(), data.getDType());
+      error(constant, "checked type of constant " +
+                          (type ? type->str() : std::string("<none>")) +
+                          " does not match its data " + dataType->str());
+    }
+    return;
+  }
+  case Expr::Kind::Call:
+    checkCall(cast<Call>(e));
+    return;
+  case Expr::Kind::Tuple: {
+    auto *tuple = cast<Tuple>(e);
+    const Type *type = tuple->getCheckedType().get();
+    if (!type || isa<IncompleteType>(type))
+      return;
+    auto *tupleType = dyn_cast<TupleType>(type);
+    if (!tupleType)
+      error(tuple, "checked type of tuple is not a tuple type: " + type->str());
+    else if (tupleType->size() != tuple->size())
+      error(tuple, "tuple has " + Twine(tuple->size()) +
+                       " fields but its checked type has " +
+                       Twine(tupleType->size()));
+    return;
+  }
+  case Expr::Kind::TupleGetItem: {
+    auto *item = cast<TupleGetItem>(e);
+    const Expr *operand = item->getTuple().get();
+    const Type *type = operand ? operand->getCheckedType().get() : nullptr;
+    if (!type || isa<IncompleteType>(type))
+      return;
+    auto *tupleType = dyn_cast<TupleType>(type);
+    if (!tupleType)
+      error(item, "tuple index applied to an operand of non-tuple type " +
+                      type->str());
+    else if (item->getIndex() >= tupleType->size())
+      error(item, "tuple index " + Twine(item->getIndex()) +
+                      " out of range for a tuple of " +
+                      Twine(tupleType->size()) + " field" +
+                      (tupleType->size() == 1 ? "" : "s"));
+    return;
+  }
+  case Expr::Kind::Let:
+    return;
+  case Expr::Kind::If:
+    return;
+  case Expr::Kind::Function: {
+    auto *func = cast<Function>(e);
+    if (const Type *ret = func->getRetType().get())
+      checkType(ret, func, "return type of function");
+    const Type *type = func->getCheckedType().get();
+    if (firstError || !type || isa<IncompleteType>(type))
+      return;
+    auto *funcType = dyn_cast<FuncType>(type);
+    if (!funcType)
+      error(func,
+            "checked type of function is not a function type: " + type->str());
+    else if (funcType->getParams().size() != func->getNumParams())
+      error(func, "function has " + Twine(func->getNumParams()) + " parameter" +
+                      (func->getNumParams() == 1 ? "" : "s") +
+                      " but its checked type has " +
+                      Twine(funcType->getParams().size()));
+    return;
+  }
+  }
+}
+
+Error nnir::verifyModule(const IRModule &module) {
+  for (const IRModule::Entry &entry : module.getFunctions()) {
+    if (!entry.func)
+      return makeError(entry.var->getLoc(),
+                       "global @" + entry.var->getName() + " has no function");
+    VerifierImpl verifier(&module, entry.var->getName(),
+                          /*allowFreeVars=*/false);
+    if (Error err = verifier.run(entry.func.get()))
+      return err;
+  }
+  return Error::success();
+}
+
+Error nnir::verifyExpr(const Expr *expr, bool allowFreeVars) {
+  return VerifierImpl(nullptr, "", allowFreeVars).run(expr);
+}
