@@ -46,7 +46,10 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 using namespace llvm;
@@ -55,6 +58,17 @@ using namespace nnir;
 //===----------------------------------------------------------------------===//
 // Constants
 //===----------------------------------------------------------------------===//
+
+/// formatFloat, except near the float32 limits: the shortest text of
+/// FLT_MAX (`3.4028235e+38`) is above FLT_MAX as a double, which TVM's parser
+/// rejects as out of range, so such values print with double precision.
+static std::string formatFloat32(float value) {
+  std::string text = formatFloat(value);
+  if (std::isfinite(value) && std::fabs(std::strtod(text.c_str(), nullptr)) >
+                                  std::numeric_limits<float>::max())
+    return formatDouble(value);
+  return text;
+}
 
 /// Reads element \p index of \p array as raw 16 bits.
 static uint16_t load16(const NDArray &array, int64_t index) {
@@ -97,7 +111,7 @@ static void printElement(raw_ostream &os, const NDArray &array, int64_t index) {
   if (dtype == DataType::float32()) {
     float value;
     std::memcpy(&value, data + index * 4, 4);
-    os << formatFloat(value);
+    os << formatFloat32(value);
     return;
   }
   os << formatDouble(array.getElementAsDouble(index));

@@ -411,6 +411,12 @@ TEST_F(PrinterTest, FloatLiteralsHaveFewestRoundTripDigits) {
   EXPECT_EQ(toString(d.get()), "0.1234567890123f64");
   Ref<Constant> tiny = scalar(DataType::float32(), 1e-45);
   EXPECT_EQ(toString(tiny.get()), "1e-45f");
+  // The shortest text of FLT_MAX, 3.4028235e+38, is out of range as a double.
+  Ref<Constant> max =
+      scalar(DataType::float32(), std::numeric_limits<float>::max());
+  EXPECT_EQ(toString(max.get()), "3.4028234663852886e+38f");
+  Ref<Constant> negZero = scalar(DataType::float32(), -0.0);
+  EXPECT_EQ(toString(negZero.get()), "-0f");
 }
 
 TEST_F(PrinterTest, DenseConstants) {
