@@ -8,6 +8,7 @@ import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
 
 config.name = "NNIR"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
@@ -28,7 +29,8 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("FILECHECK_OPTS", "--enable-var-scope")
 
 # Our tools come from the build's bin directory, never from PATH.
-llvm_config.add_tool_substitutions(["nnir-opt"], [config.nnir_tools_dir])
+llvm_config.add_tool_substitutions(
+    [ToolSubst("nnir-opt", unresolved="fatal")], [config.nnir_tools_dir])
 
 config.substitutions.append(("%nnir_src_root", config.nnir_src_root))
 config.substitutions.append(("%nnir_obj_root", config.nnir_obj_root))
