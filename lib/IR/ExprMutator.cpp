@@ -43,7 +43,9 @@ void ExprMutator::expandDataflow(Expr *root) {
   while (!stack.empty()) {
     Item &top = stack.back();
     Expr *e = top.expr;
-    if (memo.count(e)) {
+    // An expanded node can not have been mutated meanwhile (that would need
+    // a cycle); only first visits look it up.
+    if (!top.expanded && memo.count(e)) {
       stack.pop_back();
       continue;
     }

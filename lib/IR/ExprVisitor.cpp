@@ -37,13 +37,19 @@ void ExprVisitor::expandDataflow(Expr *root) {
   while (!stack.empty()) {
     Item &top = stack.back();
     Expr *e = top.expr;
-    if (visited.count(e)) {
+    if (top.expanded) {
+      stack.pop_back();
+      dispatch(e);
+      continue;
+    }
+    // A node is marked when it is first popped: a node being expanded can
+    // not be met again below itself (the graph has no cycles).
+    if (!visited.insert(e).second) {
       stack.pop_back();
       continue;
     }
-    if (top.expanded || !isDataflowNode(e)) {
+    if (!isDataflowNode(e)) {
       stack.pop_back();
-      visited.insert(e);
       dispatch(e);
       continue;
     }
