@@ -270,7 +270,7 @@ private:
   int commonAncestor(int a, int b) const;
   void collectAttrExprs(const Attrs *attrs);
   void collectAttrExprs(const AttrValue &value);
-  const std::string &nameVar(const Var *var);
+  StringRef nameVar(const Var *var);
   NodeInfo *lookup(const Expr *expr) {
     auto it = nodeIndex.find(expr);
     return it == nodeIndex.end() ? nullptr : &nodes[it->second];
@@ -308,7 +308,8 @@ private:
   DenseMap<const Expr *, unsigned> nodeIndex;
   std::vector<Block> blocks;
   std::vector<const Expr *> attrExprs;
-  DenseMap<const Var *, std::string> varNames;
+  /// Names of the unit's variables (keys of usedNames).
+  DenseMap<const Var *, StringRef> varNames;
   std::vector<const Var *> freeVars;
   /// The block that starts with the `free_var` declarations.
   int freeVarBlock = 0;
@@ -328,10 +329,10 @@ static bool isAtomic(const Expr *e) {
   }
 }
 
-const std::string &Printer::nameVar(const Var *var) {
-  auto it = varNames.find(var);
-  if (it != varNames.end())
-    return it->second;
+StringRef Printer::nameVar(const Var *var) {
+  auto known = varNames.find(var);
+  if (known != varNames.end())
+    return known->second;
   // TVM prefixes a `v` when the hint does not start with a letter. nnir also
   // replaces characters the lexer does not accept in identifiers, so that
   // every printed name reads back.
@@ -342,17 +343,20 @@ const std::string &Printer::nameVar(const Var *var) {
   if (name.empty() || !isAlpha(name[0]))
     name = "v" + name;
   // TVM's GetUniqueName: `x`, `x1`, `x2`, ... skipping names already given.
-  std::string unique = name;
-  auto found = usedNames.find(name);
-  if (found != usedNames.end()) {
+  // StringMap entries never move, so the name can be kept as a StringRef.
+  auto [entry, inserted] = usedNames.try_emplace(name, 0);
+  if (!inserted) {
+    unsigned &suffix = entry->second;
     while (true) {
-      unique = name + std::to_string(++found->second);
-      if (!usedNames.count(unique))
+      auto [candidate, fresh] =
+          usedNames.try_emplace(name + std::to_string(++suffix), 0);
+      if (fresh) {
+        entry = candidate;
         break;
+      }
     }
   }
-  usedNames[unique] = 0;
-  return varNames[var] = unique;
+  return varNames[var] = entry->first();
 }
 
 void Printer::collectAttrExprs(const AttrValue &value) {
