@@ -10,6 +10,12 @@ import lit.formats
 from lit.llvm import llvm_config
 from lit.llvm.subst import ToolSubst
 
+# Run lit on the build tree (build/test, build/test/Parser/foo.nnir): the site
+# config written there by CMake says where the tools are.
+if not hasattr(config, "nnir_obj_root"):
+    lit_config.fatal("no site configuration: run lit on the build tree, "
+                     "e.g. build/test/Parser, not on the source tree")
+
 config.name = "NNIR"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".nnir", ".test"]
