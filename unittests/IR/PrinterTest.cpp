@@ -78,6 +78,81 @@ protected:
   }
 };
 
+/// The metadata section TVM writes for the worked example's constant (TVM
+/// reference §1.7).
+static const char kWorkedExampleMetadata[] = R"json({
+  "root": 1, 
+  "nodes": [
+    {
+      "type_key": ""
+    }, 
+    {
+      "type_key": "Map", 
+      "keys": [
+        "relay.Constant"
+      ], 
+      "data": [2]
+    }, 
+    {
+      "type_key": "Array", 
+      "data": [3]
+    }, 
+    {
+      "type_key": "relay.Constant", 
+      "attrs": {
+        "_checked_type_": "6", 
+        "data": "0", 
+        "span": "0", 
+        "virtual_device_": "4"
+      }
+    }, 
+    {
+      "type_key": "VirtualDevice", 
+      "attrs": {
+        "device_type_int": "-1", 
+        "memory_scope": "5", 
+        "target": "0", 
+        "virtual_device_id": "-1"
+      }
+    }, 
+    {
+      "type_key": "runtime.String"
+    }, 
+    {
+      "type_key": "relay.TensorType", 
+      "attrs": {
+        "dtype": "float32", 
+        "shape": "7", 
+        "span": "0"
+      }
+    }, 
+    {
+      "type_key": "Array", 
+      "data": [8, 9]
+    }, 
+    {
+      "type_key": "IntImm", 
+      "attrs": {
+        "dtype": "int32", 
+        "span": "0", 
+        "value": "1"
+      }
+    }, 
+    {
+      "type_key": "IntImm", 
+      "attrs": {
+        "dtype": "int32", 
+        "span": "0", 
+        "value": "3"
+      }
+    }
+  ], 
+  "b64ndarrays": [
+    "P6G0lvBAXt0AAAAAAAAAAAEAAAAAAAAAAgAAAAIgAQABAAAAAAAAAAMAAAAAAAAADAAAAAAAAAAAAIA/AACAPwAAgD8="
+  ], 
+  "attrs": {"tvm_version": "0.19.0"}
+})json";
+
 TEST_F(PrinterTest, WorkedExampleWithTypes) {
   // TVM reference §1.7, after type inference.
   Ref<Type> t13 = f32({1, 3});
@@ -101,6 +176,21 @@ TEST_F(PrinterTest, WorkedExampleWithTypes) {
             "  multiply(%0, 2f /* ty=float32 */) /* ty=Tensor[(1, 3), "
             "float32] */\n"
             "}\n");
+
+  // With the metadata section, the text is TVM's astext() byte for byte.
+  options.printMetadata = true;
+  EXPECT_EQ(printMain(main, options),
+            "#[version = \"0.0.5\"]\n"
+            "def @main(%x: Tensor[(1, 3), float32] /* ty=Tensor[(1, 3), "
+            "float32] */) -> Tensor[(1, 3), float32] {\n"
+            "  %0 = add(%x, meta[relay.Constant][0] /* ty=Tensor[(1, 3), "
+            "float32] */) /* ty=Tensor[(1, 3), float32] */;\n"
+            "  multiply(%0, 2f /* ty=float32 */) /* ty=Tensor[(1, 3), "
+            "float32] */\n"
+            "}\n"
+            "\n"
+            "#[metadata]\n" +
+                std::string(kWorkedExampleMetadata));
 
   // Without types: no comments, no `->` (no annotated return type), and the
   // small constant prints inline.
