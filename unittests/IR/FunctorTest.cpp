@@ -513,6 +513,31 @@ TEST_F(FunctorTest, LetChainsAreRebuiltBottomUp) {
   EXPECT_EQ(same.lets, std::vector<std::string>({"%v1 same", "%v0 same"}));
 }
 
+TEST_F(FunctorTest, MutatorVisitLetSeesTheHeadOfAChainOnly) {
+  // visitLet is dispatched for the outermost let of a chain; the nested lets
+  // are handled by its loop and reach rewriteLet. A let that is not in the
+  // body position of another (here, a let in a value) starts its own chain.
+  struct Log : ExprMutator {
+    std::vector<std::string> visited, rewritten;
+    Ref<Expr> visitLet(Let *let) override {
+      visited.push_back(label(let->getVar().get()));
+      return ExprMutator::visitLet(let);
+    }
+    Ref<Expr> rewriteLet(Let *pre, Let *post) override {
+      rewritten.push_back(label(pre->getVar().get()));
+      return post;
+    }
+  } m;
+  Ref<Var> a = Var::get("a"), b = Var::get("b"), c = Var::get("c");
+  Ref<Var> d = Var::get("d");
+  Ref<Expr> e = Let::get(
+      a, Let::get(d, scalar(0), d),
+      Let::get(b, scalar(1), Let::get(c, scalar(2), call("add", {b, c}))));
+  EXPECT_EQ(m.mutate(e.get()), e);
+  EXPECT_EQ(m.visited, std::vector<std::string>({"%a", "%d"}));
+  EXPECT_EQ(m.rewritten, std::vector<std::string>({"%d", "%c", "%b", "%a"}));
+}
+
 TEST_F(FunctorTest, RewritePostOrderSeesEveryNodeOnce) {
   Ref<Var> x = Var::get("x"), t = Var::get("t");
   Ref<Expr> shared = call("add", {x, scalar(1)});
