@@ -317,6 +317,7 @@ private:
 
 } // namespace
 
+/// Var, GlobalVar, Constant and Op always print inline, as in TVM.
 static bool isAtomic(const Expr *e) {
   switch (e->getKind()) {
   case Expr::Kind::Constant:
