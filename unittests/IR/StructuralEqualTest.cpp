@@ -239,9 +239,15 @@ TEST_F(StructuralEqualTest, CallAttributesAreCompared) {
   EXPECT_EQ(expectDifferent(call("nn.conv2d", {d, w}, a1).get(),
                             call("nn.conv2d", {d, w}, a3).get()),
             "attribute 'data_layout' differs: \"NCHW\" vs \"NHWC\"");
-  EXPECT_EQ(expectDifferent(call("nn.conv2d", {d, w}, a1).get(),
+  // No record on an operator call means the operator's defaults.
+  expectEqual(call("nn.conv2d", {d, w}, a1).get(),
+              call("nn.conv2d", {d, w}).get());
+  EXPECT_EQ(expectDifferent(call("nn.conv2d", {d, w}, a2).get(),
                             call("nn.conv2d", {d, w}).get()),
-            "attributes differ: relay.attrs.Conv2DAttrs vs none");
+            "attribute 'strides' differs: [2, 2] vs [1, 1]");
+  EXPECT_EQ(
+      expectDifferent(call("add", {d, w}, a1).get(), call("add", {d, w}).get()),
+      "attributes differ: relay.attrs.Conv2DAttrs vs none");
 
   Ref<SoftmaxAttrs> s = SoftmaxAttrs::create();
   Ref<BiasAddAttrs> b = BiasAddAttrs::create();

@@ -7,7 +7,10 @@
 /// of bound variables (alpha-equivalence: function parameters and let
 /// binders). Free variables are equal only to themselves unless
 /// mapFreeVars is set. Source locations, name hints and checked types do not
-/// take part. GlobalVars compare by name.
+/// take part. GlobalVars compare by name. Attribute records compare with
+/// attrsEqual (a null record equals an empty DictAttrs), and a null record on
+/// a call of an operator that has a record type equals the operator's default
+/// record, as the verifier reads it.
 ///
 /// The shape of the graph takes part too, as in TVM: Call, Tuple (non-empty),
 /// TupleGetItem, Let, If and Function nodes are matched one to one, so a
