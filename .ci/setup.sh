@@ -42,3 +42,4 @@ cmake --build "$build_dir"
 
 echo "setup: $build_dir/bin/nnir-opt examples/mlp.nnir"
 "$build_dir/bin/nnir-opt" examples/mlp.nnir
+echo # The metadata section ends without a newline.
