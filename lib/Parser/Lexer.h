@@ -123,8 +123,8 @@ public:
   /// Lexes the next token, skipping whitespace and comments.
   Token lex();
 
-  /// The position the next token will be lexed from.
-  const char *getPosition() const { return cur; }
+  /// True if the character right after the last token is \p c.
+  bool nextCharIs(char c) const { return cur != end && *cur == c; }
 
 private:
   Token makeToken(TokenKind kind, const char *tokStart);

@@ -928,9 +928,9 @@ bool Parser::checkDottedName(const Token &nameTok) {
 }
 
 Ref<Expr> Parser::parseLocalVar() {
-  // `%conv1.weight`: report the dotted name, not an undefined `%conv1`.
-  if (peekKind(1) == TokenKind::Period &&
-      peekKind(2) == TokenKind::Identifier) {
+  // `%conv1.weight`: report the dotted name, not an undefined `%conv1`. (The
+  // lexer stands right after the name, so one byte tells whether to look.)
+  if (lexer.nextCharIs('.') && peekKind(2) == TokenKind::Identifier) {
     Lexer copy = lexer;
     copy.lex();
     Token field = copy.lex();
