@@ -117,8 +117,12 @@ struct Token {
 
 class Lexer {
 public:
+  /// Lexes \p buffer, skipping a UTF-8 byte order mark at its start.
   explicit Lexer(llvm::StringRef buffer)
-      : start(buffer.begin()), cur(buffer.begin()), end(buffer.end()) {}
+      : cur(buffer.begin()), end(buffer.end()) {
+    if (buffer.starts_with("\xEF\xBB\xBF"))
+      cur += 3;
+  }
 
   /// Lexes the next token, skipping whitespace and comments.
   Token lex();
@@ -142,7 +146,6 @@ private:
   Token lexHashAttribute(const char *tokStart);
   Token lexMetaRef(const char *tokStart);
 
-  const char *start;
   const char *cur;
   const char *end;
 };

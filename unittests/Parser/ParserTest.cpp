@@ -239,6 +239,9 @@ TEST_F(ParserTest, StrayBytesAreLocatedErrors) {
   EXPECT_EQ(exprError("$"), "1:1: unexpected character '$'");
   EXPECT_EQ(exprError("#x"), "1:1: unexpected character '#'");
   EXPECT_EQ(exprError("\"abc"), "1:1: unterminated string");
+  // A UTF-8 byte order mark is skipped at the start only.
+  EXPECT_EQ(scalarValue(expr("\xEF\xBB\xBF" "7").get()), 7);
+  EXPECT_EQ(exprError("1 \xEF\xBB\xBF"), "1:3: unexpected character '\\xEF'");
   // Non-ASCII bytes are fine inside comments and strings.
   EXPECT_EQ(scalarValue(expr("/* \xc3\xa9 \xff */ 1").get()), 1);
 }

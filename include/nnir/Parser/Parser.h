@@ -2,10 +2,23 @@
 //
 /// \file
 /// Parses the Relay text format v0.0.5 (what TVM's `astext()` prints) into an
-/// IRModule, plus nnir's documented extensions (inline `dense<...> : type`
-/// constants; see docs/TextFormat.md). Every node gets the location of its
-/// source text. Errors are DiagnosticErrors located in the SourceMgr buffer
-/// (file:line:col); the parser never crashes or aborts on bad input.
+/// IRModule, plus nnir's documented extensions (see docs/TextFormat.md):
+///   - inline constants `dense<Elements> : Type` (a single unbracketed scalar
+///     is a splat; otherwise the brackets follow the shape);
+///   - `1.5` / `1e3` without a suffix are float32 literals (TVM rejects them);
+///   - `nanf` (and `inf`/`nan` with any float width suffix) is a literal;
+///   - strings understand the escapes nnir's printer writes (`\"`, `\\`,
+///     `\t`, `\r`, `\n`, `\xHH`); any other backslash is kept as written;
+///   - bare `bfloat16`, `int8`, ... are 0-d tensor types;
+///   - a dotted attribute key may be the first keyword argument;
+///   - a UTF-8 byte order mark at the start of the buffer is skipped.
+/// Every node gets the location of its source text. Errors are
+/// DiagnosticErrors located in the SourceMgr buffer (file:line:col); the
+/// parser never crashes or aborts on bad input, and the first error stops it.
+///
+/// Not supported (each a located error): ADTs (`type`, `match`), references,
+/// type parameters, dynamic (`?`) or symbolic dimensions, virtual devices on
+/// parameters, and metadata entries other than relay.Constant.
 ///
 /// Graph bindings (`%0 = ...;`) share one node among all uses; parsing is
 /// iterative along binding sequences, so a module with a 1,000,000-call chain
@@ -49,7 +62,8 @@ llvm::Expected<Ref<IRModule>> parseModule(llvm::StringRef text,
                                           const ParserOptions &options = {});
 
 /// Parses a single expression (TVM's parse_expr); `free_var` declarations are
-/// allowed and undeclared variables are errors.
+/// allowed and undeclared variables are errors. Global references (`@f`) are
+/// not checked, as there is no module to check them against.
 llvm::Expected<Ref<Expr>> parseExpr(llvm::StringRef text,
                                     llvm::SourceMgr &sourceMgr,
                                     llvm::StringRef bufferName = "<string>",
