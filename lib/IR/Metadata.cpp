@@ -82,8 +82,8 @@ private:
   /// A node of type \p typeKey.
   Expected<const json::Object *> getNodeOfType(int64_t id, StringRef typeKey);
   /// The node ids in field \p field ("data"); a missing field is empty.
-  Expected<std::vector<int64_t>> getIdList(const json::Object &node,
-                                           int64_t id, StringRef field);
+  Expected<std::vector<int64_t>> getIdList(const json::Object &node, int64_t id,
+                                           StringRef field);
   Expected<StringRef> getAttr(const json::Object &node, int64_t id,
                               StringRef field);
   Expected<int64_t> getIntAttr(const json::Object &node, int64_t id,
@@ -196,10 +196,9 @@ static Error checkTensorSize(ArrayRef<char> bytes, uint64_t maxBytes) {
 
 Expected<NDArray> MetadataDecoder::decodeTensor(int64_t index,
                                                 int64_t constantId) {
-  std::string where =
-      ("relay.Constant node " + Twine(constantId) + ": b64ndarrays[" +
-       Twine(index) + "]")
-          .str();
+  std::string where = ("relay.Constant node " + Twine(constantId) +
+                       ": b64ndarrays[" + Twine(index) + "]")
+                          .str();
   if (!tensors || index < 0 || size_t(index) >= tensors->size())
     return metadataError("relay.Constant node " + Twine(constantId) +
                          ": tensor index " + Twine(index) +
@@ -210,8 +209,8 @@ Expected<NDArray> MetadataDecoder::decodeTensor(int64_t index,
     return metadataError(where + " is not a string");
   std::vector<char> bytes;
   if (Error err = decodeBase64(*text, bytes))
-    return metadataError(where + ": invalid base64: " +
-                         toString(std::move(err)));
+    return metadataError(where +
+                         ": invalid base64: " + toString(std::move(err)));
   if (Error err = checkTensorSize(bytes, limits.maxTensorBytes))
     return metadataError(where + ": " + toString(std::move(err)));
   Expected<NDArray> array = NDArray::load(StringRef(bytes.data(), bytes.size()),
@@ -245,8 +244,8 @@ Error MetadataDecoder::checkType(int64_t typeId, const NDArray &array,
   Expected<const json::Object *> shapeNode = getNodeOfType(*shapeId, "Array");
   if (!shapeNode)
     return shapeNode.takeError();
-  Expected<std::vector<int64_t>> dimIds = getIdList(**shapeNode, *shapeId,
-                                                    "data");
+  Expected<std::vector<int64_t>> dimIds =
+      getIdList(**shapeNode, *shapeId, "data");
   if (!dimIds)
     return dimIds.takeError();
   Shape shape;
@@ -330,8 +329,8 @@ Expected<MetadataTable> MetadataDecoder::decode(int64_t root) {
     Expected<const json::Object *> array = getNodeOfType(arrayId, "Array");
     if (!array)
       return array.takeError();
-    Expected<std::vector<int64_t>> elements = getIdList(**array, arrayId,
-                                                        "data");
+    Expected<std::vector<int64_t>> elements =
+        getIdList(**array, arrayId, "data");
     if (!elements)
       return elements.takeError();
     table.entryCounts[key] = elements->size();

@@ -139,8 +139,7 @@ static bool isIdentStart(char c) { return isAlpha(c) || c == '_' || c == '/'; }
 static bool isIdentChar(char c) { return isAlnum(c) || c == '_' || c == '/'; }
 /// Characters TVM's tokenizer takes as part of a number.
 static bool isNumberChar(char c) {
-  return isDigit(c) || c == '.' || c == 'e' || c == 'E' || c == '+' ||
-         c == '-';
+  return isDigit(c) || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-';
 }
 
 /// `inff`, `nanf` and their widths (`inff16`, `nanf64`, ...).
@@ -443,8 +442,7 @@ Token Lexer::lexNumber(const char *tokStart, bool negative) {
         return tok;
       }
       return makeError(tokStart, "integer literal '" + tok.spelling +
-                                     "' is out of range for int" +
-                                     Twine(bits));
+                                     "' is out of range for int" + Twine(bits));
     }
     tok.dtype = DataType(DataType::Int, bits);
     tok.intValue = negative ? static_cast<int64_t>(0 - magnitude)
@@ -546,16 +544,15 @@ Token Lexer::lexSigil(const char *tokStart) {
   }
   const char *nameStart = cur;
   // Global names may start with a digit; local ones that do are graph vars.
-  while (cur != end && (sigil == '@' ? isIdentChar(*cur)
-                                     : cur == nameStart ? isIdentStart(*cur)
-                                                        : isIdentChar(*cur)))
+  while (cur != end && (sigil == '@'       ? isIdentChar(*cur)
+                        : cur == nameStart ? isIdentStart(*cur)
+                                           : isIdentChar(*cur)))
     ++cur;
   if (cur == nameStart)
     return makeError(tokStart, sigil == '%' ? "expected a name after '%'"
                                             : "expected a name after '@'");
-  Token tok = makeToken(sigil == '%' ? TokenKind::LocalVar
-                                     : TokenKind::GlobalVar,
-                        tokStart);
+  Token tok = makeToken(
+      sigil == '%' ? TokenKind::LocalVar : TokenKind::GlobalVar, tokStart);
   tok.name = StringRef(nameStart, cur - nameStart);
   return tok;
 }
@@ -594,8 +591,8 @@ Token Lexer::lexHashAttribute(const char *tokStart) {
 Token Lexer::lexMetaRef(const char *tokStart) {
   // `meta` has been read; cur is at '['.
   auto malformed = [&]() {
-    return makeError(tokStart,
-                     "malformed meta reference; expected meta[TYPE_KEY][INDEX]");
+    return makeError(
+        tokStart, "malformed meta reference; expected meta[TYPE_KEY][INDEX]");
   };
   const char *keyStart = ++cur;
   while (cur != end && (isAlnum(*cur) || *cur == '_' || *cur == '.'))
@@ -616,7 +613,7 @@ Token Lexer::lexMetaRef(const char *tokStart) {
   Token tok = makeToken(TokenKind::MetaRef, tokStart);
   tok.name = key;
   if (index.getAsInteger(10, tok.number))
-    return makeError(tokStart, "meta reference index '" + index +
-                                   "' is too large");
+    return makeError(tokStart,
+                     "meta reference index '" + index + "' is too large");
   return tok;
 }

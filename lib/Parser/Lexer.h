@@ -1,4 +1,4 @@
-//===- Lexer.h - Tokens of the Relay text format -----------------*- C++ -*-===//
+//===- Lexer.h - Tokens of the Relay text format ----------------*- C++ -*-===//
 //
 /// \file
 /// The lexer of the Relay text format v0.0.5 (TVM's tokenizer.h), with nnir's

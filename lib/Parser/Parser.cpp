@@ -80,8 +80,8 @@ private:
   }
   LLVM_ATTRIBUTE_NOINLINE bool emitExpected(TokenKind kind, StringRef what) {
     return emitError(tok.getLoc(),
-                     "expected " + (what.empty() ? getTokenKindName(kind)
-                                                 : what));
+                     "expected " +
+                         (what.empty() ? getTokenKindName(kind) : what));
   }
   /// The kind of the \p n-th token after the current one (lexed on a copy
   /// of the lexer, so nothing is consumed).
@@ -111,7 +111,9 @@ private:
           emitError(diag.getLoc().isValid() ? diag.getLoc() : fallback,
                     diag.getMessage());
         },
-        [&](const ErrorInfoBase &info) { emitError(fallback, info.message()); });
+        [&](const ErrorInfoBase &info) {
+          emitError(fallback, info.message());
+        });
     return false;
   }
   /// Reports an unexpected token: "unexpected end of file" at the end,
@@ -191,8 +193,8 @@ private:
     if (it != graphIndex.end()) {
       if (bindings[it->second].scope == scopeMarks.size())
         return emitError(nameTok.getLoc(), nameTok.spelling +
-                                                " is already defined in this "
-                                                "scope");
+                                               " is already defined in this "
+                                               "scope");
       shadowed = it->second;
     }
     graphIndex[nameTok.number] = bindings.size();
@@ -226,10 +228,9 @@ private:
   Ref<Expr> parseBinExpr();
   Ref<Expr> parseCallExpr();
   Ref<Expr> parseCallArgs(Ref<Expr> callee, SMLoc loc);
-  LLVM_ATTRIBUTE_NOINLINE Ref<Expr> buildCall(Ref<Expr> callee,
-                                              ArrayRef<Ref<Expr>> args,
-                                              std::vector<NamedAttrValue> kwargs,
-                                              SMLoc loc);
+  LLVM_ATTRIBUTE_NOINLINE Ref<Expr>
+  buildCall(Ref<Expr> callee, ArrayRef<Ref<Expr>> args,
+            std::vector<NamedAttrValue> kwargs, SMLoc loc);
   Ref<Expr> parseAtomic();
   LLVM_ATTRIBUTE_NOINLINE Ref<Expr> parseAtomicError();
   LLVM_ATTRIBUTE_NOINLINE Ref<Expr> parseTupleGetItem(Ref<Expr> tuple,
@@ -247,8 +248,8 @@ private:
   LLVM_ATTRIBUTE_NOINLINE bool isKeywordArgStart() const;
   bool parseKeywordArgs(std::vector<NamedAttrValue> &kwargs);
   bool parseAttrValue(AttrValue &out);
-  LLVM_ATTRIBUTE_NOINLINE Ref<DictAttrs> makeDictAttrs(std::vector<NamedAttrValue> kwargs,
-                               StringRef owner);
+  LLVM_ATTRIBUTE_NOINLINE Ref<DictAttrs>
+  makeDictAttrs(std::vector<NamedAttrValue> kwargs, StringRef owner);
 
   Ref<Type> parseType();
   LLVM_ATTRIBUTE_NOINLINE Ref<Type> parseTensorType();
@@ -366,8 +367,8 @@ Expected<Ref<IRModule>> Parser::parseModuleTop() {
     const GlobalInfo &info = entry.getValue();
     if (info.defined)
       continue;
-    if (!firstUndefined || info.firstUse.getPointer() <
-                               firstUndefined->firstUse.getPointer()) {
+    if (!firstUndefined ||
+        info.firstUse.getPointer() < firstUndefined->firstUse.getPointer()) {
       firstUndefined = &info;
       undefinedName = entry.getKey();
     }
@@ -641,8 +642,8 @@ bool Parser::parseFreeVar() {
   }
   Ref<Var> &slot = freeVars[nameTok.name];
   if (slot)
-    return emitError(nameTok.getLoc(),
-                     "free variable " + nameTok.spelling + " is declared twice");
+    return emitError(nameTok.getLoc(), "free variable " + nameTok.spelling +
+                                           " is declared twice");
   slot = Var::get(nameTok.name, annotation, nameTok.getLoc());
   return expect(TokenKind::Semicolon, "';' after the free_var declaration");
 }
@@ -856,8 +857,8 @@ Ref<Expr> Parser::parseAtomicError() {
   case TokenKind::KwRef:
   case TokenKind::KwRefRead:
   case TokenKind::KwRefWrite:
-    emitError(loc, "references (" + tok.spelling +
-                       ") are not supported by nnir");
+    emitError(loc,
+              "references (" + tok.spelling + ") are not supported by nnir");
     break;
   case TokenKind::KwMatch:
   case TokenKind::KwPartialMatch:
@@ -919,12 +920,12 @@ bool Parser::checkDottedName(const Token &nameTok) {
     return true;
   Lexer copy = lexer;
   Token next = copy.lex();
-  return emitError(nameTok.getLoc(),
-                   "variable names cannot contain '.'; '" +
-                       StringRef(nameTok.spelling.begin(),
-                                 next.spelling.end() -
-                                     nameTok.spelling.begin()) +
-                       "' cannot be parsed");
+  return emitError(
+      nameTok.getLoc(),
+      "variable names cannot contain '.'; '" +
+          StringRef(nameTok.spelling.begin(),
+                    next.spelling.end() - nameTok.spelling.begin()) +
+          "' cannot be parsed");
 }
 
 Ref<Expr> Parser::parseLocalVar() {
@@ -1209,8 +1210,8 @@ Ref<DictAttrs> Parser::makeDictAttrs(std::vector<NamedAttrValue> kwargs,
   StringSet<> seen;
   for (const NamedAttrValue &kw : kwargs)
     if (!seen.insert(kw.name).second) {
-      emitError(kw.loc, "attribute '" + kw.name + "' of " + owner +
-                            " is given twice");
+      emitError(kw.loc,
+                "attribute '" + kw.name + "' of " + owner + " is given twice");
       return nullptr;
     }
   return DictAttrs::get(kwargs);
@@ -1394,8 +1395,8 @@ Ref<Expr> Parser::parseDense() {
     return nullptr;
   const auto *tensorType = dyn_cast<TensorType>(type.get());
   if (!tensorType) {
-    emitError(typeLoc, "a dense literal needs a tensor type, got " +
-                           type->str());
+    emitError(typeLoc,
+              "a dense literal needs a tensor type, got " + type->str());
     return nullptr;
   }
   if (!checkDenseStructure(elems, *tensorType))
@@ -1552,12 +1553,13 @@ bool Parser::storeDenseScalar(NDArray &array, int64_t index,
   if (s.kind == DenseScalar::Bool)
     text = s.intValue ? "True" : "False";
   if (dtype.isBool()) {
-    bool ok = s.kind == DenseScalar::Bool ||
-              (s.kind == DenseScalar::Int && !s.big &&
-               (s.intValue == 0 || s.intValue == 1));
+    bool ok =
+        s.kind == DenseScalar::Bool || (s.kind == DenseScalar::Int && !s.big &&
+                                        (s.intValue == 0 || s.intValue == 1));
     if (!ok)
-      return emitError(s.loc, "value " + text + " is not a valid bool; "
-                                                "expected True, False, 0 or 1");
+      return emitError(s.loc, "value " + text +
+                                  " is not a valid bool; "
+                                  "expected True, False, 0 or 1");
     array.setElementFromInt(index, s.intValue);
     return true;
   }
@@ -1585,27 +1587,26 @@ bool Parser::storeDenseScalar(NDArray &array, int64_t index,
     if (s.big) {
       inRange = !isSigned && bits == 64;
     } else if (isSigned) {
-      inRange = bits == 64 ||
-                (s.intValue >= -(int64_t(1) << (bits - 1)) &&
-                 s.intValue < (int64_t(1) << (bits - 1)));
+      inRange = bits == 64 || (s.intValue >= -(int64_t(1) << (bits - 1)) &&
+                               s.intValue < (int64_t(1) << (bits - 1)));
     } else {
-      inRange = s.intValue >= 0 &&
-                (bits == 64 || s.intValue < (int64_t(1) << bits));
+      inRange =
+          s.intValue >= 0 && (bits == 64 || s.intValue < (int64_t(1) << bits));
     }
     if (!inRange)
-      return emitError(s.loc, "value " + text + " is out of range for " +
-                                  dtype.str());
+      return emitError(s.loc,
+                       "value " + text + " is out of range for " + dtype.str());
     array.setElementFromInt(index, s.intValue);
     return true;
   }
   // Floating point.
   double v = s.kind == DenseScalar::Float ? s.floatValue
-             : s.big ? double(uint64_t(s.intValue))
-                     : double(s.intValue);
+             : s.big                      ? double(uint64_t(s.intValue))
+                                          : double(s.intValue);
   array.setElementFromDouble(index, v);
   if (std::isfinite(v) && std::isinf(array.getElementAsDouble(index)))
-    return emitError(s.loc, "value " + text + " is out of range for " +
-                                dtype.str());
+    return emitError(s.loc,
+                     "value " + text + " is out of range for " + dtype.str());
   return true;
 }
 

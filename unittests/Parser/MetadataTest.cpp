@@ -93,7 +93,9 @@ const char *const kOnesJSON =
     "    }\n"
     "  ], \n"
     "  \"b64ndarrays\": [\n"
-    "    \"P6G0lvBAXt0AAAAAAAAAAAEAAAAAAAAAAgAAAAIgAQABAAAAAAAAAAMAAAAAAAAADAAAAAAAAAAAAIA/AACAPwAAgD8=\"\n"
+    "    "
+    "\"P6G0lvBAXt0AAAAAAAAAAAEAAAAAAAAAAgAAAAIgAQABAAAAAAAAAAMAAAAAAAAADAAAAAAA"
+    "AAAAAIA/AACAPwAAgD8=\"\n"
     "  ], \n"
     "  \"attrs\": {\"tvm_version\": \"0.19.0\"}\n"
     "}";
@@ -175,7 +177,8 @@ TEST(MetadataTest, RoundTripsDTypesAndShapes) {
   ASSERT_TRUE(bool(table)) << toString(table.takeError());
   ASSERT_EQ(table->constants.size(), owned.size());
   for (size_t i = 0; i < owned.size(); ++i)
-    EXPECT_TRUE(table->constants[i]->getData().bitwiseEqual(owned[i]->getData()))
+    EXPECT_TRUE(
+        table->constants[i]->getData().bitwiseEqual(owned[i]->getData()))
         << "constant " << i;
   // More than 10 constants: the Array's data is written one id per line.
   EXPECT_NE(json.find("\"data\": [\n"), std::string::npos);
@@ -249,21 +252,21 @@ TEST(MetadataTest, RejectsCorruptConstants) {
   std::string json = encodeMetadata(constants);
   std::string blob = encodeBase64(ones->getData().save());
 
-  EXPECT_EQ(decodeError(replaceFirst(json, "\"data\": \"0\"",
-                                     "\"data\": \"1\"")),
-            "relay.Constant node 3: tensor index 1 is out of range (1 "
-            "tensors)");
-  EXPECT_EQ(decodeError(replaceFirst(json, "\"data\": \"0\"",
-                                     "\"data\": \"x\"")),
-            "node 3: attribute 'data' is not an integer: \"x\"");
+  EXPECT_EQ(
+      decodeError(replaceFirst(json, "\"data\": \"0\"", "\"data\": \"1\"")),
+      "relay.Constant node 3: tensor index 1 is out of range (1 "
+      "tensors)");
+  EXPECT_EQ(
+      decodeError(replaceFirst(json, "\"data\": \"0\"", "\"data\": \"x\"")),
+      "node 3: attribute 'data' is not an integer: \"x\"");
   EXPECT_EQ(decodeError(replaceFirst(json, "\"data\": \"0\", ", "")),
             "node 3: missing string attribute 'data'");
   EXPECT_EQ(decodeError(replaceFirst(json, "\"data\": [3]", "\"data\": [99]")),
             "node id 99 is out of range (10 nodes)");
   EXPECT_EQ(decodeError(replaceFirst(json, "\"data\": [3]", "\"data\": [4]")),
             "node 4 is a 'VirtualDevice', expected a 'relay.Constant'");
-  EXPECT_NE(decodeError(replaceFirst(json, blob, "P6G0!!")).find(
-                "b64ndarrays[0]: invalid base64"),
+  EXPECT_NE(decodeError(replaceFirst(json, blob, "P6G0!!"))
+                .find("b64ndarrays[0]: invalid base64"),
             std::string::npos);
   // A truncated blob (valid base64 of fewer bytes).
   std::string bytes = ones->getData().save();

@@ -45,7 +45,9 @@ protected:
           else
             out = formatv("{0}:{1}: {2}", line, col, diag.getMessage()).str();
         },
-        [&](const ErrorInfoBase &info) { out = "unlocated: " + info.message(); });
+        [&](const ErrorInfoBase &info) {
+          out = "unlocated: " + info.message();
+        });
     return out;
   }
 
@@ -121,8 +123,7 @@ template <typename T> const T *attrsAs(const Attrs *attrs) {
 
 const Call *asOpCall(const Expr *e, StringRef opName) {
   const auto *call = dyn_cast_or_null<Call>(e);
-  if (!call || !call->getCalledOp() ||
-      call->getCalledOp()->getName() != opName)
+  if (!call || !call->getCalledOp() || call->getCalledOp()->getName() != opName)
     return nullptr;
   return call;
 }
@@ -240,15 +241,18 @@ TEST_F(ParserTest, StrayBytesAreLocatedErrors) {
   EXPECT_EQ(exprError("#x"), "1:1: unexpected character '#'");
   EXPECT_EQ(exprError("\"abc"), "1:1: unterminated string");
   // A UTF-8 byte order mark is skipped at the start only.
-  EXPECT_EQ(scalarValue(expr("\xEF\xBB\xBF" "7").get()), 7);
+  EXPECT_EQ(scalarValue(expr("\xEF\xBB\xBF"
+                             "7")
+                            .get()),
+            7);
   EXPECT_EQ(exprError("1 \xEF\xBB\xBF"), "1:3: unexpected character '\\xEF'");
   // Non-ASCII bytes are fine inside comments and strings.
   EXPECT_EQ(scalarValue(expr("/* \xc3\xa9 \xff */ 1").get()), 1);
 }
 
 TEST_F(ParserTest, StringsUnderstandThePrintersEscapes) {
-  Ref<Expr> e = expr(
-      "fn (%x, Compiler=\"a\\\"b\\\\c\\t\\r\\n\\x01\\d\xc3\xa9\") { %x }");
+  Ref<Expr> e =
+      expr("fn (%x, Compiler=\"a\\\"b\\\\c\\t\\r\\n\\x01\\d\xc3\xa9\") { %x }");
   const auto *f = cast<Function>(e.get());
   ASSERT_TRUE(f->getAttrs());
   const AttrValue *value = f->getAttr("Compiler");
@@ -488,7 +492,8 @@ TEST_F(ParserTest, LetBindings) {
   EXPECT_EQ(exprError("(let %x = 1; %x, %x)"), "1:18: undefined variable %x");
   EXPECT_EQ(exprError("let x = 1; x"),
             "1:5: expected a variable ('%name') after 'let'");
-  EXPECT_EQ(exprError("let %x = 1"), "1:11: expected ';' after the let binding");
+  EXPECT_EQ(exprError("let %x = 1"),
+            "1:11: expected ';' after the let binding");
 }
 
 TEST_F(ParserTest, SequencingMakesLetsWithFreshVars) {
@@ -669,8 +674,8 @@ TEST_F(ParserTest, InfixOperators) {
   EXPECT_TRUE(asOpCall(sub->getArg(0).get(), "subtract"));
   EXPECT_EQ(cast<Var>(sub->getArg(1).get())->getNameHint(), "c");
   e = expr("free_var %a; free_var %b; free_var %c; %a / %b * %c");
-  EXPECT_TRUE(asOpCall(asOpCall(e.get(), "multiply")->getArg(0).get(),
-                       "divide"));
+  EXPECT_TRUE(
+      asOpCall(asOpCall(e.get(), "multiply")->getArg(0).get(), "divide"));
 
   // Comparison below arithmetic, equality lowest.
   e = expr("free_var %a; free_var %b; %a < %b + 1 == %a >= %b");
@@ -734,8 +739,7 @@ TEST_F(ParserTest, TupleGetItem) {
   EXPECT_EQ(exprError("free_var %t; %t.x"),
             "1:14: variable names cannot contain '.'; '%t.x' cannot be "
             "parsed");
-  EXPECT_EQ(exprError("free_var %t; (%t).-1"),
-            "1:19: invalid tuple index -1");
+  EXPECT_EQ(exprError("free_var %t; (%t).-1"), "1:19: invalid tuple index -1");
   EXPECT_EQ(exprError("free_var %t; %t."),
             "1:17: unexpected end of file; expected a tuple index after '.'");
 }
@@ -747,8 +751,7 @@ TEST_F(ParserTest, IfElse) {
   EXPECT_EQ(scalarValue(ifNode->getThen().get()), 1);
   EXPECT_EQ(scalarValue(ifNode->getElse().get()), 2);
   EXPECT_EQ(where(ifNode), "1:14");
-  EXPECT_EQ(exprError("if (True) { 1 }"),
-            "1:16: expected 'else'");
+  EXPECT_EQ(exprError("if (True) { 1 }"), "1:16: expected 'else'");
 }
 
 TEST_F(ParserTest, FunctionLiterals) {
@@ -797,13 +800,13 @@ TEST_F(ParserTest, Types) {
   EXPECT_EQ(type("Tensor[(3,), int8]")->str(), "Tensor[(3), int8]");
   EXPECT_EQ(type("Tensor[(224i64, 3i16), uint8]")->str(),
             "Tensor[(224, 3), uint8]");
-  EXPECT_EQ(cast<TensorType>(type("Tensor[(), float32]").get())->getRank(),
-            0u);
+  EXPECT_EQ(cast<TensorType>(type("Tensor[(), float32]").get())->getRank(), 0u);
   EXPECT_EQ(type("float32")->str(), "float32");
   EXPECT_EQ(type("bool")->str(), "bool");
   EXPECT_EQ(type("bfloat16")->str(), "bfloat16");
   EXPECT_EQ(type("int8")->str(), "int8");
-  EXPECT_EQ(type("Tensor[(0, 2), bfloat16]")->str(), "Tensor[(0, 2), bfloat16]");
+  EXPECT_EQ(type("Tensor[(0, 2), bfloat16]")->str(),
+            "Tensor[(0, 2), bfloat16]");
   EXPECT_EQ(type("(int32, Tensor[(2), bool])")->str(),
             "(int32, Tensor[(2), bool])");
   EXPECT_EQ(cast<TupleType>(type("(int32,)").get())->size(), 1u);
@@ -846,11 +849,10 @@ TEST_F(ParserTest, TypeErrors) {
   EXPECT_EQ(typeError("fn [A](A) -> A"),
             "1:4: type parameters are not supported by nnir");
   EXPECT_EQ(typeError("Tensor[(1) float32]"), "1:12: expected ',' after the "
-                                               "shape");
+                                              "shape");
   EXPECT_EQ(typeError("Tensor[1, float32]"),
             "1:8: expected '(' to start the shape");
-  EXPECT_EQ(typeError("fn (int32)"),
-            "1:11: expected '->' and the result type");
+  EXPECT_EQ(typeError("fn (int32)"), "1:11: expected '->' and the result type");
   EXPECT_EQ(typeError("int32 int32"),
             "1:7: expected end of file after the type");
   EXPECT_EQ(typeError(""), "1:1: unexpected end of file; expected a type");
@@ -978,8 +980,7 @@ TEST_F(ParserTest, ConstantSizeLimit) {
 //===----------------------------------------------------------------------===//
 
 /// A module text whose metadata section holds \p constants.
-std::string withMetadata(StringRef body,
-                         ArrayRef<const Constant *> constants) {
+std::string withMetadata(StringRef body, ArrayRef<const Constant *> constants) {
   return (body + "\n#[metadata]\n" + encodeMetadata(constants)).str();
 }
 
@@ -1044,8 +1045,8 @@ def @main(%x: Tensor[(1, 3), float32] /* ty=Tensor[(1, 3), float32] */) -> Tenso
   EXPECT_EQ(scalarValue(mul->getArg(1).get()), 2.0);
   const Call *add = asOpCall(mul->getArg(0).get(), "add");
   ASSERT_TRUE(add);
-  EXPECT_TRUE(cast<Constant>(add->getArg(1).get())->getData().bitwiseEqual(
-      ones));
+  EXPECT_TRUE(
+      cast<Constant>(add->getArg(1).get())->getData().bitwiseEqual(ones));
 }
 
 TEST_F(ParserTest, MetaReferenceErrors) {
@@ -1117,9 +1118,9 @@ TEST_F(ParserTest, DeepNestingIsAnErrorNotACrash) {
   ParserOptions options;
   options.maxNestingDepth = 10;
   EXPECT_TRUE(expr(std::string(10, '(') + "1" + std::string(10, ')'), options));
-  EXPECT_EQ(exprError(std::string(11, '(') + "1" + std::string(11, ')'),
-                      options),
-            "1:11: nesting too deep (limit 10)");
+  EXPECT_EQ(
+      exprError(std::string(11, '(') + "1" + std::string(11, ')'), options),
+      "1:11: nesting too deep (limit 10)");
 }
 
 TEST_F(ParserTest, MillionBindingChainParses) {
@@ -1164,10 +1165,27 @@ TEST_F(ParserTest, MillionLetChainParses) {
 
 TEST_F(ParserTest, ArbitraryBytesNeverCrash) {
   // A deterministic byte soup, with fragments of real syntax mixed in.
-  const char *fragments[] = {"def @f(", "%x", ")", "{", "}", "add(", ",",
-                             "dense<[", "]>", ": float32", "meta[relay.Constant][0]",
-                             "#[metadata]", "\"str", "/*", "1.5f", "fn",
-                             "let %y = ", ";", "(", "\xff", "\r"};
+  const char *fragments[] = {"def @f(",
+                             "%x",
+                             ")",
+                             "{",
+                             "}",
+                             "add(",
+                             ",",
+                             "dense<[",
+                             "]>",
+                             ": float32",
+                             "meta[relay.Constant][0]",
+                             "#[metadata]",
+                             "\"str",
+                             "/*",
+                             "1.5f",
+                             "fn",
+                             "let %y = ",
+                             ";",
+                             "(",
+                             "\xff",
+                             "\r"};
   uint32_t state = 12345;
   auto next = [&]() {
     state = state * 1103515245 + 12345;
