@@ -428,7 +428,7 @@ public:
     llvm::SmallVector<AttrFieldInfo, 8> fields;
     attrs->describeFields(fields);
     if (llvm::Error err = init.finish(fields))
-      return std::move(err);
+      return err;
     return Ref<Attrs>(attrs);
   }
 
