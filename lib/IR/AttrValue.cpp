@@ -195,10 +195,8 @@ void AttrValue::print(raw_ostream &os) const {
       os << "i16";
     return;
   case Kind::Float: {
-    std::string text = formatDouble(floatValue);
-    if (text == "nan") // There is no NaN literal; 0/0 is the closest.
-      text = "nan";
-    os << text << floatSuffix(dtype);
+    // Non-finite values print as nnir's `inff`, `-inff` and `nanf`.
+    os << formatDouble(floatValue) << floatSuffix(dtype);
     return;
   }
   case Kind::Bool:

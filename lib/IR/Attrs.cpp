@@ -48,7 +48,7 @@ bool AttrFieldTraits<double>::equal(double a, double b) {
 hash_code AttrFieldTraits<double>::hash(double v) {
   uint64_t bits;
   std::memcpy(&bits, &v, sizeof(bits));
-  return hash_value(bits);
+  return llvm::hash_value(bits);
 }
 
 Error AttrFieldTraits<bool>::fromValue(const AttrValue &v, bool &out) {
@@ -200,7 +200,7 @@ bool DictAttrs::equals(const Attrs &other) const {
 }
 
 hash_code DictAttrs::hash() const {
-  hash_code h = hash_value(typeKey);
+  hash_code h = llvm::hash_value(typeKey);
   for (const NamedAttrValue &entry : entries)
     h = hash_combine(h, entry.name, entry.value);
   return h;

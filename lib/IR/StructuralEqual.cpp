@@ -455,7 +455,7 @@ hash_code Hasher::hashVar(const Var *var) {
 }
 
 hash_code Hasher::combine(const Expr *e, ArrayRef<hash_code> kids) {
-  hash_code h = hash_value(static_cast<unsigned>(e->getKind()));
+  hash_code h = llvm::hash_value(static_cast<unsigned>(e->getKind()));
   switch (e->getKind()) {
   case Expr::Kind::Var:
     return hashVar(cast<Var>(e));
@@ -552,7 +552,7 @@ hash_code Hasher::run(const Expr *root) {
       // First visit: leaves and memo hits are finished at once.
       if (!e) {
         stack.pop_back();
-        values.push_back(hash_value(0));
+        values.push_back(llvm::hash_value(0));
         continue;
       }
       if (auto *var = dyn_cast<Var>(e)) {

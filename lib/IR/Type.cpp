@@ -32,7 +32,7 @@ Error TensorType::verifyShape(ArrayRef<int64_t> shape, SMLoc loc) {
 Expected<Ref<TensorType>> TensorType::create(ArrayRef<int64_t> shape,
                                              DataType dtype, SMLoc loc) {
   if (Error err = verifyShape(shape, loc))
-    return std::move(err);
+    return err;
   if (!DataType::parse(dtype.str()))
     return makeError(loc, "unsupported dtype '" + dtype.str() + "'");
   return get(shape, dtype, loc);

@@ -262,6 +262,8 @@ private:
     enum Kind : uint8_t { Int, Float, Bool } kind;
     /// Int: the value does not fit int64; intValue holds uint64 bits.
     bool big = false;
+    /// Int: written with a minus sign (`-0` is -0.0 in a float tensor).
+    bool negative = false;
     unsigned depth = 0;
     int64_t intValue = 0;
     double floatValue = 0;
@@ -608,7 +610,8 @@ bool Parser::parseLetBinding(std::vector<SeqItem> &items) {
       return false;
   }
   Ref<Var> var = Var::get(nameTok.name, annotation, nameTok.getLoc());
-  // As in Relay, the let variable is in scope in its own value.
+  // As in TVM's parser (BindVar before the value), the let variable is in
+  // scope in its own value, so a let-bound closure can call itself.
   bindLocal(nameTok.name, var);
   if (!expect(TokenKind::Equal, "'='"))
     return false;
@@ -1464,6 +1467,7 @@ bool Parser::parseDenseScalar(DenseElements &elems, unsigned level) {
     s.kind = DenseScalar::Int;
     s.intValue = tok.intValue;
     s.big = tok.dtype == DataType::uint64();
+    s.negative = negate || tok.spelling.starts_with("-");
     if (negate) {
       if (s.big || tok.intValue == INT64_MIN)
         return emitError(s.loc, "integer out of range for int64");
@@ -1603,6 +1607,8 @@ bool Parser::storeDenseScalar(NDArray &array, int64_t index,
   double v = s.kind == DenseScalar::Float ? s.floatValue
              : s.big                      ? double(uint64_t(s.intValue))
                                           : double(s.intValue);
+  if (s.kind == DenseScalar::Int && s.negative && v == 0)
+    v = -0.0;
   array.setElementFromDouble(index, v);
   if (std::isfinite(v) && std::isinf(array.getElementAsDouble(index)))
     return emitError(s.loc,

@@ -86,6 +86,8 @@ private:
   Ref<Object> exprValue;
 };
 
+llvm::hash_code hash_value(const AttrValue &value);
+
 /// A keyword argument `name=value`, with the location of the name.
 struct NamedAttrValue {
   std::string name;
