@@ -9,6 +9,7 @@
 #include "nnir/Tools/NNIROptMain.h"
 
 #include "nnir/IR/Module.h"
+#include "nnir/IR/StructuralEqual.h"
 #include "nnir/IR/Verifier.h"
 #include "nnir/Support/Diagnostics.h"
 
@@ -68,6 +69,11 @@ struct CLOptions {
                        cl::init(true), cl::cat(cat)};
   cl::opt<bool> noVerify{"no-verify", cl::desc("Do not verify the module"),
                          cl::init(false), cl::cat(cat)};
+  cl::opt<bool> verifyRoundtrip{
+      "verify-roundtrip",
+      cl::desc("Check that the printed module parses back to a structurally "
+               "equal module"),
+      cl::init(false), cl::cat(cat)};
 
   // Printing.
   cl::opt<bool> printTypes{
@@ -108,6 +114,7 @@ NNIROptConfig NNIROptConfig::createFromCLOptions() {
   config.parserOptions.maxNestingDepth = options->maxNestingDepth;
   config.parserOptions.maxConstantBytes = options->maxConstantBytes;
   config.verify = options->verify && !options->noVerify;
+  config.verifyRoundtrip = options->verifyRoundtrip;
   config.printOptions.showTypes = options->printTypes;
   config.printOptions.inlineConstantLimit = options->inlineConstantLimit;
   config.printOptions.printVersion = !options->noVersionHeader;
@@ -121,6 +128,29 @@ NNIROptConfig NNIROptConfig::createFromCLOptions() {
 void nnir::printNNIRVersion(raw_ostream &os) {
   os << "nnir version " << NNIR_VERSION_STRING << "\n";
   os << "  LLVM version " << LLVM_VERSION_STRING << "\n";
+}
+
+/// Prints \p module, parses the text again and compares. The reparsed text
+/// lives in its own SourceMgr, so a parse error points into the printed text.
+static bool verifyRoundtrip(const IRModule &module, const PrintOptions &options,
+                            raw_ostream &errs) {
+  std::string text = toString(module, options);
+  SourceMgr printedMgr;
+  Expected<Ref<IRModule>> reparsed =
+      parseModule(text, printedMgr, "<printed module>");
+  if (!reparsed) {
+    WithColor::error(errs, kNNIROptToolName)
+        << "round trip failed: the printed module does not parse:\n";
+    printErrors(reparsed.takeError(), printedMgr, kNNIROptToolName, errs);
+    return false;
+  }
+  if (structuralEqual(module, **reparsed))
+    return true;
+  WithColor::error(errs, kNNIROptToolName)
+      << "round trip failed: the printed module parses to a different "
+         "module: "
+      << explainStructuralDifference(module, **reparsed) << "\n";
+  return false;
 }
 
 int nnir::runNNIROpt(const NNIROptConfig &config, raw_ostream &errs) {
@@ -144,6 +174,9 @@ int nnir::runNNIROpt(const NNIROptConfig &config, raw_ostream &errs) {
   if (config.verify)
     if (printErrors(verifyModule(**module), sourceMgr, kNNIROptToolName, errs))
       return 1;
+  if (config.verifyRoundtrip &&
+      !verifyRoundtrip(**module, config.printOptions, errs))
+    return 1;
 
   // The output is opened last, so a failed run leaves no partial file.
   std::error_code ec;

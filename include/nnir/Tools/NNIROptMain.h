@@ -40,6 +40,9 @@ struct NNIROptConfig {
   PrintOptions printOptions;
   /// Run the verifier after parsing.
   bool verify = true;
+  /// Print the module, parse the text again and check that the result is
+  /// structurally equal (mlir-opt's --verify-roundtrip).
+  bool verifyRoundtrip = false;
 
   /// Declares the command-line options (once; later calls do nothing).
   static void registerCLOptions();
