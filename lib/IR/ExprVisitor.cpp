@@ -55,26 +55,7 @@ void ExprVisitor::expandDataflow(Expr *root) {
     }
     top.expanded = true;
     // Children are pushed in reverse so that they are visited in order.
-    switch (e->getKind()) {
-    case Expr::Kind::Call: {
-      auto *call = cast<Call>(e);
-      for (size_t i = call->getNumArgs(); i-- > 0;)
-        push(call->getArg(i).get());
-      push(call->getCallee().get());
-      break;
-    }
-    case Expr::Kind::Tuple: {
-      auto *tuple = cast<Tuple>(e);
-      for (size_t i = tuple->size(); i-- > 0;)
-        push(tuple->getField(i).get());
-      break;
-    }
-    case Expr::Kind::TupleGetItem:
-      push(cast<TupleGetItem>(e)->getTuple().get());
-      break;
-    default:
-      break;
-    }
+    forEachOperandReversed(e, push);
   }
 }
 

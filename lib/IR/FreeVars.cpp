@@ -7,6 +7,8 @@
 
 #include "nnir/IR/FreeVars.h"
 
+#include "nnir/IR/ExprFunctor.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -58,22 +60,11 @@ std::vector<Ref<Var>> nnir::getFreeVars(const Expr *root) {
     case Expr::Kind::Op:
     case Expr::Kind::Var:
       break;
-    case Expr::Kind::Call: {
-      auto *call = cast<Call>(e);
-      // Push in reverse so that arguments are visited left to right.
-      for (size_t i = call->getNumArgs(); i-- > 0;)
-        push(call->getArg(i).get());
-      push(call->getCallee().get());
-      break;
-    }
-    case Expr::Kind::Tuple: {
-      auto *tuple = cast<Tuple>(e);
-      for (size_t i = tuple->size(); i-- > 0;)
-        push(tuple->getField(i).get());
-      break;
-    }
+    case Expr::Kind::Call:
+    case Expr::Kind::Tuple:
     case Expr::Kind::TupleGetItem:
-      push(cast<TupleGetItem>(e)->getTuple().get());
+      // Pushed in reverse so that operands are visited left to right.
+      forEachOperandReversed(const_cast<Expr *>(e), push);
       break;
     case Expr::Kind::Let: {
       auto *let = cast<Let>(e);

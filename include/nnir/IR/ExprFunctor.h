@@ -123,6 +123,32 @@ inline bool isDataflowNode(const Expr *e) {
   }
 }
 
+/// Calls \p fn on the operands of a dataflow node, last to first: a Call's
+/// arguments then its callee, a Tuple's fields, a TupleGetItem's tuple. A walk
+/// that pushes them on a stack in this order pops them first to last.
+template <typename Fn> void forEachOperandReversed(Expr *e, Fn &&fn) {
+  switch (e->getKind()) {
+  case Expr::Kind::Call: {
+    auto *call = llvm::cast<Call>(e);
+    for (size_t i = call->getNumArgs(); i-- > 0;)
+      fn(call->getArg(i).get());
+    fn(call->getCallee().get());
+    return;
+  }
+  case Expr::Kind::Tuple: {
+    auto *tuple = llvm::cast<Tuple>(e);
+    for (size_t i = tuple->size(); i-- > 0;)
+      fn(tuple->getField(i).get());
+    return;
+  }
+  case Expr::Kind::TupleGetItem:
+    fn(llvm::cast<TupleGetItem>(e)->getTuple().get());
+    return;
+  default:
+    return;
+  }
+}
+
 } // namespace nnir
 
 #endif // NNIR_IR_EXPRFUNCTOR_H
