@@ -65,6 +65,10 @@ private:
   void check(const Expr *e);
   void checkCall(const Call *call);
   void checkType(const Type *type, const Expr *at, StringRef what);
+  /// Reports \p declared (an annotation) when \p value has a checked type
+  /// that contradicts it.
+  void checkAnnotation(const Type *declared, const Expr *value, const Expr *at,
+                       const llvm::Twine &subject, StringRef valueName);
   /// Describes the first problem of \p type, or returns "".
   std::string describeTypeProblem(const Type *type);
   void bind(const Var *var, const Expr *binder);
@@ -328,6 +332,43 @@ void VerifierImpl::checkCall(const Call *call) {
                     ", got " + Twine(numArgs));
 }
 
+/// Structural type equality in which `_` (IncompleteType) matches anything.
+static bool typesAgree(const Type *a, const Type *b) {
+  if (isa<IncompleteType>(a) || isa<IncompleteType>(b))
+    return true;
+  if (a->getKind() != b->getKind())
+    return false;
+  if (auto *ta = dyn_cast<TupleType>(a)) {
+    auto *tb = cast<TupleType>(b);
+    if (ta->size() != tb->size())
+      return false;
+    for (size_t i = 0, e = ta->size(); i != e; ++i)
+      if (!typesAgree(ta->getField(i), tb->getField(i)))
+        return false;
+    return true;
+  }
+  if (auto *fa = dyn_cast<FuncType>(a)) {
+    auto *fb = cast<FuncType>(b);
+    if (fa->getParams().size() != fb->getParams().size())
+      return false;
+    for (size_t i = 0, e = fa->getParams().size(); i != e; ++i)
+      if (!typesAgree(fa->getParams()[i].get(), fb->getParams()[i].get()))
+        return false;
+    return typesAgree(fa->getResult(), fb->getResult());
+  }
+  return typesEqual(a, b);
+}
+
+void VerifierImpl::checkAnnotation(const Type *declared, const Expr *value,
+                                   const Expr *at, const Twine &subject,
+                                   StringRef valueName) {
+  const Type *actual = value ? value->getCheckedType().get() : nullptr;
+  if (!declared || !actual || typesAgree(declared, actual))
+    return;
+  error(at, subject + " " + declared->str() + " but its " + valueName +
+                " has type " + actual->str());
+}
+
 void VerifierImpl::check(const Expr *e) {
   if (const Type *checked = e->getCheckedType().get()) {
     checkType(checked, e,
@@ -397,14 +438,23 @@ void VerifierImpl::check(const Expr *e) {
                       (tupleType->size() == 1 ? "" : "s"));
     return;
   }
-  case Expr::Kind::Let:
+  case Expr::Kind::Let: {
+    auto *let = cast<Let>(e);
+    const Var *var = let->getVar().get();
+    checkAnnotation(var->getTypeAnnotation().get(), let->getValue().get(), var,
+                    varName(var) + " is annotated", "value");
     return;
+  }
   case Expr::Kind::If:
     return;
   case Expr::Kind::Function: {
     auto *func = cast<Function>(e);
-    if (const Type *ret = func->getRetType().get())
+    if (const Type *ret = func->getRetType().get()) {
       checkType(ret, func, "return type of function");
+      if (!firstError)
+        checkAnnotation(ret, func->getBody().get(), func,
+                        "the function is annotated to return", "body");
+    }
     const Type *type = func->getCheckedType().get();
     if (firstError || !type || isa<IncompleteType>(type))
       return;
