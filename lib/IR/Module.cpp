@@ -43,6 +43,7 @@ Function *IRModule::lookup(const GlobalVar *var) const {
 }
 
 Error IRModule::add(Ref<GlobalVar> var, Ref<Function> func, bool update) {
+  validTypes = false;
   auto it = index.find(var->getName());
   if (it == index.end()) {
     index[var->getName()] = functions.size();
@@ -62,6 +63,7 @@ Error IRModule::add(Ref<GlobalVar> var, Ref<Function> func, bool update) {
 }
 
 GlobalVar *IRModule::addOrUpdate(StringRef name, Ref<Function> func) {
+  validTypes = false;
   auto it = index.find(name);
   if (it != index.end()) {
     functions[it->second].func = std::move(func);
@@ -92,5 +94,6 @@ Ref<IRModule> IRModule::shallowCopy() const {
   for (const auto &entry : index)
     copy->index[entry.getKey()] = entry.second;
   copy->attrs = attrs;
+  copy->validTypes = validTypes;
   return copy;
 }

@@ -63,6 +63,13 @@ public:
   /// A new module sharing this one's functions and attributes.
   Ref<IRModule> shallowCopy() const;
 
+  /// True when every expression of every function carries an up-to-date
+  /// checked type (set by type inference; cleared by add() and addOrUpdate(),
+  /// and by the pass manager when a pass that does not preserve types changes
+  /// the module).
+  bool hasValidTypes() const { return validTypes; }
+  void setValidTypes(bool valid) { validTypes = valid; }
+
   /// Module attributes (TVM's mod->attrs), or null.
   const Ref<DictAttrs> &getAttrs() const { return attrs; }
   void setAttrs(Ref<DictAttrs> newAttrs) { attrs = std::move(newAttrs); }
@@ -73,6 +80,7 @@ private:
   /// Name -> position in functions.
   llvm::StringMap<size_t> index;
   Ref<DictAttrs> attrs;
+  bool validTypes = false;
 };
 
 } // namespace nnir

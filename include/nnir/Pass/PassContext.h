@@ -1,0 +1,205 @@
+//===- PassContext.h - Settings and instruments of a pass run ---*- C++ -*-===//
+//
+/// \file
+/// A PassContext carries what a pass run is configured with: the opt level
+/// (default 2), the names of required and disabled passes, typed config
+/// entries (validated against the PassConfigRegistry), instruments, and the
+/// statistics passes record.
+///
+/// Each thread has a stack of entered contexts; PassContext::current() is the
+/// innermost, or the thread's default context when none is entered. Entering
+/// is an RAII scope (TVM's With<PassContext>): PassContext::enter() calls the
+/// instruments' enter hooks, then pushes; the scope's exit() (or destructor)
+/// pops, then calls the exit hooks.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNIR_PASS_PASSCONTEXT_H
+#define NNIR_PASS_PASSCONTEXT_H
+
+#include "nnir/IR/Object.h"
+#include "nnir/Pass/OptionValue.h"
+#include "nnir/Pass/PassInfo.h"
+#include "nnir/Pass/PassInstrument.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nnir {
+
+class PassContextScope;
+
+/// Counters that passes increment (Debian's LLVM compiles STATISTIC out).
+/// Keyed by pass name, then counter name, in first-use order.
+class PassStatistics {
+public:
+  struct Counter {
+    std::string description;
+    int64_t value = 0;
+  };
+
+  void add(llvm::StringRef pass, llvm::StringRef counter, int64_t delta,
+           llvm::StringRef description = "");
+  /// The value of \p counter of \p pass (0 if never incremented).
+  int64_t get(llvm::StringRef pass, llvm::StringRef counter) const;
+  bool empty() const { return passes.empty(); }
+  void clear() { passes.clear(); }
+
+  /// LLVM's `-stats` layout: a banner, then `<value> <pass> - <description>`
+  /// per counter, values right-aligned.
+  void print(llvm::raw_ostream &os) const;
+
+  const llvm::MapVector<std::string, llvm::MapVector<std::string, Counter>> &
+  getCounters() const {
+    return passes;
+  }
+
+private:
+  llvm::MapVector<std::string, llvm::MapVector<std::string, Counter>> passes;
+};
+
+class PassContext : public Object {
+public:
+  static Ref<PassContext> create();
+
+  /// The innermost entered context of this thread, or the thread's default.
+  static PassContext &current();
+
+  /// Enters \p context on this thread: calls every instrument's
+  /// enterPassContext in order, then pushes. On an instrument error, the
+  /// instruments already entered are exited in reverse order, the
+  /// instruments are cleared and the error is returned; nothing is pushed.
+  static llvm::Expected<PassContextScope> enter(Ref<PassContext> context);
+
+  int getOptLevel() const { return optLevel; }
+  void setOptLevel(int level) { optLevel = level; }
+
+  llvm::ArrayRef<std::string> getRequiredPasses() const { return required; }
+  llvm::ArrayRef<std::string> getDisabledPasses() const { return disabled; }
+  void setRequiredPasses(std::vector<std::string> names) {
+    required = std::move(names);
+  }
+  void setDisabledPasses(std::vector<std::string> names) {
+    disabled = std::move(names);
+  }
+  bool isRequired(llvm::StringRef passName) const;
+  bool isDisabled(llvm::StringRef passName) const;
+
+  /// TVM's PassEnabled: disabled -> false; required -> true; otherwise
+  /// optLevel >= info.optLevel.
+  bool isEnabled(const PassInfo &info) const;
+
+  /// Sets config entry \p key. Unknown keys and values of the wrong type are
+  /// errors that list the valid keys or name the expected type.
+  llvm::Error setConfig(llvm::StringRef key, OptionValue value);
+  /// Parses `value` for \p key with the key's registered type.
+  llvm::Error setConfigFromString(llvm::StringRef key, llvm::StringRef value);
+  /// The entry \p key, or null when unset.
+  const OptionValue *getConfig(llvm::StringRef key) const;
+  bool getConfigBool(llvm::StringRef key, bool def) const;
+  int64_t getConfigInt(llvm::StringRef key, int64_t def) const;
+
+  llvm::ArrayRef<std::shared_ptr<PassInstrument>> getInstruments() const {
+    return instruments;
+  }
+  /// Sets the instruments of a context that is not entered.
+  void setInstruments(std::vector<std::shared_ptr<PassInstrument>> list) {
+    instruments = std::move(list);
+  }
+  /// TVM's override_instruments: exits the current instruments, replaces
+  /// them, enters the new ones (with the enter/exit failure semantics above).
+  /// Works on any context, entered or not, including the thread default.
+  llvm::Error overrideInstruments(
+      std::vector<std::shared_ptr<PassInstrument>> list);
+
+  PassStatistics &getStatistics() { return statistics; }
+  const PassStatistics &getStatistics() const { return statistics; }
+
+  /// Instrument callbacks, used by Pass::run (see PassInstrument.h).
+  /// Returns whether the pass should run; calls runBeforePass when it does.
+  llvm::Expected<bool> instrumentBeforePass(const IRModule &module,
+                                            const PassInfo &info);
+  llvm::Error instrumentAfterPass(const IRModule &module,
+                                  const PassInfo &info);
+
+private:
+  friend class PassContextScope;
+  PassContext() = default;
+  llvm::Error enterInstruments();
+  llvm::Error exitInstruments();
+
+  int optLevel = 2;
+  std::vector<std::string> required;
+  std::vector<std::string> disabled;
+  llvm::StringMap<OptionValue> config;
+  std::vector<std::shared_ptr<PassInstrument>> instruments;
+  PassStatistics statistics;
+};
+
+/// An entered PassContext; leaving the scope exits it.
+class PassContextScope {
+public:
+  PassContextScope(PassContextScope &&other);
+  PassContextScope &operator=(PassContextScope &&) = delete;
+  PassContextScope(const PassContextScope &) = delete;
+  ~PassContextScope();
+
+  PassContext &getContext() const { return *context; }
+
+  /// Pops the context, then calls the instruments' exit hooks; an error
+  /// clears the instruments and is returned. The destructor calls exit() when
+  /// it was not called and reports an error on stderr, since it cannot
+  /// return it.
+  llvm::Error exit();
+
+private:
+  friend class PassContext;
+  explicit PassContextScope(Ref<PassContext> context)
+      : context(std::move(context)) {}
+  Ref<PassContext> context;
+};
+
+//===----------------------------------------------------------------------===//
+// Config options
+//===----------------------------------------------------------------------===//
+
+/// The registered config keys (TVM's TVM_REGISTER_PASS_CONFIG_OPTION), with a
+/// type and a description. Libraries register their keys in their
+/// register...() calls; registering a key twice with another type is a
+/// programming error and aborts.
+class PassConfigRegistry {
+public:
+  struct Entry {
+    std::string key;
+    OptionType type;
+    std::string description;
+  };
+
+  static PassConfigRegistry &instance();
+
+  void registerOption(llvm::StringRef key, OptionType type,
+                      llvm::StringRef description);
+  const Entry *lookup(llvm::StringRef key) const;
+  /// Every key in registration order.
+  llvm::ArrayRef<Entry> getEntries() const { return entries; }
+
+private:
+  PassConfigRegistry() = default;
+  std::vector<Entry> entries;
+  llvm::StringMap<size_t> index;
+};
+
+/// Registers the config keys of the pass infrastructure itself
+/// ("testing.immutable_module"). Idempotent.
+void registerPassInfraConfigs();
+
+} // namespace nnir
+
+#endif // NNIR_PASS_PASSCONTEXT_H

@@ -1,0 +1,117 @@
+//===- PassRegistry.h - Passes by name, and pipeline text -------*- C++ -*-===//
+//
+/// \file
+/// The PassRegistry maps pass names to factories, so that pipeline text
+/// (`--passes=`), the `required` lists of passes and plugins all find passes
+/// the same way. It is filled by explicit registration calls (each library's
+/// register...Passes(), a plugin's entry point; no static constructors), made
+/// before concurrent use.
+///
+/// A registered pass may declare options, written `Name{key=value,...}` in
+/// pipeline text (as in MLIR); each option has a type, a default and a
+/// description, and the factory receives the parsed values.
+///
+/// Pipeline text: a comma-separated list of pass names with optional
+/// options, where `Sequential(...)` nests a pipeline (its own PassInfo may be
+/// given as options: `Sequential{name=foo,opt_level=2}(A,B)`).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNIR_PASS_PASSREGISTRY_H
+#define NNIR_PASS_PASSREGISTRY_H
+
+#include "nnir/Pass/OptionValue.h"
+#include "nnir/Pass/Pass.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nnir {
+
+/// A declared option of a registered pass.
+struct PassOptionInfo {
+  std::string name;
+  OptionType type;
+  OptionValue defaultValue;
+  std::string description;
+};
+
+/// The option values given to a factory: every declared option, set to the
+/// written value or its default.
+class PassOptions {
+public:
+  const OptionValue &get(llvm::StringRef name) const;
+  bool getBool(llvm::StringRef name) const { return get(name).getBool(); }
+  int64_t getInt(llvm::StringRef name) const { return get(name).getInt(); }
+  double getFloat(llvm::StringRef name) const { return get(name).getFloat(); }
+  const std::string &getString(llvm::StringRef name) const {
+    return get(name).getString();
+  }
+  void set(llvm::StringRef name, OptionValue value) {
+    values[name] = std::move(value);
+  }
+
+private:
+  llvm::StringMap<OptionValue> values;
+};
+
+struct PassRegistration {
+  std::string name;
+  std::string description;
+  /// Creates the pass; the PassInfo of the result must carry `name`.
+  std::function<llvm::Expected<Ref<Pass>>(const PassOptions &)> factory;
+  std::vector<PassOptionInfo> options;
+  /// Where it came from ("nnir", or a plugin's name), for --list-passes.
+  std::string origin = "nnir";
+};
+
+class PassRegistry {
+public:
+  static PassRegistry &instance();
+
+  /// Registers a pass. A second registration of a name is an error (a
+  /// plugin may not replace a built-in pass).
+  llvm::Error registerPass(PassRegistration registration);
+  /// Shorthand for a pass without options.
+  llvm::Error registerPass(llvm::StringRef name, llvm::StringRef description,
+                           std::function<Ref<Pass>()> factory);
+
+  const PassRegistration *lookup(llvm::StringRef name) const;
+  /// Every registration in registration order.
+  std::vector<const PassRegistration *> getRegistrations() const;
+
+  /// Creates pass \p name with \p options (text values, parsed with the
+  /// declared types). Unknown names give "unknown pass 'X'; did you mean
+  /// 'Y'?"; unknown or mistyped options list the valid ones.
+  llvm::Expected<Ref<Pass>>
+  create(llvm::StringRef name,
+         llvm::ArrayRef<std::pair<std::string, std::string>> options = {})
+      const;
+
+  /// Up to \p maxResults registered names close to \p name.
+  std::vector<std::string> suggest(llvm::StringRef name,
+                                   unsigned maxResults = 3) const;
+
+private:
+  PassRegistry() = default;
+  std::vector<PassRegistration> registrations;
+  llvm::StringMap<size_t> index;
+};
+
+/// Parses pipeline text into one pass (a Sequential when it lists several).
+/// The text is added to \p sourceMgr as a buffer named \p bufferName, so
+/// errors are located DiagnosticErrors with a caret under the offending name.
+llvm::Expected<Ref<Pass>> parsePassPipeline(llvm::StringRef text,
+                                            llvm::SourceMgr &sourceMgr,
+                                            llvm::StringRef bufferName =
+                                                "<pass pipeline>");
+
+} // namespace nnir
+
+#endif // NNIR_PASS_PASSREGISTRY_H
