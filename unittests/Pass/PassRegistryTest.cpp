@@ -1,0 +1,2 @@
+// Placeholder: tests are added by a later commit.
+#include "gtest/gtest.h"
