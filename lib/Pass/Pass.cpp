@@ -1,1 +1,181 @@
-// Placeholder: implemented by a later commit.
+//===- Pass.cpp - Module, function and sequential passes ------------------===//
+//
+/// \file
+/// The instrumented run of a pass, and the three kinds of passes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnir/Pass/Pass.h"
+
+#include "nnir/IR/StructuralEqual.h"
+#include "nnir/Pass/PassRegistry.h"
+#include "nnir/Support/Diagnostics.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace nnir;
+
+//===----------------------------------------------------------------------===//
+// Pass
+//===----------------------------------------------------------------------===//
+
+Expected<Ref<IRModule>> Pass::run(Ref<IRModule> module,
+                                  PassContext &ctx) const {
+  if (!module)
+    return makeError("pass '" + info.name + "' was given no module");
+  Expected<bool> shouldRun = ctx.instrumentBeforePass(*module, info);
+  if (!shouldRun)
+    return shouldRun.takeError();
+  if (!*shouldRun)
+    return module;
+
+  bool checkImmutable =
+      ctx.getConfigBool("testing.immutable_module", /*def=*/false);
+  hash_code hashBefore = checkImmutable ? structuralHash(*module) : hash_code();
+  bool typesBefore = module->hasValidTypes();
+
+  Expected<Ref<IRModule>> result = runImpl(module, ctx);
+  if (!result)
+    return result.takeError();
+  if (!*result)
+    return makeError("pass '" + info.name + "' returned no module");
+  if (checkImmutable && (structuralHash(*module) != hashBefore ||
+                         module->hasValidTypes() != typesBefore))
+    return makeError("pass '" + info.name +
+                     "' changed its input module in place "
+                     "(testing.immutable_module)");
+  // A changed module keeps valid types only if the pass says so.
+  if (*result != module && !info.preservesTypes && !info.establishesTypes)
+    (*result)->setValidTypes(false);
+
+  if (Error err = ctx.instrumentAfterPass(**result, info))
+    return err;
+  return result;
+}
+
+void Pass::print(raw_ostream &os) const {
+  switch (kind) {
+  case Kind::Module:
+    os << "Run Module pass: " << info.name << " at the optimization level "
+       << info.optLevel;
+    return;
+  case Kind::Function:
+    os << "Run Function pass: " << info.name << " at the optimization level "
+       << info.optLevel;
+    return;
+  case Kind::Sequential:
+    os << "Run Sequential pass: " << info.name
+       << " at the optimization level " << info.optLevel
+       << ". The passes will be executed are: [";
+    for (const Ref<Pass> &pass : cast<Sequential>(this)->getPasses())
+      os << pass->getName() << ' ';
+    os << ']';
+    return;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// ModulePass
+//===----------------------------------------------------------------------===//
+
+Ref<Pass> nnir::createModulePass(ModulePassFn fn, PassInfo info) {
+  return Ref<Pass>(new ModulePass(std::move(fn), std::move(info)));
+}
+
+Expected<Ref<IRModule>> ModulePass::runImpl(Ref<IRModule> module,
+                                            PassContext &ctx) const {
+  return fn(std::move(module), ctx);
+}
+
+//===----------------------------------------------------------------------===//
+// FunctionPass
+//===----------------------------------------------------------------------===//
+
+Ref<Pass> nnir::createFunctionPass(FunctionPassFn fn, PassInfo info) {
+  return Ref<Pass>(new FunctionPass(std::move(fn), std::move(info)));
+}
+
+bool FunctionPass::isOptimizable(const Function &func) {
+  return !func.getAttr(attr::kCompiler) &&
+         !func.hasNonZeroAttr(attr::kExtern) &&
+         !func.hasNonZeroAttr(attr::kSkipOptimization);
+}
+
+Expected<Ref<IRModule>> FunctionPass::runImpl(Ref<IRModule> module,
+                                              PassContext &ctx) const {
+  const PassInfo &info = getInfo();
+  // Every function sees the input module; updates are applied afterwards.
+  std::vector<IRModule::Entry> updates;
+  for (const IRModule::Entry &entry : module->getFunctions()) {
+    if (!isOptimizable(*entry.func))
+      continue;
+    Expected<Ref<Function>> func = fn(entry.func, *module, ctx);
+    if (!func)
+      return func.takeError();
+    if (!*func)
+      return makeError(entry.func->getLoc(),
+                       "function pass '" + info.name +
+                           "' returned no function for @" +
+                           entry.var->getName());
+    if (*func != entry.func)
+      updates.push_back({entry.var, std::move(*func)});
+  }
+  if (updates.empty())
+    return module;
+
+  Ref<IRModule> updated = module->shallowCopy();
+  for (IRModule::Entry &update : updates)
+    if (Error err = updated->add(update.var, std::move(update.func),
+                                 /*update=*/true))
+      return err;
+  if (info.preservesTypes) {
+    updated->setValidTypes(module->hasValidTypes());
+    return updated;
+  }
+  // TVM re-runs InferType after every function pass; nnir only after one
+  // that changed something and does not keep the types up to date.
+  if (!PassRegistry::instance().lookup("InferType"))
+    return updated;
+  Expected<Ref<Pass>> inferType = PassRegistry::instance().create("InferType");
+  if (!inferType)
+    return inferType.takeError();
+  return (*inferType)->run(updated, ctx);
+}
+
+//===----------------------------------------------------------------------===//
+// Sequential
+//===----------------------------------------------------------------------===//
+
+Ref<Pass> nnir::createSequential(ArrayRef<Ref<Pass>> passes, PassInfo info) {
+  return Ref<Pass>(new Sequential(passes, std::move(info)));
+}
+
+Expected<Ref<IRModule>> Sequential::runImpl(Ref<IRModule> module,
+                                            PassContext &ctx) const {
+  for (const Ref<Pass> &pass : passes) {
+    if (!pass)
+      return makeError("sequential '" + getName() + "' holds a null pass");
+    if (!ctx.isEnabled(pass->getInfo()))
+      continue;
+    for (const std::string &name : pass->getInfo().required) {
+      Expected<Ref<Pass>> required = PassRegistry::instance().create(name);
+      if (!required)
+        return makeError("pass '" + pass->getName() + "' requires '" + name +
+                         "': " + toString(required.takeError()));
+      // TVM re-runs every required pass; nnir skips type inference while the
+      // module's types are still valid.
+      if ((*required)->getInfo().establishesTypes && module->hasValidTypes())
+        continue;
+      Expected<Ref<IRModule>> result = (*required)->run(module, ctx);
+      if (!result)
+        return result.takeError();
+      module = std::move(*result);
+    }
+    Expected<Ref<IRModule>> result = pass->run(module, ctx);
+    if (!result)
+      return result.takeError();
+    module = std::move(*result);
+  }
+  return module;
+}

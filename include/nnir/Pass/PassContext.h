@@ -23,7 +23,6 @@
 #include "nnir/Pass/PassInstrument.h"
 
 #include "llvm/ADT/ArrayRef.h"
-#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 
@@ -36,13 +35,20 @@ namespace nnir {
 
 class PassContextScope;
 
-/// Counters that passes increment (Debian's LLVM compiles STATISTIC out).
-/// Keyed by pass name, then counter name, in first-use order.
+/// Counters that passes increment (Debian's LLVM compiles STATISTIC out),
+/// grouped by pass, in first-use order. A pass should add its total once per
+/// run rather than once per node: lookups are linear in the number of
+/// counters.
 class PassStatistics {
 public:
   struct Counter {
+    std::string name;
     std::string description;
     int64_t value = 0;
+  };
+  struct PassCounters {
+    std::string pass;
+    std::vector<Counter> counters;
   };
 
   void add(llvm::StringRef pass, llvm::StringRef counter, int64_t delta,
@@ -56,13 +62,10 @@ public:
   /// per counter, values right-aligned.
   void print(llvm::raw_ostream &os) const;
 
-  const llvm::MapVector<std::string, llvm::MapVector<std::string, Counter>> &
-  getCounters() const {
-    return passes;
-  }
+  llvm::ArrayRef<PassCounters> getCounters() const { return passes; }
 
 private:
-  llvm::MapVector<std::string, llvm::MapVector<std::string, Counter>> passes;
+  std::vector<PassCounters> passes;
 };
 
 class PassContext : public Object {
