@@ -83,6 +83,14 @@ public:
                            std::function<Ref<Pass>()> factory);
 
   const PassRegistration *lookup(llvm::StringRef name) const;
+  /// Sets the origin of the registered pass \p name (PassPlugin gives the
+  /// plugin's name to the passes its entry point registered). Like
+  /// registration, not for concurrent use.
+  void setOrigin(llvm::StringRef name, llvm::StringRef origin) {
+    auto it = index.find(name);
+    if (it != index.end())
+      registrations[it->second].origin = origin.str();
+  }
   /// Every registration in registration order.
   std::vector<const PassRegistration *> getRegistrations() const;
 
