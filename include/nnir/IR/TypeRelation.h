@@ -1,0 +1,83 @@
+//===- TypeRelation.h - How an operator call gets its type ------*- C++ -*-===//
+//
+/// \file
+/// The contract between operators and type inference. Every operator that
+/// can be type-checked registers the property "FTypeRelation" (an OpAttrMap
+/// entry, see Op.h): a function from the types of a call's arguments and its
+/// attribute record to the type of the call's result.
+///
+/// \code
+///   OpRegistry::instance().add("nn.relu")
+///       ...
+///       .setAttr<TypeRelationFn>(kTypeRelationAttr, identityRelation);
+/// \endcode
+///
+/// Relay solves relations by unification over partially known types; nnir's
+/// shapes are static, so a relation is a plain function: every argument type
+/// is fully known when it runs, and it returns the result type or a located
+/// error. The arity of the call has been checked against the operator's
+/// number of inputs (when it is not variadic) before the relation runs, and
+/// the record is the call's (or the operator's defaults when the call has
+/// none). Everything else (argument kinds, ranks, dtypes, attribute values)
+/// is the relation's to check.
+///
+/// A relation reports problems through TypeRelationContext::error(), which
+/// locates the error at the call and prefixes the operator's name:
+/// `add: dtype mismatch float32 vs int32`.
+///
+/// This header knows no particular operator; the relations live with the
+/// operators (nnir/Ops).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNIR_IR_TYPERELATION_H
+#define NNIR_IR_TYPERELATION_H
+
+#include "nnir/IR/Attrs.h"
+#include "nnir/IR/Op.h"
+#include "nnir/IR/Type.h"
+#include "nnir/Support/Diagnostics.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/SMLoc.h"
+
+#include <functional>
+
+namespace nnir {
+
+/// What a relation may use besides the argument types: the called operator's
+/// name and the location of the call, for diagnostics.
+struct TypeRelationContext {
+  llvm::StringRef opName;
+  llvm::SMLoc loc;
+
+  /// A located error "<op>: <message>" at the call.
+  llvm::Error error(const llvm::Twine &message) const {
+    return makeError(loc, opName + ": " + message);
+  }
+};
+
+/// The type of a call of an operator, from its argument types and attribute
+/// record (null for operators without one).
+using TypeRelationFn = std::function<llvm::Expected<Ref<Type>>(
+    llvm::ArrayRef<const Type *> argTypes, const Attrs *attrs,
+    const TypeRelationContext &ctx)>;
+
+/// The key of the operator property holding a TypeRelationFn.
+inline constexpr llvm::StringLiteral kTypeRelationAttr = "FTypeRelation";
+
+/// The type relation registered for \p op, or null when it has none.
+inline const TypeRelationFn *getTypeRelation(const Op *op) {
+  const OpAttrMap<TypeRelationFn> *map =
+      OpRegistry::instance().findAttrMap<TypeRelationFn>(kTypeRelationAttr);
+  if (!map || !map->has(op))
+    return nullptr;
+  return &map->get(op);
+}
+
+} // namespace nnir
+
+#endif // NNIR_IR_TYPERELATION_H

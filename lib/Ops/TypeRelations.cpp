@@ -1,0 +1,135 @@
+//===- TypeRelations.cpp - Helpers for operator type relations -----------===//
+//
+/// \file
+/// Argument access, broadcasting, axis normalisation and the shared
+/// identity / broadcast relations used by several operator families.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnir/Ops/TypeRelations.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace nnir;
+
+Expected<const TensorType *> nnir::getTensorArg(ArrayRef<const Type *> args,
+                                               unsigned index, StringRef name,
+                                               const TypeRelationContext &ctx) {
+  if (index >= args.size())
+    return ctx.error("missing argument '" + name + "'");
+  if (const auto *tensor = dyn_cast_or_null<TensorType>(args[index]))
+    return tensor;
+  return ctx.error("expected a tensor for '" + name + "', got " +
+                   (args[index] ? args[index]->str() : "nothing"));
+}
+
+Expected<const TensorType *>
+nnir::getTensorArgOfRank(ArrayRef<const Type *> args, unsigned index,
+                         StringRef name, unsigned rank,
+                         const TypeRelationContext &ctx) {
+  Expected<const TensorType *> tensor = getTensorArg(args, index, name, ctx);
+  if (!tensor)
+    return tensor.takeError();
+  if ((*tensor)->getRank() != rank)
+    return ctx.error("expected a " + Twine(rank) + "-d tensor for '" + name +
+                     "', got " + (*tensor)->str());
+  return tensor;
+}
+
+Expected<Ref<Type>> nnir::makeTensorType(ArrayRef<int64_t> shape,
+                                         DataType dtype,
+                                         const TypeRelationContext &ctx) {
+  for (int64_t dim : shape)
+    if (dim < 0)
+      return ctx.error("result shape " + formatIntList(shape) +
+                       " has a negative dimension");
+  if (!getNumElements(shape))
+    return ctx.error("result shape " + formatIntList(shape) +
+                     " has more than 2^63-1 elements");
+  return Ref<Type>(TensorType::get(shape, dtype));
+}
+
+std::optional<Shape> nnir::broadcastShapes(ArrayRef<int64_t> lhs,
+                                           ArrayRef<int64_t> rhs) {
+  size_t rank = std::max(lhs.size(), rhs.size());
+  Shape out(rank);
+  for (size_t i = 0; i != rank; ++i) {
+    // Position i counted from the right.
+    int64_t l = i < lhs.size() ? lhs[lhs.size() - 1 - i] : 1;
+    int64_t r = i < rhs.size() ? rhs[rhs.size() - 1 - i] : 1;
+    int64_t dim;
+    if (l == r || r == 1)
+      dim = l;
+    else if (l == 1)
+      dim = r;
+    else
+      return std::nullopt;
+    out[rank - 1 - i] = dim;
+  }
+  return out;
+}
+
+Expected<Ref<Type>> nnir::broadcastTypes(const TensorType *lhs,
+                                         const TensorType *rhs,
+                                         const TypeRelationContext &ctx,
+                                         std::optional<DataType> outDType) {
+  if (lhs->getDType() != rhs->getDType())
+    return ctx.error("dtype mismatch " + lhs->getDType().str() + " vs " +
+                     rhs->getDType().str());
+  std::optional<Shape> shape =
+      broadcastShapes(lhs->getShape(), rhs->getShape());
+  if (!shape)
+    return ctx.error("cannot broadcast " + lhs->str() + " with " + rhs->str());
+  return makeTensorType(*shape, outDType.value_or(lhs->getDType()), ctx);
+}
+
+Expected<unsigned> nnir::normalizeAxis(int64_t axis, unsigned rank,
+                                       const TypeRelationContext &ctx,
+                                       StringRef what) {
+  int64_t r = rank;
+  if (axis < -r || axis >= r)
+    return ctx.error(what + " " + Twine(axis) +
+                     " is out of range for a tensor of rank " + Twine(rank));
+  return unsigned(axis < 0 ? axis + r : axis);
+}
+
+std::string nnir::formatIntList(ArrayRef<int64_t> values) {
+  std::string text;
+  raw_string_ostream os(text);
+  printShape(os, values);
+  return text;
+}
+
+Expected<Ref<Type>> nnir::identityRelation(ArrayRef<const Type *> args,
+                                           const Attrs *,
+                                           const TypeRelationContext &ctx) {
+  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
+  if (!data)
+    return data.takeError();
+  return Ref<Type>(const_cast<TensorType *>(*data));
+}
+
+Expected<Ref<Type>> nnir::broadcastRelation(ArrayRef<const Type *> args,
+                                            const Attrs *,
+                                            const TypeRelationContext &ctx) {
+  Expected<const TensorType *> lhs = getTensorArg(args, 0, "lhs", ctx);
+  if (!lhs)
+    return lhs.takeError();
+  Expected<const TensorType *> rhs = getTensorArg(args, 1, "rhs", ctx);
+  if (!rhs)
+    return rhs.takeError();
+  return broadcastTypes(*lhs, *rhs, ctx);
+}
+
+Expected<Ref<Type>>
+nnir::broadcastCompareRelation(ArrayRef<const Type *> args, const Attrs *,
+                               const TypeRelationContext &ctx) {
+  Expected<const TensorType *> lhs = getTensorArg(args, 0, "lhs", ctx);
+  if (!lhs)
+    return lhs.takeError();
+  Expected<const TensorType *> rhs = getTensorArg(args, 1, "rhs", ctx);
+  if (!rhs)
+    return rhs.takeError();
+  return broadcastTypes(*lhs, *rhs, ctx, DataType::boolean());
+}
