@@ -22,14 +22,25 @@ target_compile_options(nnir_options INTERFACE
   $<$<BOOL:${NNIR_ENABLE_WERROR}>:-Werror>)
 
 # add_nnir_library(Name src...  LINK_LIBS lib...)
-#   Builds library NNIR<Name>, aliased NNIR::<Name>, exported in NNIRTargets.
-#   Every installed target is listed in the global property
-#   NNIR_INSTALLED_TARGETS (check-nnir builds them all: test/Packaging installs
-#   the build).
+#   Builds library NNIR<Name>, aliased NNIR::<Name>, exported in NNIRTargets:
+#   a shared library (libNNIR<Name>.so.MAJOR.MINOR) when NNIR_BUILD_SHARED_LIBS
+#   is on, else an archive. Every installed target is listed in the global
+#   property NNIR_INSTALLED_TARGETS (check-nnir builds them all: test/Packaging
+#   installs the build).
 function(add_nnir_library name)
   cmake_parse_arguments(ARG "" "" "LINK_LIBS" ${ARGN})
   set(target NNIR${name})
-  add_library(${target} ${ARG_UNPARSED_ARGUMENTS})
+  if(NNIR_BUILD_SHARED_LIBS)
+    add_library(${target} SHARED ${ARG_UNPARSED_ARGUMENTS})
+    # Installed next to each other: a library finds its dependencies in its
+    # own directory.
+    set_target_properties(${target} PROPERTIES
+      VERSION ${PROJECT_VERSION}
+      SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR}
+      INSTALL_RPATH "$ORIGIN")
+  else()
+    add_library(${target} STATIC ${ARG_UNPARSED_ARGUMENTS})
+  endif()
   add_library(NNIR::${name} ALIAS ${target})
   set_target_properties(${target} PROPERTIES EXPORT_NAME ${name}
                                              POSITION_INDEPENDENT_CODE ON)
