@@ -1,1 +1,66 @@
-// Placeholder: implemented by a later commit.
+//===- PassPlugin.cpp - Passes loaded from shared libraries ---------------===//
+//
+/// \file
+/// Loads a pass plugin with llvm::sys::DynamicLibrary and checks its entry
+/// point, as LLVM's PassPlugin::Load does.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnir/Pass/PassPlugin.h"
+
+#include "nnir/Pass/PassRegistry.h"
+#include "nnir/Support/Diagnostics.h"
+
+using namespace llvm;
+using namespace nnir;
+
+/// The symbol every plugin exports.
+static constexpr const char *kEntryPoint = "nnirGetPassPluginInfo";
+
+Expected<PassPlugin> PassPlugin::load(const std::string &filename) {
+  std::string message;
+  sys::DynamicLibrary library =
+      sys::DynamicLibrary::getPermanentLibrary(filename.c_str(), &message);
+  if (!library.isValid())
+    return makeError("cannot load pass plugin '" + filename + "': " + message);
+
+  PassPlugin plugin(filename, library);
+  // Looked up in the plugin (and the libraries it depends on), not in the
+  // process: the tool itself defines no entry point.
+  auto *getInfo = reinterpret_cast<decltype(nnirGetPassPluginInfo) *>(
+      library.getAddressOfSymbol(kEntryPoint));
+  if (!getInfo)
+    return makeError("'" + filename + "' is not an nnir pass plugin: it does "
+                     "not export " + kEntryPoint + "()");
+  plugin.info = getInfo();
+  if (plugin.info.apiVersion != NNIR_PLUGIN_API_VERSION)
+    return makeError("pass plugin '" + filename + "' was built for plugin API "
+                     "version " + Twine(plugin.info.apiVersion) +
+                     "; this nnir supports version " +
+                     Twine(NNIR_PLUGIN_API_VERSION));
+  if (!plugin.info.registerPasses)
+    return makeError("pass plugin '" + filename +
+                     "' gives no registerPasses callback");
+  if (!plugin.info.pluginName)
+    plugin.info.pluginName = "";
+  if (!plugin.info.pluginVersion)
+    plugin.info.pluginVersion = "";
+  return plugin;
+}
+
+std::vector<std::string>
+PassPlugin::registerPasses(PassRegistry &registry) const {
+  size_t before = registry.getRegistrations().size();
+  info.registerPasses(registry);
+  // Registrations are kept in registration order: the new ones are last.
+  std::vector<const PassRegistration *> all = registry.getRegistrations();
+  std::string origin =
+      getPluginName().empty() ? filename : getPluginName().str();
+  std::vector<std::string> names;
+  for (size_t i = before; i < all.size(); ++i) {
+    names.push_back(all[i]->name);
+    if (all[i]->origin == "nnir")
+      registry.setOrigin(all[i]->name, origin);
+  }
+  return names;
+}
