@@ -24,7 +24,6 @@
 #include <map>
 #include <mutex>
 #include <thread>
-#include <tuple>
 
 using namespace llvm;
 using namespace nnir;
@@ -129,13 +128,21 @@ struct PassTimingInstrument::Impl {
   PerThread<ThreadProfile> profiles;
 };
 
-PassTimingInstrument::PassTimingInstrument()
-    : PassInstrument("PassTimingInstrument"), impl(std::make_unique<Impl>()) {}
+PassTimingInstrument::PassTimingInstrument(raw_ostream *os, Display display)
+    : PassInstrument("PassTimingInstrument"), os(os), display(display),
+      impl(std::make_unique<Impl>()) {}
 
 PassTimingInstrument::~PassTimingInstrument() = default;
 
 std::shared_ptr<PassTimingInstrument> PassTimingInstrument::create() {
-  return std::shared_ptr<PassTimingInstrument>(new PassTimingInstrument());
+  return std::shared_ptr<PassTimingInstrument>(
+      new PassTimingInstrument(nullptr, Display::TVM));
+}
+
+std::shared_ptr<PassTimingInstrument>
+PassTimingInstrument::create(raw_ostream &os, Display display) {
+  return std::shared_ptr<PassTimingInstrument>(
+      new PassTimingInstrument(&os, display));
 }
 
 Error PassTimingInstrument::exitPassContext() {
@@ -143,8 +150,16 @@ Error PassTimingInstrument::exitPassContext() {
   // left inside a running pass must not drop the nodes of the running
   // passes, so the profile is kept then.
   const ThreadProfile *profile = impl->profiles.find();
-  if (profile && profile->running.empty())
-    impl->profiles.erase();
+  if (!profile || !profile->running.empty())
+    return Error::success();
+  if (os) {
+    Expected<std::string> report =
+        display == Display::Tree ? renderTree() : render();
+    if (!report)
+      return report.takeError();
+    emit(*os, *report);
+  }
+  impl->profiles.erase();
   return Error::success();
 }
 

@@ -267,6 +267,35 @@ TEST_F(InstrumentsTest, TimingRendersTheMlirTree) {
   ASSERT_FALSE(scope->exit());
 }
 
+TEST_F(InstrumentsTest, TimingWritesItsReportWhenTheContextIsLeft) {
+  std::string out;
+  raw_string_ostream os(out);
+  auto tree =
+      PassTimingInstrument::create(os, PassTimingInstrument::Display::Tree);
+  ASSERT_TRUE(bool(runWith(identityPass("Reported"), {tree})));
+  std::vector<std::string> got = lines(out);
+  ASSERT_EQ(got.size(), 7u) << out;
+  EXPECT_EQ(got[1], std::string(25, ' ') + "... Execution time report ...");
+  EXPECT_TRUE(StringRef(got[5]).ends_with("  Reported")) << got[5];
+  // The profile was cleared: a context with no pass writes nothing.
+  out.clear();
+  Ref<PassContext> empty = PassContext::create();
+  empty->setInstruments({tree});
+  Expected<PassContextScope> scope = PassContext::enter(empty);
+  ASSERT_TRUE(bool(scope));
+  ASSERT_FALSE(scope->exit());
+  EXPECT_EQ(out, "");
+
+  std::string tvmOut;
+  raw_string_ostream tvmOs(tvmOut);
+  auto tvm =
+      PassTimingInstrument::create(tvmOs, PassTimingInstrument::Display::TVM);
+  ASSERT_TRUE(bool(runWith(identityPass("Reported"), {tvm})));
+  std::vector<TvmLine> parsed = parseTvmRender(tvmOut);
+  ASSERT_EQ(parsed.size(), 1u) << tvmOut;
+  EXPECT_EQ(parsed[0].name, "Reported");
+}
+
 TEST_F(InstrumentsTest, TimingWithNothingProfiledIsEmpty) {
   auto timing = PassTimingInstrument::create();
   Expected<std::string> text = timing->render();

@@ -43,11 +43,22 @@ namespace nnir {
 /// Times every pass with std::chrono::steady_clock. A pass that runs while
 /// another is running (on the same thread) is recorded as its child. As in
 /// TVM, the profile is per thread (render() shows the calling thread's
-/// passes) and leaving a context clears it, so render before leaving; unlike
-/// TVM, leaving a context entered inside a running pass keeps the profile.
+/// passes) and leaving a context clears it, so render before leaving (or
+/// give a stream to create(), which writes the report then); unlike TVM,
+/// leaving a context entered inside a running pass keeps the profile.
 class PassTimingInstrument final : public PassInstrument {
 public:
+  /// How a report is laid out: TVM's lines (render()) or MLIR's tree
+  /// (renderTree()).
+  enum class Display { TVM, Tree };
+
+  /// An instrument whose profile is read with render() / renderTree().
   static std::shared_ptr<PassTimingInstrument> create();
+  /// An instrument that also writes its report to \p os when a context is
+  /// left (before the profile is cleared), as mlir-opt does with
+  /// `-mlir-timing`; nothing is written when nothing was profiled.
+  static std::shared_ptr<PassTimingInstrument> create(llvm::raw_ostream &os,
+                                                      Display display);
 
   /// TVM's render(): one line per pass, in pre-order, children in run order:
   ///
@@ -89,7 +100,10 @@ public:
   struct Impl;
 
 private:
-  PassTimingInstrument();
+  PassTimingInstrument(llvm::raw_ostream *os, Display display);
+  /// Where exitPassContext writes the report, or null.
+  llvm::raw_ostream *os;
+  Display display;
   std::unique_ptr<Impl> impl;
 };
 
