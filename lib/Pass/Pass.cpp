@@ -45,8 +45,11 @@ Expected<Ref<IRModule>> Pass::run(Ref<IRModule> module,
     return makeError("pass '" + info.name +
                      "' changed its input module in place "
                      "(testing.immutable_module)");
-  // A changed module keeps valid types only if the pass says so.
-  if (*result != module && !info.preservesTypes && !info.establishesTypes)
+  // A module pass that changed the module keeps valid types only if it says
+  // so. Function passes and sequentials keep the flag right themselves (a
+  // function pass's nested InferType re-validates the types).
+  if (kind == Kind::Module && *result != module && !info.preservesTypes &&
+      !info.establishesTypes)
     (*result)->setValidTypes(false);
 
   if (Error err = ctx.instrumentAfterPass(**result, info))
