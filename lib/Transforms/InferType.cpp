@@ -158,6 +158,8 @@ private:
   StringMap<Ref<GlobalVar>> typedGlobals;
   /// Default attribute records of operators whose calls carry none.
   DenseMap<const Op *, Ref<Attrs>> defaultAttrs;
+  /// Type relations by operator (null: none registered).
+  DenseMap<const Op *, const TypeRelationFn *> relations;
 
   /// Original node -> node with its checked type.
   DenseMap<const Expr *, Ref<Expr>> memo;
@@ -463,7 +465,10 @@ Error TypeInferencer::visitCall(Call *call) {
       return error(call, op->getName() + ": expected " + Twine(numInputs) +
                              (numInputs == 1 ? " argument" : " arguments") +
                              ", got " + Twine(args.size()));
-    const TypeRelationFn *relation = getTypeRelation(op);
+    auto [cached, inserted] = relations.try_emplace(op, nullptr);
+    if (inserted)
+      cached->second = getTypeRelation(op);
+    const TypeRelationFn *relation = cached->second;
     if (!relation)
       return error(call, "operator '" + op->getName() +
                              "' has no type relation");
@@ -651,8 +656,10 @@ orderFunctions(const IRModule &module, ArrayRef<bool> hasSignature) {
   ArrayRef<IRModule::Entry> entries = module.getFunctions();
   size_t n = entries.size();
   SmallVector<size_t, 8> order;
+  // With every type annotated, or a single function (whose recursion is
+  // found when it is typed), the order does not matter.
   bool allAnnotated = llvm::all_of(hasSignature, [](bool b) { return b; });
-  if (allAnnotated) {
+  if (allAnnotated || n == 1) {
     for (size_t i = 0; i != n; ++i)
       order.push_back(i);
     return order;
