@@ -125,6 +125,9 @@ private:
   Error bindVar(Var *var, Ref<Type> type);
   Error visitFreeVar(Var *var);
   Error visitGlobalVar(GlobalVar *var);
+  /// The error for a reference to a global function of unknown type, located
+  /// at \p at.
+  Error unknownGlobal(const GlobalVar *var, const Expr *at);
 
   /// Pushes \p e for processing unless it is done already.
   void push(Expr *e) {
@@ -247,6 +250,11 @@ Error TypeInferencer::step(size_t index) {
       // order (errors are reported in source order).
       for (size_t i = call->getNumArgs(); i-- > 0;)
         push(call->getArg(i).get());
+      // A call locates an unknown global better than the GlobalVar, which
+      // the parser shares between all references.
+      if (auto *global = dyn_cast<GlobalVar>(call->getCallee().get());
+          global && !globalTypes.count(global->getName()))
+        return unknownGlobal(global, call);
       if (!isa<Op>(call->getCallee().get()))
         push(call->getCallee().get());
       return Error::success();
@@ -413,15 +421,17 @@ Error TypeInferencer::visitFreeVar(Var *var) {
   return bindVar(var, var->getTypeAnnotation());
 }
 
+Error TypeInferencer::unknownGlobal(const GlobalVar *var, const Expr *at) {
+  if (!module || !module->lookup(var->getName()))
+    return error(at, "use of undefined global function @" + var->getName());
+  return error(at, "cannot infer the return type of recursive function @" +
+                       var->getName() + "; annotate it");
+}
+
 Error TypeInferencer::visitGlobalVar(GlobalVar *var) {
   auto it = globalTypes.find(var->getName());
-  if (it == globalTypes.end()) {
-    if (!module || !module->lookup(var->getName()))
-      return error(var, "use of undefined global function @" +
-                            var->getName());
-    return error(var, "cannot infer the return type of recursive function @" +
-                          var->getName() + "; annotate it");
-  }
+  if (it == globalTypes.end())
+    return unknownGlobal(var, var);
   if (hasType(var, it->second.get()))
     finish(var, var);
   else
