@@ -11,8 +11,16 @@
 #include "nnir/IR/Module.h"
 #include "nnir/IR/StructuralEqual.h"
 #include "nnir/IR/Verifier.h"
+#include "nnir/Pass/Instruments.h"
+#include "nnir/Pass/Pass.h"
+#include "nnir/Pass/PassContext.h"
+#include "nnir/Pass/PassPlugin.h"
+#include "nnir/Pass/PassRegistry.h"
 #include "nnir/Support/Diagnostics.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -20,6 +28,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 
+#include <algorithm>
 #include <memory>
 
 #ifndef NNIR_VERSION_STRING
@@ -39,16 +48,17 @@ cl::OptionCategory &nnir::getNNIROptCategory() {
 //===----------------------------------------------------------------------===//
 
 namespace {
+using TimingReport = NNIROptConfig::TimingReport;
+using PrintChanged = NNIROptConfig::PrintChanged;
+
 /// Every nnir-opt option. They exist only once registerCLOptions() has run,
 /// so linking NNIRTools into another tool adds no options behind its back.
-/// New flags (pass pipelines, instrumentation) go here and into
-/// NNIROptConfig::createFromCLOptions().
+/// New flags go here and into NNIROptConfig::createFromCLOptions().
 struct CLOptions {
   cl::OptionCategory &cat = getNNIROptCategory();
 
-  cl::opt<std::string> inputFilename{cl::Positional,
-                                     cl::desc("<input file>"), cl::init("-"),
-                                     cl::cat(cat)};
+  cl::opt<std::string> inputFilename{cl::Positional, cl::desc("<input file>"),
+                                     cl::init("-"), cl::cat(cat)};
   cl::opt<std::string> outputFilename{
       "o", cl::desc("Output filename (default: stdout)"),
       cl::value_desc("filename"), cl::init("-"), cl::cat(cat)};
@@ -89,8 +99,106 @@ struct CLOptions {
       "no-version-header",
       cl::desc("Do not print the #[version = \"0.0.5\"] header"),
       cl::init(false), cl::cat(cat)};
+
+  // Passes.
+  cl::opt<std::string> passPipeline{
+      "passes",
+      cl::desc("Run a pass pipeline, e.g. "
+               "'InferType,Sequential(A,B{key=value})'"),
+      cl::value_desc("pipeline"), cl::cat(cat)};
+  cl::list<std::string> passPlugins{
+      "load-pass-plugin",
+      cl::desc("Load a shared library that registers passes (repeatable)"),
+      cl::value_desc("path"), cl::cat(cat)};
+  cl::opt<bool> listPasses{
+      "list-passes",
+      cl::desc("List the registered passes with their options and exit"),
+      cl::init(false), cl::cat(cat)};
+  cl::opt<bool> listPassConfigs{
+      "list-pass-configs",
+      cl::desc("List the registered --pass-config keys and exit"),
+      cl::init(false), cl::cat(cat)};
+
+  // The PassContext.
+  cl::opt<bool> o0{"O0", cl::desc("Opt level 0 (same as --opt-level=0)"),
+                   cl::init(false), cl::cat(cat)};
+  cl::opt<bool> o1{"O1", cl::desc("Opt level 1"), cl::init(false),
+                   cl::cat(cat)};
+  cl::opt<bool> o2{"O2", cl::desc("Opt level 2 (the default)"), cl::init(false),
+                   cl::cat(cat)};
+  cl::opt<bool> o3{"O3", cl::desc("Opt level 3"), cl::init(false),
+                   cl::cat(cat)};
+  cl::opt<unsigned> optLevel{
+      "opt-level",
+      cl::desc("Opt level of the pass context: a Sequential runs a pass only "
+               "if the level is at least the pass's (default 2)"),
+      cl::value_desc("N"), cl::init(2), cl::cat(cat)};
+  cl::list<std::string> disablePass{
+      "disable-pass", cl::desc("Never run these passes in a Sequential"),
+      cl::value_desc("A,B"), cl::CommaSeparated, cl::cat(cat)};
+  cl::list<std::string> requiredPass{
+      "required-pass",
+      cl::desc("Run these passes whatever their opt level, and do not ask "
+               "the instruments whether they should run"),
+      cl::value_desc("A,B"), cl::CommaSeparated, cl::cat(cat)};
+  cl::list<std::string> passConfig{
+      "pass-config",
+      cl::desc("Set a pass context config entry (repeatable; see "
+               "--list-pass-configs)"),
+      cl::value_desc("key=value"), cl::cat(cat)};
+
+  // Instruments.
+  cl::opt<TimingReport> timePasses{
+      "time-passes",
+      cl::desc("Print the wall time of every pass, nested, at the end"),
+      cl::ValueOptional,
+      cl::init(TimingReport::None),
+      cl::values(
+          clEnumValN(TimingReport::Tree, "", "a tree like MLIR's -mlir-timing"),
+          clEnumValN(TimingReport::TVM, "tvm",
+                     "TVM's PassTimingInstrument.render() format")),
+      cl::cat(cat)};
+  cl::list<std::string> printIRBefore{
+      "print-ir-before", cl::desc("Print the module before these passes"),
+      cl::value_desc("A,B"), cl::CommaSeparated, cl::cat(cat)};
+  cl::list<std::string> printIRAfter{
+      "print-ir-after", cl::desc("Print the module after these passes"),
+      cl::value_desc("A,B"), cl::CommaSeparated, cl::cat(cat)};
+  cl::opt<bool> printIRBeforeAll{"print-ir-before-all",
+                                 cl::desc("Print the module before every pass"),
+                                 cl::init(false), cl::cat(cat)};
+  cl::opt<bool> printIRAfterAll{"print-ir-after-all",
+                                cl::desc("Print the module after every pass"),
+                                cl::init(false), cl::cat(cat)};
+  cl::opt<PrintChanged> printChanged{
+      "print-changed",
+      cl::desc("Print the module after every pass that changed it"),
+      cl::ValueOptional,
+      cl::init(PrintChanged::None),
+      cl::values(clEnumValN(PrintChanged::Module, "", "the whole module"),
+                 clEnumValN(PrintChanged::Diff, "diff",
+                            "a unified diff against the previous module")),
+      cl::cat(cat)};
+  cl::opt<bool> verifyEach{
+      "verify-each",
+      cl::desc("Verify and type-check the module after every pass"),
+      cl::init(false), cl::cat(cat)};
+  cl::opt<bool> stats{"stats",
+                      cl::desc("Print the statistics of the passes at the end"),
+                      cl::init(false), cl::cat(cat)};
 };
 } // namespace
+
+/// libLLVM registers options of its own pass manager under names nnir-opt
+/// uses for its own; registering one of them twice aborts, so nnir-opt takes
+/// the names over (LLVM's options keep working in name only: nothing in
+/// nnir-opt reads them).
+static void takeOverLLVMOptions() {
+  StringMap<cl::Option *> &registered = cl::getRegisteredOptions();
+  for (StringRef name : {"time-passes", "print-changed", "stats"})
+    if (cl::Option *option = registered.lookup(name))
+      option->removeArgument();
+}
 
 /// The options, created by registerCLOptions().
 static std::unique_ptr<CLOptions> &getCLOptions() {
@@ -100,11 +208,13 @@ static std::unique_ptr<CLOptions> &getCLOptions() {
 
 void NNIROptConfig::registerCLOptions() {
   std::unique_ptr<CLOptions> &options = getCLOptions();
-  if (!options)
-    options = std::make_unique<CLOptions>();
+  if (options)
+    return;
+  takeOverLLVMOptions();
+  options = std::make_unique<CLOptions>();
 }
 
-NNIROptConfig NNIROptConfig::createFromCLOptions() {
+Expected<NNIROptConfig> NNIROptConfig::createFromCLOptions() {
   NNIROptConfig config;
   const std::unique_ptr<CLOptions> &options = getCLOptions();
   if (!options)
@@ -118,7 +228,226 @@ NNIROptConfig NNIROptConfig::createFromCLOptions() {
   config.printOptions.showTypes = options->printTypes;
   config.printOptions.inlineConstantLimit = options->inlineConstantLimit;
   config.printOptions.printVersion = !options->noVersionHeader;
+
+  if (options->passPipeline.getNumOccurrences())
+    config.passPipeline = options->passPipeline;
+  config.passPlugins = options->passPlugins;
+  config.listPasses = options->listPasses;
+  config.listPassConfigs = options->listPassConfigs;
+
+  // -O<N> and --opt-level=N may be repeated only with the same level.
+  std::optional<unsigned> level;
+  std::string levelFlag;
+  auto setLevel = [&](unsigned value, std::string flag) -> Error {
+    if (level && *level != value)
+      return makeError("conflicting opt levels: " + levelFlag + " and " + flag);
+    level = value;
+    levelFlag = std::move(flag);
+    return Error::success();
+  };
+  cl::opt<bool> *levelFlags[] = {&options->o0, &options->o1, &options->o2,
+                                 &options->o3};
+  for (unsigned i = 0; i < 4; ++i)
+    if (*levelFlags[i])
+      if (Error err = setLevel(i, "-O" + std::to_string(i)))
+        return err;
+  if (options->optLevel.getNumOccurrences())
+    if (Error err =
+            setLevel(options->optLevel,
+                     "--opt-level=" + std::to_string(options->optLevel)))
+      return err;
+  config.optLevel = level.value_or(2);
+  config.requiredPasses = options->requiredPass;
+  config.disabledPasses = options->disablePass;
+  config.passConfigs = options->passConfig;
+
+  config.timePasses = options->timePasses;
+  config.printIRBefore = options->printIRBefore;
+  config.printIRAfter = options->printIRAfter;
+  config.printIRBeforeAll = options->printIRBeforeAll;
+  config.printIRAfterAll = options->printIRAfterAll;
+  config.printChanged = options->printChanged;
+  config.verifyEach = options->verifyEach;
+  config.printStats = options->stats;
   return config;
+}
+
+//===----------------------------------------------------------------------===//
+// Listings
+//===----------------------------------------------------------------------===//
+
+/// Orders names case-insensitively (InferType among the lower-case test
+/// passes), then case-sensitively.
+static bool lessName(StringRef a, StringRef b) {
+  if (int c = a.compare_insensitive(b))
+    return c < 0;
+  return a < b;
+}
+
+/// `--list-passes`: every registered pass by name, with what its PassInfo
+/// says when created with the default options, and its options.
+static void printPassList(raw_ostream &os) {
+  std::vector<const PassRegistration *> registrations =
+      PassRegistry::instance().getRegistrations();
+  llvm::sort(registrations,
+             [](const PassRegistration *a, const PassRegistration *b) {
+               return lessName(a->name, b->name);
+             });
+  os << "Registered passes:\n";
+  for (const PassRegistration *registration : registrations) {
+    os << "  " << registration->name << " [";
+    Expected<Ref<Pass>> pass =
+        PassRegistry::instance().create(registration->name);
+    std::string description = registration->description;
+    if (pass) {
+      const PassInfo &info = (*pass)->getInfo();
+      os << "opt level " << info.optLevel;
+      if (!info.required.empty())
+        os << ", requires " << join(info.required, ", ");
+      if (info.establishesTypes)
+        os << ", establishes types";
+      else if (info.preservesTypes)
+        os << ", preserves types";
+      if (description.empty())
+        description = info.description;
+    } else {
+      os << "not creatable with the default options: "
+         << toString(pass.takeError());
+    }
+    if (registration->origin != "nnir")
+      os << ", from " << registration->origin;
+    os << "]";
+    if (!description.empty())
+      os << " - " << description;
+    os << "\n";
+    for (const PassOptionInfo &option : registration->options) {
+      os << "    " << option.name << ": " << getOptionTypeName(option.type)
+         << " = " << option.defaultValue.str();
+      if (!option.description.empty())
+        os << " - " << option.description;
+      os << "\n";
+    }
+  }
+}
+
+/// `--list-pass-configs`: every registered config key with its type.
+static void printPassConfigList(raw_ostream &os) {
+  std::vector<const PassConfigRegistry::Entry *> entries;
+  for (const PassConfigRegistry::Entry &entry :
+       PassConfigRegistry::instance().getEntries())
+    entries.push_back(&entry);
+  llvm::sort(entries, [](const PassConfigRegistry::Entry *a,
+                         const PassConfigRegistry::Entry *b) {
+    return lessName(a->key, b->key);
+  });
+  os << "Pass config options (--pass-config=key=value):\n";
+  for (const PassConfigRegistry::Entry *entry : entries) {
+    os << "  " << entry->key << " (" << getOptionTypeName(entry->type) << ")";
+    if (!entry->description.empty())
+      os << " - " << entry->description;
+    os << "\n";
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// The pass context and the pipeline
+//===----------------------------------------------------------------------===//
+
+/// Warns about the names in \p names (given with \p flag) that no registered
+/// pass has: a typo there would silently do nothing.
+static void warnAboutUnknownPasses(ArrayRef<std::string> names, StringRef flag,
+                                   raw_ostream &errs) {
+  const PassRegistry &registry = PassRegistry::instance();
+  for (const std::string &name : names) {
+    if (registry.lookup(name))
+      continue;
+    WithColor::warning(errs, kNNIROptToolName)
+        << flag << " names '" << name << "', which is not a registered pass";
+    std::vector<std::string> close = registry.suggest(name, 1);
+    if (!close.empty())
+      errs << "; did you mean '" << close.front() << "'?";
+    errs << "\n";
+  }
+}
+
+/// Builds the PassContext that --passes runs under: opt level, required and
+/// disabled passes, config entries, and the instruments in the order timing,
+/// IR printing, change printing, verification (so that the timing of a pass
+/// leaves out the printing and verifying done after it, and a module that
+/// fails verification has already been printed). Dumps and the timing report
+/// (written when the context is left, if no pass failed) go to \p errs.
+static Expected<Ref<PassContext>> createPassContext(const NNIROptConfig &config,
+                                                    raw_ostream &errs) {
+  Ref<PassContext> result = PassContext::create();
+  PassContext &ctx = *result;
+  ctx.setOptLevel(config.optLevel);
+  warnAboutUnknownPasses(config.requiredPasses, "--required-pass", errs);
+  warnAboutUnknownPasses(config.disabledPasses, "--disable-pass", errs);
+  ctx.setRequiredPasses(config.requiredPasses);
+  ctx.setDisabledPasses(config.disabledPasses);
+  for (StringRef entry : config.passConfigs) {
+    auto [key, value] = entry.split('=');
+    if (key.size() == entry.size())
+      return makeError("--pass-config expects key=value, got '" + entry + "'");
+    if (Error err = ctx.setConfigFromString(key.trim(), value.trim()))
+      return err;
+  }
+
+  std::vector<std::shared_ptr<PassInstrument>> instruments;
+  if (config.timePasses != TimingReport::None)
+    instruments.push_back(PassTimingInstrument::create(
+        errs, config.timePasses == TimingReport::TVM
+                  ? PassTimingInstrument::Display::TVM
+                  : PassTimingInstrument::Display::Tree));
+  if (config.printIRBeforeAll || config.printIRAfterAll ||
+      !config.printIRBefore.empty() || !config.printIRAfter.empty()) {
+    PrintIROptions options;
+    options.before = config.printIRBefore;
+    options.after = config.printIRAfter;
+    options.beforeAll = config.printIRBeforeAll;
+    options.afterAll = config.printIRAfterAll;
+    options.printOptions = config.printOptions;
+    instruments.push_back(PrintIRInstrument::create(errs, std::move(options)));
+  }
+  if (config.printChanged != PrintChanged::None) {
+    PrintChangedOptions options;
+    options.diff = config.printChanged == PrintChanged::Diff;
+    options.printOptions = config.printOptions;
+    instruments.push_back(PrintChangedInstrument::create(errs, options));
+  }
+  if (config.verifyEach)
+    instruments.push_back(VerifyEachInstrument::create());
+  ctx.setInstruments(std::move(instruments));
+  return result;
+}
+
+/// The pipeline given with --passes as a top-level Sequential: a list of
+/// several passes already is one, and so is a single `Sequential(...)`
+/// (whose options then name the top level); any other single pass is
+/// wrapped. Either way the top-level passes are gated by the context (opt
+/// level, disabled and required passes) as in TVM's Sequential.
+static Ref<Pass> asTopLevelSequential(Ref<Pass> pass) {
+  if (isa<Sequential>(pass.get()))
+    return pass;
+  return createSequential({pass});
+}
+
+/// Runs \p pipeline on \p module inside the entered \p context. An error of
+/// the pipeline and one of leaving the context are both returned.
+static Expected<Ref<IRModule>> runPipeline(const Pass &pipeline,
+                                           Ref<IRModule> module,
+                                           Ref<PassContext> context) {
+  Expected<PassContextScope> scope = PassContext::enter(std::move(context));
+  if (!scope)
+    return scope.takeError();
+  Expected<Ref<IRModule>> result =
+      pipeline.run(std::move(module), scope->getContext());
+  Error exitError = scope->exit();
+  if (!result)
+    return joinErrors(result.takeError(), std::move(exitError));
+  if (exitError)
+    return exitError;
+  return result;
 }
 
 //===----------------------------------------------------------------------===//
@@ -153,32 +482,10 @@ static bool verifyRoundtrip(const IRModule &module, const PrintOptions &options,
   return false;
 }
 
-int nnir::runNNIROpt(const NNIROptConfig &config, raw_ostream &errs) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> input =
-      MemoryBuffer::getFileOrSTDIN(config.inputFilename, /*IsText=*/true);
-  if (std::error_code ec = input.getError()) {
-    WithColor::error(errs, kNNIROptToolName)
-        << "cannot open '" << config.inputFilename << "': " << ec.message()
-        << "\n";
-    return 1;
-  }
-
-  SourceMgr sourceMgr;
-  unsigned bufferId = sourceMgr.AddNewSourceBuffer(std::move(*input), SMLoc());
-  Expected<Ref<IRModule>> module =
-      parseModule(sourceMgr, bufferId, config.parserOptions);
-  if (!module) {
-    printErrors(module.takeError(), sourceMgr, kNNIROptToolName, errs);
-    return 1;
-  }
-  if (config.verify)
-    if (printErrors(verifyModule(**module), sourceMgr, kNNIROptToolName, errs))
-      return 1;
-  if (config.verifyRoundtrip &&
-      !verifyRoundtrip(**module, config.printOptions, errs))
-    return 1;
-
-  // The output is opened last, so a failed run leaves no partial file.
+/// Opens the output file of \p config, lets \p write fill it and keeps it.
+/// Returns the exit code.
+static int writeOutput(const NNIROptConfig &config, raw_ostream &errs,
+                       function_ref<void(raw_ostream &)> write) {
   std::error_code ec;
   ToolOutputFile output(config.outputFilename, ec, sys::fs::OF_TextWithCRLF);
   if (ec) {
@@ -187,7 +494,7 @@ int nnir::runNNIROpt(const NNIROptConfig &config, raw_ostream &errs) {
         << "': " << ec.message() << "\n";
     return 1;
   }
-  printModule(**module, output.os(), config.printOptions);
+  write(output.os());
   output.os().flush();
   if (std::error_code writeError = output.os().error()) {
     WithColor::error(errs, kNNIROptToolName)
@@ -200,11 +507,90 @@ int nnir::runNNIROpt(const NNIROptConfig &config, raw_ostream &errs) {
   return 0;
 }
 
+int nnir::runNNIROpt(const NNIROptConfig &config, raw_ostream &errs) {
+  // One SourceMgr holds the pipeline text and the input, so errors in
+  // either are located.
+  SourceMgr sourceMgr;
+  auto fail = [&](Error err) {
+    printErrors(std::move(err), sourceMgr, kNNIROptToolName, errs);
+    return 1;
+  };
+
+  for (const std::string &path : config.passPlugins) {
+    Expected<PassPlugin> plugin = PassPlugin::load(path);
+    if (!plugin)
+      return fail(plugin.takeError());
+    plugin->registerPasses(PassRegistry::instance());
+  }
+  if (config.listPasses || config.listPassConfigs)
+    return writeOutput(config, errs, [&](raw_ostream &os) {
+      if (config.listPasses)
+        printPassList(os);
+      if (config.listPasses && config.listPassConfigs)
+        os << "\n";
+      if (config.listPassConfigs)
+        printPassConfigList(os);
+    });
+
+  // The pipeline and the context are checked before the input is read.
+  Ref<Pass> pipeline;
+  if (config.passPipeline) {
+    Expected<Ref<Pass>> parsed =
+        parsePassPipeline(*config.passPipeline, sourceMgr);
+    if (!parsed)
+      return fail(parsed.takeError());
+    pipeline = asTopLevelSequential(std::move(*parsed));
+  }
+  Expected<Ref<PassContext>> context = createPassContext(config, errs);
+  if (!context)
+    return fail(context.takeError());
+
+  ErrorOr<std::unique_ptr<MemoryBuffer>> input =
+      MemoryBuffer::getFileOrSTDIN(config.inputFilename, /*IsText=*/true);
+  if (std::error_code ec = input.getError()) {
+    WithColor::error(errs, kNNIROptToolName)
+        << "cannot open '" << config.inputFilename << "': " << ec.message()
+        << "\n";
+    return 1;
+  }
+  unsigned bufferId = sourceMgr.AddNewSourceBuffer(std::move(*input), SMLoc());
+  Expected<Ref<IRModule>> module =
+      parseModule(sourceMgr, bufferId, config.parserOptions);
+  if (!module)
+    return fail(module.takeError());
+  if (config.verify)
+    if (Error err = verifyModule(**module))
+      return fail(std::move(err));
+
+  if (pipeline) {
+    Expected<Ref<IRModule>> result = runPipeline(*pipeline, *module, *context);
+    if (config.printStats && !(*context)->getStatistics().empty())
+      (*context)->getStatistics().print(errs);
+    if (!result)
+      return fail(result.takeError());
+    *module = std::move(*result);
+  }
+  if (config.verifyRoundtrip &&
+      !verifyRoundtrip(**module, config.printOptions, errs))
+    return 1;
+
+  // The output is opened last, so a failed run leaves no partial file.
+  return writeOutput(config, errs, [&](raw_ostream &os) {
+    printModule(**module, os, config.printOptions);
+  });
+}
+
 int nnir::nnirOptMain(int argc, char **argv) {
   NNIROptConfig::registerCLOptions();
   cl::HideUnrelatedOptions(getNNIROptCategory());
   cl::SetVersionPrinter(printNNIRVersion);
   cl::ParseCommandLineOptions(
-      argc, argv, "nnir-opt: parse, verify and print nnir modules\n");
-  return runNNIROpt(NNIROptConfig::createFromCLOptions(), errs());
+      argc, argv,
+      "nnir-opt: parse, verify, transform and print nnir modules\n");
+  Expected<NNIROptConfig> config = NNIROptConfig::createFromCLOptions();
+  if (!config) {
+    printErrors(config.takeError(), SourceMgr(), kNNIROptToolName, errs());
+    return 1;
+  }
+  return runNNIROpt(*config, errs());
 }

@@ -1,14 +1,16 @@
-//===- NNIROptMain.h - The nnir-opt driver -----------------------*- C++ -*-===//
+//===- NNIROptMain.h - The nnir-opt driver ----------------------*- C++ -*-===//
 //
 /// \file
 /// The nnir-opt driver as a library, the way MLIR keeps mlir-opt's logic in
 /// MlirOptMain: tools/nnir-opt/nnir-opt.cpp only initialises LLVM, registers
 /// the operators and calls nnirOptMain().
 ///
-/// nnir-opt reads a module (a file or stdin), parses it, verifies it and
-/// prints it. Every command-line option lives in NNIROptConfig: its
-/// registerCLOptions() declares them (in the "nnir options" category) and
-/// createFromCLOptions() reads them back, so new flags are added in one place.
+/// nnir-opt reads a module (a file or stdin), parses it, verifies it, runs
+/// the pass pipeline given with `--passes=` under a PassContext built from
+/// the flags, and prints the result. Every command-line option lives in
+/// NNIROptConfig: its registerCLOptions() declares them (in the "nnir
+/// options" category) and createFromCLOptions() reads them back, so new flags
+/// are added in one place. docs/Passes.md describes every flag.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,7 +24,9 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace nnir {
 
@@ -44,11 +48,56 @@ struct NNIROptConfig {
   /// structurally equal (mlir-opt's --verify-roundtrip).
   bool verifyRoundtrip = false;
 
-  /// Declares the command-line options (once; later calls do nothing).
+  //===--------------------------------------------------------------------===//
+  // Passes
+  //===--------------------------------------------------------------------===//
+
+  /// `--passes=`: the pipeline text, when given. It runs as a top-level
+  /// Sequential (see runNNIROpt).
+  std::optional<std::string> passPipeline;
+  /// `--load-pass-plugin=`: shared libraries to load before anything else.
+  std::vector<std::string> passPlugins;
+  /// `--list-passes`, `--list-pass-configs`: print the registry and exit.
+  bool listPasses = false;
+  bool listPassConfigs = false;
+
+  /// The PassContext: `-O<N>` / `--opt-level=N`, `--required-pass=`,
+  /// `--disable-pass=`, and `--pass-config=key=value` entries (unparsed).
+  int optLevel = 2;
+  std::vector<std::string> requiredPasses;
+  std::vector<std::string> disabledPasses;
+  std::vector<std::string> passConfigs;
+
+  //===--------------------------------------------------------------------===//
+  // Instruments
+  //===--------------------------------------------------------------------===//
+
+  enum class TimingReport { None, Tree, TVM };
+  /// `--time-passes` (Tree, MLIR's layout) or `--time-passes=tvm` (TVM's
+  /// render()), printed to the error stream at the end.
+  TimingReport timePasses = TimingReport::None;
+  /// `--print-ir-before=`, `--print-ir-after=`, `--print-ir-before-all`,
+  /// `--print-ir-after-all` (to the error stream).
+  std::vector<std::string> printIRBefore;
+  std::vector<std::string> printIRAfter;
+  bool printIRBeforeAll = false;
+  bool printIRAfterAll = false;
+  enum class PrintChanged { None, Module, Diff };
+  /// `--print-changed` (the module) or `--print-changed=diff`.
+  PrintChanged printChanged = PrintChanged::None;
+  /// `--verify-each`: verify and type-check after every pass.
+  bool verifyEach = false;
+  /// `--stats`: print the statistics the passes recorded at the end.
+  bool printStats = false;
+
+  /// Declares the command-line options (once; later calls do nothing). Takes
+  /// over the names that libLLVM registers for its own pass manager
+  /// (`--time-passes`, `--print-changed`, `--stats`).
   static void registerCLOptions();
   /// Builds a config from the parsed command line. registerCLOptions() must
-  /// have been called before the command line was parsed.
-  static NNIROptConfig createFromCLOptions();
+  /// have been called before the command line was parsed. Contradictory
+  /// options (`-O1 --opt-level=3`) are an error.
+  static llvm::Expected<NNIROptConfig> createFromCLOptions();
 };
 
 /// The program name used in diagnostics.
@@ -57,13 +106,18 @@ inline constexpr llvm::StringRef kNNIROptToolName = "nnir-opt";
 /// Prints `nnir version X.Y.Z` and the LLVM version (the --version output).
 void printNNIRVersion(llvm::raw_ostream &os);
 
-/// Parses, verifies and prints \p config's input into its output. Errors are
-/// printed to \p errs (located ones as file:line:col, source line and caret).
-/// Returns the process exit code: 0 on success, 1 on any error.
+/// Runs nnir-opt as \p config says: loads the plugins; with a listing flag,
+/// prints the registered passes or configs and stops; otherwise parses the
+/// pipeline, builds the PassContext, parses and verifies the input, runs the
+/// pipeline inside the entered context, and prints the result into the
+/// output. Dumps, reports and errors go to \p errs (located errors as
+/// file:line:col, source line and caret). Returns the process exit code: 0 on
+/// success, 1 on any error.
 int runNNIROpt(const NNIROptConfig &config, llvm::raw_ostream &errs);
 
-/// The whole tool: parses the command line, then runNNIROpt(). Operators
-/// must have been registered (registerAllOps()).
+/// The whole tool: parses the command line, then runNNIROpt(). Operators,
+/// passes and config keys must have been registered (registerAllOps(),
+/// registerTransformPasses(), registerPassInfraConfigs()).
 int nnirOptMain(int argc, char **argv);
 
 } // namespace nnir
