@@ -173,6 +173,15 @@ void VerifierImpl::visit(const Expr *e, const Expr *user) {
     outOfScope.push_back({var, loc, seq});
     return;
   }
+  // One GlobalVar node stands for every use of a global (and the parser
+  // gives it the location of the first mention), so an undefined global is
+  // reported at the node that uses it.
+  if (auto *global = dyn_cast<GlobalVar>(e)) {
+    if (module && !module->contains(global->getName()))
+      error(user && user->getLoc().isValid() ? user->getLoc() : locOf(global),
+            "undefined global @" + global->getName());
+    return;
+  }
   // A node with a single reference is reached once; only shared nodes need
   // remembering.
   if (e->getRefCount() > 1 && !visited.insert(e).second)
@@ -380,12 +389,8 @@ void VerifierImpl::check(const Expr *e) {
   case Expr::Kind::Var:
   case Expr::Kind::Op:
     return;
-  case Expr::Kind::GlobalVar: {
-    auto *global = cast<GlobalVar>(e);
-    if (module && !module->contains(global->getName()))
-      error(global, "undefined global @" + global->getName());
-    return;
-  }
+  case Expr::Kind::GlobalVar:
+    return; // Checked where it is used (see visit()).
   case Expr::Kind::Constant: {
     auto *constant = cast<Constant>(e);
     const NDArray &data = constant->getData();

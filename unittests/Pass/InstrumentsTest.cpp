@@ -675,10 +675,9 @@ TEST_F(InstrumentsTest, VerifyEachNamesThePassThatLeftAnUndefinedGlobal) {
       createSequential({identityPass("Fine"), dropHelper, later}), {verify});
   ASSERT_FALSE(bool(result));
   EXPECT_FALSE(ranAfter);
-  // Located where the verifier puts it: at the GlobalVar, which the parser
-  // shares between the definition (line 2) and its uses.
+  // Located at the use of @helper (line 9), keeping the verifier's location.
   EXPECT_EQ(StringRef(render(result.takeError())).split('\n').first.str(),
-            "<string>:2:5: error: pass 'DropHelper' produced an invalid "
+            "<string>:9:3: error: pass 'DropHelper' produced an invalid "
             "module: undefined global @helper");
 }
 
