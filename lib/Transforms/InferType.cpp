@@ -333,9 +333,9 @@ Error TypeInferencer::step(size_t index) {
         if (Error err = bindVar(var, valueType))
           return err;
       } else if (!typesEqual(typeOf(var).get(), valueType.get())) {
-        return error(e, "let " + varName(var) + " is annotated " +
-                            typeOf(var)->str() +
-                            " but its value has type " + valueType->str());
+        return error(var, varName(var) + " is annotated " +
+                              typeOf(var)->str() +
+                              " but its value has type " + valueType->str());
       }
       push(let->getBody().get());
       return Error::success();
@@ -543,11 +543,10 @@ Error TypeInferencer::visitTupleGetItem(TupleGetItem *item) {
   const Type *tupleType = tuple->getCheckedType().get();
   const auto *fields = dyn_cast<TupleType>(tupleType);
   if (!fields)
-    return error(item, "cannot take field " + Twine(item->getIndex()) +
-                           " of a value of non-tuple type " +
+    return error(item, "tuple index applied to an operand of non-tuple type " +
                            tupleType->str());
   if (item->getIndex() >= fields->size())
-    return error(item, "index " + Twine(item->getIndex()) +
+    return error(item, "tuple index " + Twine(item->getIndex()) +
                            " is out of range for a tuple of type " +
                            tupleType->str());
   const Ref<Type> &type = fields->getFields()[item->getIndex()];
@@ -602,10 +601,8 @@ Error TypeInferencer::visitFunctionEnd(Function *func) {
       std::string owner = func == root && !globalName.empty()
                               ? ("@" + globalName).str()
                               : std::string("the function");
-      return error(func, "the body of " + owner + " has type " +
-                             resultType->str() +
-                             ", but its return type is annotated " +
-                             retType->str());
+      return error(func, owner + " is annotated to return " + retType->str() +
+                             " but its body has type " + resultType->str());
     }
     resultType = retType;
   }

@@ -689,9 +689,9 @@ TEST_F(InferTypeTest, LetErrors) {
                      "  %y\n"
                      "}";
   expectError(infer(text), text,
-              "let %y is annotated Tensor[(2), int32] but its value has type "
+              "%y is annotated Tensor[(2), int32] but its value has type "
               "Tensor[(2), float32]",
-              "let %y");
+              "%y:");
   text = "def @main(%x: Tensor[(2), float32]) {\n"
          "  let %f = fn (%a: Tensor[(2), float32]) { %f(%a) };\n"
          "  %f(%x)\n"
@@ -745,16 +745,16 @@ TEST_F(InferTypeTest, TupleProjection) {
                      "  %0.2\n"
                      "}";
   expectError(infer(text), text,
-              "index 2 is out of range for a tuple of type (Tensor[(2), "
-              "float32], Tensor[(2), float32])",
+              "tuple index 2 is out of range for a tuple of type "
+              "(Tensor[(2), float32], Tensor[(2), float32])",
               "%0.2");
   text = "def @main(%x: Tensor[(2), float32]) {\n"
          "  %0 = negative(%x);\n"
          "  %0.0\n"
          "}";
   expectError(infer(text), text,
-              "cannot take field 0 of a value of non-tuple type Tensor[(2), "
-              "float32]",
+              "tuple index applied to an operand of non-tuple type "
+              "Tensor[(2), float32]",
               "%0.0");
 }
 
@@ -796,8 +796,8 @@ TEST_F(InferTypeTest, NestedFunctionsAndClosures) {
          "  fn (%y: Tensor[(3), float32]) -> Tensor[(3), int32] { %y }\n"
          "}";
   expectError(infer(text), text,
-              "the body of the function has type Tensor[(3), float32], but "
-              "its return type is annotated Tensor[(3), int32]",
+              "the function is annotated to return Tensor[(3), int32] but its "
+              "body has type Tensor[(3), float32]",
               "fn (%y");
 }
 
@@ -904,8 +904,8 @@ TEST_F(InferTypeTest, GlobalCallErrors) {
          "  %x\n"
          "}";
   expectError(infer(text), text,
-              "the body of @f has type Tensor[(3), float32], but its return "
-              "type is annotated Tensor[(3), int32]",
+              "@f is annotated to return Tensor[(3), int32] but its body has "
+              "type Tensor[(3), float32]",
               "def @f");
   // A reference to a function the module does not have.
   Ref<Var> x = Var::get("x", TensorType::get({3}, DataType::float32()));
