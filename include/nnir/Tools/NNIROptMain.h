@@ -44,8 +44,9 @@ struct NNIROptConfig {
   PrintOptions printOptions;
   /// Run the verifier after parsing.
   bool verify = true;
-  /// Print the module, parse the text again and check that the result is
-  /// structurally equal (mlir-opt's --verify-roundtrip).
+  /// Print the module (the result of the passes), parse the text again and
+  /// check that the result is structurally equal (mlir-opt's
+  /// --verify-roundtrip).
   bool verifyRoundtrip = false;
 
   //===--------------------------------------------------------------------===//
