@@ -72,9 +72,9 @@ static TypeRelationFn unaryRelation(DTypeClass cls) {
 }
 
 /// isnan, isinf, isfinite: the input's shape, bool.
-static Expected<Ref<Type>> unaryPredicateRelation(ArrayRef<const Type *> args,
-                                                  const Attrs *,
-                                                  const TypeRelationContext &ctx) {
+static Expected<Ref<Type>>
+unaryPredicateRelation(ArrayRef<const Type *> args, const Attrs *,
+                       const TypeRelationContext &ctx) {
   Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
   if (!data)
     return data.takeError();
@@ -164,10 +164,12 @@ static Expected<Ref<Type>> whereRelation(ArrayRef<const Type *> args,
 void nnir::registerElementwiseOps() {
   OpRegistry &registry = OpRegistry::instance();
   for (const char *name :
-       {"abs", "negative", "exp", "log", "log2", "log10", "sqrt", "rsqrt",
-        "erf", "sigmoid", "tanh", "sin", "cos", "tan", "floor", "ceil",
-        "round", "trunc", "sign", "logical_not", "bitwise_not", "copy",
-        "zeros_like", "ones_like", "isnan", "isinf", "isfinite", "nn.relu"}) {
+       {"abs",         "negative", "exp",        "log",       "log2",
+        "log10",       "sqrt",     "rsqrt",      "erf",       "sigmoid",
+        "tanh",        "sin",      "cos",        "tan",       "floor",
+        "ceil",        "round",    "trunc",      "sign",      "logical_not",
+        "bitwise_not", "copy",     "zeros_like", "ones_like", "isnan",
+        "isinf",       "isfinite", "nn.relu"}) {
     StringRef opName = name;
     TypeRelationFn relation = identityRelation;
     if (opName == "isnan" || opName == "isinf" || opName == "isfinite")
@@ -188,9 +190,8 @@ void nnir::registerElementwiseOps() {
     bool compare;
   };
   const BinaryFamily binaryFamilies[] = {
-      {{"add", "subtract", "multiply", "divide", "floor_divide",
-        "trunc_divide", "mod", "floor_mod", "trunc_mod", "power", "maximum",
-        "minimum"},
+      {{"add", "subtract", "multiply", "divide", "floor_divide", "trunc_divide",
+        "mod", "floor_mod", "trunc_mod", "power", "maximum", "minimum"},
        DTypeClass::Any,
        false},
       {{"logical_and", "logical_or", "logical_xor"}, DTypeClass::Bool, false},
@@ -198,8 +199,7 @@ void nnir::registerElementwiseOps() {
        DTypeClass::IntegerOrBool,
        false},
       {{"left_shift", "right_shift"}, DTypeClass::Integer, false},
-      {{"equal", "not_equal", "less", "less_equal", "greater",
-        "greater_equal"},
+      {{"equal", "not_equal", "less", "less_equal", "greater", "greater_equal"},
        DTypeClass::Any,
        true},
   };

@@ -97,10 +97,10 @@ static Expected<Padding> getPadding(ArrayRef<int64_t> values,
 /// \p before and \p after: (in + before + after - ((kernel - 1) * dilation +
 /// 1) [+ stride - 1 with ceil mode]) / stride + 1. \p dimName ("height")
 /// names the dimension in errors.
-static Expected<int64_t> windowOutput(int64_t in, int64_t before,
-                                      int64_t after, int64_t kernel,
-                                      int64_t dilation, int64_t stride,
-                                      bool ceilMode, StringRef dimName,
+static Expected<int64_t> windowOutput(int64_t in, int64_t before, int64_t after,
+                                      int64_t kernel, int64_t dilation,
+                                      int64_t stride, bool ceilMode,
+                                      StringRef dimName,
                                       const TypeRelationContext &ctx) {
   if (kernel <= 0)
     return ctx.error("the kernel " + dimName + " must be positive, got " +
@@ -158,7 +158,8 @@ static Expected<Ref<Type>> conv2dRelation(ArrayRef<const Type *> args,
   if (!conv)
     return conv.takeError();
   const Conv2DAttrs &a = **conv;
-  Expected<const TensorType *> data = getTensorArgOfRank(args, 0, "data", 4, ctx);
+  Expected<const TensorType *> data =
+      getTensorArgOfRank(args, 0, "data", 4, ctx);
   if (!data)
     return data.takeError();
   Expected<const TensorType *> weight =
@@ -196,23 +197,22 @@ static Expected<Ref<Type>> conv2dRelation(ArrayRef<const Type *> args,
   } else {
     if (c % a.groups != 0)
       return ctx.error("the " + Twine(c) + " input channels of " +
-                       (*data)->str() + " are not divisible by groups=" +
-                       Twine(a.groups));
+                       (*data)->str() +
+                       " are not divisible by groups=" + Twine(a.groups));
     if (i != c / a.groups)
       return ctx.error("weight " + (*weight)->str() + " has " + Twine(i) +
-                       " input channels per group, but data " +
-                       (*data)->str() + " has " + Twine(c) + " channels in " +
-                       Twine(a.groups) +
+                       " input channels per group, but data " + (*data)->str() +
+                       " has " + Twine(c) + " channels in " + Twine(a.groups) +
                        (a.groups == 1 ? " group" : " groups"));
     if (o % a.groups != 0)
       return ctx.error("the " + Twine(o) + " output channels of weight " +
-                       (*weight)->str() + " are not divisible by groups=" +
-                       Twine(a.groups));
+                       (*weight)->str() +
+                       " are not divisible by groups=" + Twine(a.groups));
   }
   if (a.channels && *a.channels != outChannels)
-    return ctx.error("channels=" + Twine(*a.channels) +
-                     " does not match the " + Twine(outChannels) +
-                     " output channels of weight " + (*weight)->str());
+    return ctx.error("channels=" + Twine(*a.channels) + " does not match the " +
+                     Twine(outChannels) + " output channels of weight " +
+                     (*weight)->str());
   if (a.kernelSize) {
     ArrayRef<int64_t> size = *a.kernelSize;
     if (size.size() != 2 || size[0] != kh || size[1] != kw)
@@ -228,14 +228,12 @@ static Expected<Ref<Type>> conv2dRelation(ArrayRef<const Type *> args,
   Expected<Padding> pad = getPadding(a.padding, ctx);
   if (!pad)
     return pad.takeError();
-  Expected<int64_t> oh = windowOutput(h, pad->top, pad->bottom, kh,
-                                      dilation->h, strides->h, false, "height",
-                                      ctx);
+  Expected<int64_t> oh = windowOutput(h, pad->top, pad->bottom, kh, dilation->h,
+                                      strides->h, false, "height", ctx);
   if (!oh)
     return oh.takeError();
-  Expected<int64_t> ow = windowOutput(w, pad->left, pad->right, kw,
-                                      dilation->w, strides->w, false, "width",
-                                      ctx);
+  Expected<int64_t> ow = windowOutput(w, pad->left, pad->right, kw, dilation->w,
+                                      strides->w, false, "width", ctx);
   if (!ow)
     return ow.takeError();
   DataType dtype = a.outDtype.isVoid() ? (*data)->getDType() : a.outDtype;
@@ -264,16 +262,15 @@ static Expected<Ref<Type>> denseRelation(ArrayRef<const Type *> args,
   int64_t units = (*weight)->getShape()[0];
   if ((*weight)->getShape()[1] != k)
     return ctx.error("data " + (*data)->str() + " and weight " +
-                     (*weight)->str() +
-                     " disagree on the reduced dimension (" + Twine(k) +
-                     " vs " + Twine((*weight)->getShape()[1]) + ")");
+                     (*weight)->str() + " disagree on the reduced dimension (" +
+                     Twine(k) + " vs " + Twine((*weight)->getShape()[1]) + ")");
   if ((*dense)->units && *(*dense)->units != units)
     return ctx.error("units=" + Twine(*(*dense)->units) +
                      " does not match weight " + (*weight)->str());
   Shape shape((*data)->getShape().begin(), (*data)->getShape().end());
   shape.back() = units;
-  DataType dtype = (*dense)->outDtype.isVoid() ? (*data)->getDType()
-                                               : (*dense)->outDtype;
+  DataType dtype =
+      (*dense)->outDtype.isVoid() ? (*data)->getDType() : (*dense)->outDtype;
   return makeTensorType(shape, dtype, ctx);
 }
 
@@ -356,7 +353,8 @@ static Expected<Ref<Type>> maxPool2dRelation(ArrayRef<const Type *> args,
   if (!pool)
     return pool.takeError();
   const MaxPool2DAttrs &a = **pool;
-  Expected<const TensorType *> data = getTensorArgOfRank(args, 0, "data", 4, ctx);
+  Expected<const TensorType *> data =
+      getTensorArgOfRank(args, 0, "data", 4, ctx);
   if (!data)
     return data.takeError();
   Expected<Layout4> layout = parseLayout(a.layout, "NCHW", "layout", ctx);
@@ -382,13 +380,13 @@ static Expected<Ref<Type>> maxPool2dRelation(ArrayRef<const Type *> args,
 
   ArrayRef<int64_t> d = (*data)->getShape();
   Expected<int64_t> oh =
-      windowOutput(d[(*layout)[2]], pad->top, pad->bottom, size->h,
-                   dilation->h, strides->h, a.ceilMode, "height", ctx);
+      windowOutput(d[(*layout)[2]], pad->top, pad->bottom, size->h, dilation->h,
+                   strides->h, a.ceilMode, "height", ctx);
   if (!oh)
     return oh.takeError();
   Expected<int64_t> ow =
-      windowOutput(d[(*layout)[3]], pad->left, pad->right, size->w,
-                   dilation->w, strides->w, a.ceilMode, "width", ctx);
+      windowOutput(d[(*layout)[3]], pad->left, pad->right, size->w, dilation->w,
+                   strides->w, a.ceilMode, "width", ctx);
   if (!ow)
     return ow.takeError();
   return makeTensorType(

@@ -90,8 +90,8 @@ static Expected<Ref<Type>> reshapeRelation(ArrayRef<const Type *> args,
       int64_t a = newshape[++i], b = newshape[++i];
       if ((a <= 0 && a != -1) || (b <= 0 && b != -1) || (a == -1 && b == -1))
         return ctx.error("newshape " + written + ": cannot split dimension " +
-                         Twine(whole) + " into (" + Twine(a) + ", " +
-                         Twine(b) + ")");
+                         Twine(whole) + " into (" + Twine(a) + ", " + Twine(b) +
+                         ")");
       if (a == -1)
         a = whole / b;
       else if (b == -1)
@@ -114,10 +114,12 @@ static Expected<Ref<Type>> reshapeRelation(ArrayRef<const Type *> args,
     int64_t others = 1;
     for (size_t i = 0, e = out.size(); i != e; ++i)
       if (i != *inferIndex && MulOverflow(others, out[i], others))
-        return ctx.error("newshape " + written + " has more than 2^63-1 "
+        return ctx.error("newshape " + written +
+                         " has more than 2^63-1 "
                          "elements");
     if (others == 0)
-      return ctx.error("newshape " + written + ": cannot infer the -1 "
+      return ctx.error("newshape " + written +
+                       ": cannot infer the -1 "
                        "dimension when another dimension is 0");
     if (total % others != 0)
       return ctx.error("cannot reshape " + (*data)->str() + " (" +
@@ -193,12 +195,12 @@ static Expected<Ref<Type>> concatenateRelation(ArrayRef<const Type *> args,
       getAttrs<ConcatenateAttrs>(attrs, ctx);
   if (!concat)
     return concat.takeError();
-  const auto *tuple = dyn_cast_or_null<TupleType>(args.empty() ? nullptr
-                                                               : args[0]);
+  const auto *tuple =
+      dyn_cast_or_null<TupleType>(args.empty() ? nullptr : args[0]);
   if (!tuple)
-    return ctx.error("expected a tuple of tensors for 'data', got " +
-                     (args.empty() || !args[0] ? std::string("nothing")
-                                               : args[0]->str()));
+    return ctx.error(
+        "expected a tuple of tensors for 'data', got " +
+        (args.empty() || !args[0] ? std::string("nothing") : args[0]->str()));
   if (tuple->size() == 0)
     return ctx.error("cannot concatenate an empty tuple");
   SmallVector<const TensorType *, 4> fields;

@@ -13,9 +13,9 @@
 using namespace llvm;
 using namespace nnir;
 
-Expected<const TensorType *> nnir::getTensorArg(ArrayRef<const Type *> args,
-                                               unsigned index, StringRef name,
-                                               const TypeRelationContext &ctx) {
+Expected<const TensorType *>
+nnir::getTensorArg(ArrayRef<const Type *> args, unsigned index, StringRef name,
+                   const TypeRelationContext &ctx) {
   if (index >= args.size())
     return ctx.error("missing argument '" + name + "'");
   if (const auto *tensor = dyn_cast_or_null<TensorType>(args[index]))

@@ -89,6 +89,10 @@ public:
   /// \p module resolves GlobalVars (may be null for closed expressions).
   explicit TypeInferencer(const IRModule *module) : module(module) {}
 
+  /// Nodes rebuilt with their type, and nodes that already had it.
+  int64_t numRebuilt = 0;
+  int64_t numKept = 0;
+
   /// Sets the type of global function \p name (before or after it is
   /// inferred).
   void setGlobalType(StringRef name, Ref<Type> type) {
@@ -134,12 +138,14 @@ private:
     if (!memo.count(e))
       stack.push_back({e, 0});
   }
-  /// Records the typed form of \p e: \p e itself when \p rebuild is false.
-  void finish(Expr *e, Ref<Expr> typed) { memo[e] = std::move(typed); }
-
-  const Ref<Expr> &typedOf(const Expr *e) const {
-    return memo.find(e)->second;
+  /// Records \p typed as the typed form of \p e (\p e itself when it
+  /// already had its type).
+  void finish(Expr *e, Ref<Expr> typed) {
+    ++(typed.get() == e ? numKept : numRebuilt);
+    memo[e] = std::move(typed);
   }
+
+  const Ref<Expr> &typedOf(const Expr *e) const { return memo.find(e)->second; }
   const Ref<Type> &typeOf(const Expr *e) const {
     return typedOf(e)->getCheckedType();
   }
@@ -190,8 +196,7 @@ Ref<GlobalVar> TypeInferencer::getTypedGlobal(StringRef name,
   return slot;
 }
 
-Expected<Ref<Expr>> TypeInferencer::infer(Expr *e, StringRef name,
-                                          SMLoc loc) {
+Expected<Ref<Expr>> TypeInferencer::infer(Expr *e, StringRef name, SMLoc loc) {
   if (!e)
     return makeError(loc, "cannot infer the type of a null expression");
   globalName = name;
@@ -333,8 +338,7 @@ Error TypeInferencer::step(size_t index) {
         if (Error err = bindVar(var, valueType))
           return err;
       } else if (!typesEqual(typeOf(var).get(), valueType.get())) {
-        return error(var, varName(var) + " is annotated " +
-                              typeOf(var)->str() +
+        return error(var, varName(var) + " is annotated " + typeOf(var)->str() +
                               " but its value has type " + valueType->str());
       }
       push(let->getBody().get());
@@ -379,9 +383,9 @@ Error TypeInferencer::step(size_t index) {
         if (!param)
           return error(e, "a Function has a null parameter");
         if (!isComplete(param->getTypeAnnotation().get())) {
-          std::string owner =
-              e == root && !globalName.empty() ? (" of @" + globalName).str()
-                                               : std::string();
+          std::string owner = e == root && !globalName.empty()
+                                  ? (" of @" + globalName).str()
+                                  : std::string();
           return error(param.get(), "parameter " + varName(param.get()) +
                                         owner + " has no type annotation");
         }
@@ -416,8 +420,8 @@ Error TypeInferencer::visitFreeVar(Var *var) {
                           ", which is used in its own definition; annotate "
                           "its type");
   if (!isComplete(var->getTypeAnnotation().get()))
-    return error(var, "cannot infer the type of free variable " +
-                          varName(var) + " without a type annotation");
+    return error(var, "cannot infer the type of free variable " + varName(var) +
+                          " without a type annotation");
   return bindVar(var, var->getTypeAnnotation());
 }
 
@@ -480,8 +484,8 @@ Error TypeInferencer::visitCall(Call *call) {
       cached->second = getTypeRelation(op);
     const TypeRelationFn *relation = cached->second;
     if (!relation)
-      return error(call, "operator '" + op->getName() +
-                             "' has no type relation");
+      return error(call,
+                   "operator '" + op->getName() + "' has no type relation");
     const Attrs *attrs = call->getAttrs().get();
     if (attrs && attrs->isDictAttrs() && cast<DictAttrs>(attrs)->empty())
       attrs = nullptr;
@@ -509,12 +513,11 @@ Error TypeInferencer::visitCall(Call *call) {
                              " of non-function type " + calleeType->str());
     std::string name = describeCallee(callee);
     if (funcType->getParams().size() != args.size())
-      return error(call, name + " expects " +
-                             Twine(funcType->getParams().size()) +
-                             (funcType->getParams().size() == 1
-                                  ? " argument"
-                                  : " arguments") +
-                             ", got " + Twine(args.size()));
+      return error(
+          call,
+          name + " expects " + Twine(funcType->getParams().size()) +
+              (funcType->getParams().size() == 1 ? " argument" : " arguments") +
+              ", got " + Twine(args.size()));
     const Function *staticCallee = getStaticCallee(callee);
     for (size_t i = 0, e = args.size(); i != e; ++i) {
       const Type *paramType = funcType->getParams()[i].get();
@@ -524,8 +527,8 @@ Error TypeInferencer::visitCall(Call *call) {
       if (staticCallee && i < staticCallee->getNumParams())
         param = " (parameter " + varName(staticCallee->getParam(i).get()) + ")";
       return error(call, "argument #" + Twine(i) + " of " + name + param +
-                             " has type " + argTypes[i]->str() +
-                             ", expected " + paramType->str());
+                             " has type " + argTypes[i]->str() + ", expected " +
+                             paramType->str());
     }
     type = funcType->getResultRef();
   }
@@ -553,8 +556,8 @@ Error TypeInferencer::visitTupleGetItem(TupleGetItem *item) {
   if (tuple == item->getTuple() && hasType(item, type.get()))
     finish(item, item);
   else
-    finish(item, TupleGetItem::get(tuple, item->getIndex(), item->getLoc(),
-                                   type));
+    finish(item,
+           TupleGetItem::get(tuple, item->getIndex(), item->getLoc(), type));
   return Error::success();
 }
 
@@ -720,20 +723,21 @@ orderFunctions(const IRModule &module, ArrayRef<bool> hasSignature) {
   return order;
 }
 
-Expected<Ref<IRModule>> nnir::inferTypes(Ref<IRModule> module) {
-  if (!module)
-    return makeError("cannot infer the types of a null module");
+/// Infers the types of \p module with \p inferencer (which counts what it
+/// did).
+static Expected<Ref<IRModule>> inferModule(Ref<IRModule> module,
+                                           TypeInferencer &inferencer) {
   ArrayRef<IRModule::Entry> entries = module->getFunctions();
   size_t n = entries.size();
-  TypeInferencer inferencer(module.get());
 
   SmallVector<bool, 8> hasSignature(n, false);
   for (size_t i = 0; i != n; ++i) {
     if (!entries[i].func)
-      return makeError(entries[i].var->getLoc(),
-                       "global function @" + entries[i].var->getName() +
-                           " is null");
-    if (Ref<FuncType> signature = getAnnotatedSignature(entries[i].func.get())) {
+      return makeError(entries[i].var->getLoc(), "global function @" +
+                                                     entries[i].var->getName() +
+                                                     " is null");
+    if (Ref<FuncType> signature =
+            getAnnotatedSignature(entries[i].func.get())) {
       hasSignature[i] = true;
       inferencer.setGlobalType(entries[i].var->getName(), signature);
     }
@@ -783,6 +787,13 @@ Expected<Ref<IRModule>> nnir::inferTypes(Ref<IRModule> module) {
   return result;
 }
 
+Expected<Ref<IRModule>> nnir::inferTypes(Ref<IRModule> module) {
+  if (!module)
+    return makeError("cannot infer the types of a null module");
+  TypeInferencer inferencer(module.get());
+  return inferModule(std::move(module), inferencer);
+}
+
 Expected<Ref<Expr>> nnir::inferExprTypes(Ref<Expr> expr,
                                          const IRModule *module) {
   TypeInferencer inferencer(module);
@@ -807,8 +818,19 @@ Ref<Pass> nnir::createInferTypePass() {
   info.establishesTypes = true;
   info.preservesTypes = true;
   return createModulePass(
-      [](Ref<IRModule> module, PassContext &) {
-        return inferTypes(std::move(module));
+      [](Ref<IRModule> module, PassContext &ctx) -> Expected<Ref<IRModule>> {
+        if (!module)
+          return makeError("cannot infer the types of a null module");
+        TypeInferencer inferencer(module.get());
+        Expected<Ref<IRModule>> result = inferModule(module, inferencer);
+        PassStatistics &stats = ctx.getStatistics();
+        if (inferencer.numRebuilt)
+          stats.add("InferType", "num-rebuilt", inferencer.numRebuilt,
+                    "Number of expressions rebuilt with their type");
+        if (inferencer.numKept)
+          stats.add("InferType", "num-kept", inferencer.numKept,
+                    "Number of expressions that already had their type");
+        return result;
       },
       std::move(info));
 }

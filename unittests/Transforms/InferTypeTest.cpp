@@ -194,8 +194,8 @@ TEST_F(InferTypeTest, BinaryErrors) {
 }
 
 TEST_F(InferTypeTest, ComparisonsGiveBool) {
-  for (StringRef op : {"equal", "not_equal", "less", "less_equal", "greater",
-                       "greater_equal"})
+  for (StringRef op :
+       {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal"})
     EXPECT_EQ(typeOf("%x: Tensor[(2, 3), float32], %y: Tensor[(3), float32]",
                      (op + "(%x, %y)").str()),
               "Tensor[(2, 3), bool]")
@@ -337,10 +337,10 @@ TEST_F(InferTypeTest, ReshapeErrors) {
             "dimension 2 into (-1, -1)");
   EXPECT_EQ(typeOf(x, "reshape(%x, newshape=[-5])"),
             "error: reshape: newshape (-5) has the invalid value -5");
-  EXPECT_EQ(typeOf("%x: Tensor[(0, 3), float32]",
-                   "reshape(%x, newshape=[0, -1])"),
-            "error: reshape: newshape (0, -1): cannot infer the -1 dimension "
-            "when another dimension is 0");
+  EXPECT_EQ(
+      typeOf("%x: Tensor[(0, 3), float32]", "reshape(%x, newshape=[0, -1])"),
+      "error: reshape: newshape (0, -1): cannot infer the -1 dimension "
+      "when another dimension is 0");
   EXPECT_EQ(typeOf("%x: Tensor[(2), float32]",
                    "reshape(%x, newshape=[9223372036854775807, 2])"),
             "error: reshape: result shape (9223372036854775807, 2) has more "
@@ -388,25 +388,25 @@ TEST_F(InferTypeTest, Concatenate) {
   EXPECT_EQ(typeOf("%x: Tensor[(2, 3), float32]", "concatenate(%x)"),
             "error: concatenate: expected a tuple of tensors for 'data', got "
             "Tensor[(2, 3), float32]");
-  EXPECT_EQ(typeOf("%x: Tensor[(2, 3), float32]",
-                   "concatenate((%x, %x), axis=2)"),
-            "error: concatenate: axis 2 is out of range for a tensor of rank "
-            "2");
+  EXPECT_EQ(
+      typeOf("%x: Tensor[(2, 3), float32]", "concatenate((%x, %x), axis=2)"),
+      "error: concatenate: axis 2 is out of range for a tensor of rank "
+      "2");
   EXPECT_EQ(typeOf("%x: float32", "concatenate((%x, %x))"),
             "error: concatenate: cannot concatenate 0-d tensors");
   EXPECT_EQ(typeOf("%x: Tensor[(2, 3), float32]", "concatenate(())"),
             "error: concatenate: cannot concatenate an empty tuple");
-  EXPECT_EQ(typeOf("%x: Tensor[(2, 3), float32]",
-                   "concatenate((%x, (%x, %x)))"),
-            "error: concatenate: field 1 of the tuple is not a tensor: "
-            "(Tensor[(2, 3), float32], Tensor[(2, 3), float32])");
+  EXPECT_EQ(
+      typeOf("%x: Tensor[(2, 3), float32]", "concatenate((%x, (%x, %x)))"),
+      "error: concatenate: field 1 of the tuple is not a tensor: "
+      "(Tensor[(2, 3), float32], Tensor[(2, 3), float32])");
 }
 
 TEST_F(InferTypeTest, Split) {
-  EXPECT_EQ(typeOf("%x: Tensor[(6, 4), float32]",
-                   "split(%x, indices_or_sections=3)"),
-            "(Tensor[(2, 4), float32], Tensor[(2, 4), float32], "
-            "Tensor[(2, 4), float32])");
+  EXPECT_EQ(
+      typeOf("%x: Tensor[(6, 4), float32]", "split(%x, indices_or_sections=3)"),
+      "(Tensor[(2, 4), float32], Tensor[(2, 4), float32], "
+      "Tensor[(2, 4), float32])");
   EXPECT_EQ(typeOf("%x: Tensor[(2, 5), float32]",
                    "split(%x, indices_or_sections=[1, 3], axis=1)"),
             "(Tensor[(2, 1), float32], Tensor[(2, 2), float32], "
@@ -421,9 +421,9 @@ TEST_F(InferTypeTest, Split) {
                    "split(%x, indices_or_sections=2, axis=1)"),
             "error: split: axis 1 of Tensor[(2, 5), float32] cannot be split "
             "into 2 equal sections");
-  EXPECT_EQ(typeOf("%x: Tensor[(2, 5), float32]",
-                   "split(%x, indices_or_sections=0)"),
-            "error: split: the number of sections must be positive, got 0");
+  EXPECT_EQ(
+      typeOf("%x: Tensor[(2, 5), float32]", "split(%x, indices_or_sections=0)"),
+      "error: split: the number of sections must be positive, got 0");
   EXPECT_EQ(typeOf("%x: Tensor[(2, 5), float32]",
                    "split(%x, indices_or_sections=[3, 2], axis=1)"),
             "error: split: indices (3, 2) must increase strictly within (0, "
@@ -803,11 +803,10 @@ TEST_F(InferTypeTest, NestedFunctionsAndClosures) {
 
 TEST_F(InferTypeTest, ParametersNeedAnnotations) {
   std::string text = "def @main(%x) {\n  %x\n}";
-  expectError(infer(text), text,
-              "parameter %x of @main has no type annotation", "%x)");
+  expectError(infer(text), text, "parameter %x of @main has no type annotation",
+              "%x)");
   text = "def @main(%x: float32) {\n  fn (%y) { %y }\n}";
-  expectError(infer(text), text, "parameter %y has no type annotation",
-              "%y)");
+  expectError(infer(text), text, "parameter %y has no type annotation", "%y)");
 }
 
 //===----------------------------------------------------------------------===//
@@ -924,8 +923,8 @@ TEST_F(InferTypeTest, OperatorErrors) {
   OpRegistry &registry = OpRegistry::instance();
   if (!registry.lookup("test.no_relation"))
     registry.add("test.no_relation").setNumInputs(1);
-  outcome = run(IRModule::fromExpr(Function::get(
-      {x}, Call::get(Op::lookup("test.no_relation"), {x}))));
+  outcome = run(IRModule::fromExpr(
+      Function::get({x}, Call::get(Op::lookup("test.no_relation"), {x}))));
   EXPECT_EQ(outcome.error, "operator 'test.no_relation' has no type relation");
   // An operator as a value.
   outcome = run(IRModule::fromExpr(
@@ -935,8 +934,9 @@ TEST_F(InferTypeTest, OperatorErrors) {
   // A record of the wrong type.
   outcome = run(IRModule::fromExpr(Function::get(
       {x}, Call::get(Op::lookup("sum"), {x}, CastAttrs::create()))));
-  EXPECT_EQ(outcome.error, "sum: expected attributes of type "
-                           "relay.attrs.ReduceAttrs, got relay.attrs.CastAttrs");
+  EXPECT_EQ(outcome.error,
+            "sum: expected attributes of type "
+            "relay.attrs.ReduceAttrs, got relay.attrs.CastAttrs");
 }
 
 TEST_F(InferTypeTest, CustomRelationsAreUsed) {
@@ -974,8 +974,7 @@ TEST_F(InferTypeTest, CustomRelationsAreUsed) {
 
 TEST_F(InferTypeTest, FreeVariablesOfExpressions) {
   Ref<Var> x = Var::get("x", TensorType::get({3}, DataType::float32()));
-  Expected<Ref<Expr>> typed =
-      inferExprTypes(Call::get(Op::lookup("exp"), {x}));
+  Expected<Ref<Expr>> typed = inferExprTypes(Call::get(Op::lookup("exp"), {x}));
   ASSERT_TRUE(bool(typed)) << toString(typed.takeError());
   EXPECT_EQ((*typed)->getCheckedType()->str(), "Tensor[(3), float32]");
   Ref<Var> y = Var::get("y");
@@ -988,8 +987,8 @@ TEST_F(InferTypeTest, FreeVariablesOfExpressions) {
   Ref<IRModule> module = parse("def @f(%a: Tensor[(3), float32]) { sum(%a) }");
   Expected<Ref<IRModule>> typedModule = inferTypes(module);
   ASSERT_TRUE(bool(typedModule));
-  typed = inferExprTypes(Call::get(GlobalVar::get("f"), {x}),
-                         typedModule->get());
+  typed =
+      inferExprTypes(Call::get(GlobalVar::get("f"), {x}), typedModule->get());
   ASSERT_TRUE(bool(typed)) << toString(typed.takeError());
   EXPECT_EQ((*typed)->getCheckedType()->str(), "float32");
 }
@@ -1048,8 +1047,8 @@ TEST_F(InferTypeTest, RebuiltNodesKeepLocationsAndAttributes) {
             cast<Function>(oldLet->getValue().get())->getLoc().getPointer());
   Expr *e = cast<Call>(let->getBody().get())->getArg(0).get();
   Expr *old = cast<Call>(oldLet->getBody().get())->getArg(0).get();
-  while (!isa<Call>(e) || cast<Call>(e)->getCalledOp() !=
-                              Op::lookup("nn.conv2d")) {
+  while (!isa<Call>(e) ||
+         cast<Call>(e)->getCalledOp() != Op::lookup("nn.conv2d")) {
     ASSERT_TRUE(e->getCheckedType());
     EXPECT_EQ(e->getLoc().getPointer(), old->getLoc().getPointer());
     if (auto *item = dyn_cast<TupleGetItem>(e)) {
@@ -1098,9 +1097,9 @@ TEST_F(InferTypeTest, MillionLetChain) {
   }
   Ref<Expr> body = prev;
   for (int i = 1000000; i-- > 0;)
-    body = Let::get(vars[i], Call::get(negative, {i ? Ref<Expr>(vars[i - 1])
-                                                    : Ref<Expr>(x)}),
-                    body);
+    body = Let::get(
+        vars[i],
+        Call::get(negative, {i ? Ref<Expr>(vars[i - 1]) : Ref<Expr>(x)}), body);
   vars.clear();
   prev = nullptr;
   Ref<IRModule> module = IRModule::fromExpr(Function::get({x}, body));
