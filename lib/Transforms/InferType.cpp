@@ -54,6 +54,41 @@ static bool isComplete(const Type *type) {
   return false;
 }
 
+/// True if \p type fits the partial \p annotation, where `_` stands for any
+/// type.
+static bool matchesAnnotation(const Type *annotation, const Type *type) {
+  if (isa<IncompleteType>(annotation))
+    return true;
+  if (annotation->getKind() != type->getKind())
+    return false;
+  switch (annotation->getKind()) {
+  case Type::Kind::Tensor:
+  case Type::Kind::Incomplete:
+    return typesEqual(annotation, type);
+  case Type::Kind::Tuple: {
+    ArrayRef<Ref<Type>> a = cast<TupleType>(annotation)->getFields();
+    ArrayRef<Ref<Type>> t = cast<TupleType>(type)->getFields();
+    if (a.size() != t.size())
+      return false;
+    for (size_t i = 0, e = a.size(); i != e; ++i)
+      if (!matchesAnnotation(a[i].get(), t[i].get()))
+        return false;
+    return true;
+  }
+  case Type::Kind::Func: {
+    const auto *a = cast<FuncType>(annotation);
+    const auto *t = cast<FuncType>(type);
+    if (a->getParams().size() != t->getParams().size())
+      return false;
+    for (size_t i = 0, e = a->getParams().size(); i != e; ++i)
+      if (!matchesAnnotation(a->getParams()[i].get(), t->getParams()[i].get()))
+        return false;
+    return matchesAnnotation(a->getResult(), t->getResult());
+  }
+  }
+  return false;
+}
+
 /// True if \p e already carries \p type as its checked type.
 static bool hasType(const Expr *e, const Type *type) {
   const Ref<Type> &checked = e->getCheckedType();
@@ -335,6 +370,12 @@ Error TypeInferencer::step(size_t index) {
     if (stage == 1) {
       const Ref<Type> &valueType = typeOf(let->getValue().get());
       if (defining.erase(var)) {
+        // A partial annotation (`(T, _)`) must fit the value's type.
+        const Type *annotation = var->getTypeAnnotation().get();
+        if (annotation && !matchesAnnotation(annotation, valueType.get()))
+          return error(var, varName(var) + " is annotated " +
+                                annotation->str() + " but its value has type " +
+                                valueType->str());
         if (Error err = bindVar(var, valueType))
           return err;
       } else if (!typesEqual(typeOf(var).get(), valueType.get())) {
@@ -382,12 +423,17 @@ Error TypeInferencer::step(size_t index) {
       for (const Ref<Var> &param : func->getParams()) {
         if (!param)
           return error(e, "a Function has a null parameter");
-        if (!isComplete(param->getTypeAnnotation().get())) {
+        const Type *annotation = param->getTypeAnnotation().get();
+        if (!isComplete(annotation)) {
           std::string owner = e == root && !globalName.empty()
                                   ? (" of @" + globalName).str()
                                   : std::string();
-          return error(param.get(), "parameter " + varName(param.get()) +
-                                        owner + " has no type annotation");
+          return error(param.get(),
+                       "parameter " + varName(param.get()) + owner +
+                           (annotation
+                                ? " has an incomplete type annotation " +
+                                      annotation->str()
+                                : std::string(" has no type annotation")));
         }
         if (Error err = bindVar(param.get(), param->getTypeAnnotation()))
           return err;
@@ -599,16 +645,15 @@ Error TypeInferencer::visitFunctionEnd(Function *func) {
   const Ref<Type> &retType = func->getRetType();
   bool annotated = isComplete(retType.get());
   changed |= !annotated;
-  if (annotated) {
-    if (!typesEqual(retType.get(), resultType.get())) {
-      std::string owner = func == root && !globalName.empty()
-                              ? ("@" + globalName).str()
-                              : std::string("the function");
-      return error(func, owner + " is annotated to return " + retType->str() +
-                             " but its body has type " + resultType->str());
-    }
-    resultType = retType;
+  if (retType && !matchesAnnotation(retType.get(), resultType.get())) {
+    std::string owner = func == root && !globalName.empty()
+                            ? ("@" + globalName).str()
+                            : std::string("the function");
+    return error(func, owner + " is annotated to return " + retType->str() +
+                           " but its body has type " + resultType->str());
   }
+  if (annotated)
+    resultType = retType;
   Ref<Type> type = FuncType::get(paramTypes, std::move(resultType));
   if (!changed && hasType(func, type.get()))
     finish(func, func);

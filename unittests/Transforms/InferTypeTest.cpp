@@ -702,6 +702,37 @@ TEST_F(InferTypeTest, LetErrors) {
               "%f =");
 }
 
+TEST_F(InferTypeTest, PartialAnnotations) {
+  // `_` matches any type; the rest of the annotation must fit, and the
+  // complete type replaces it.
+  Ref<IRModule> module =
+      parse("def @main(%x: Tensor[(2), float32]) -> (Tensor[(2), float32], _) "
+            "{ let %y: (_, float32) = (%x, sum(%x)); %y }");
+  Expected<Ref<IRModule>> typed = inferTypes(module);
+  ASSERT_TRUE(bool(typed)) << toString(typed.takeError());
+  Function *main = (*typed)->lookup("main");
+  EXPECT_EQ(main->getRetType()->str(), "(Tensor[(2), float32], float32)");
+  EXPECT_EQ(
+      cast<Let>(main->getBody().get())->getVar()->getTypeAnnotation()->str(),
+      "(Tensor[(2), float32], float32)");
+  EXPECT_EQ(typeOf("%x: Tensor[(2), float32]",
+                   "let %y: (_, int32) = (%x, sum(%x)); %y"),
+            "error: %y is annotated (_, int32) but its value has type "
+            "(Tensor[(2), float32], float32)");
+  std::string text = "def @main(%x: Tensor[(2), float32]) -> (_, _, _) {\n"
+                     "  (%x, %x)\n"
+                     "}";
+  expectError(infer(text), text,
+              "@main is annotated to return (_, _, _) but its body has type "
+              "(Tensor[(2), float32], Tensor[(2), float32])",
+              "def");
+  text = "def @main(%x: (_, float32)) {\n  %x\n}";
+  expectError(infer(text), text,
+              "parameter %x of @main has an incomplete type annotation (_, "
+              "float32)",
+              "%x:");
+}
+
 TEST_F(InferTypeTest, RecursiveLetBoundFunction) {
   EXPECT_EQ(typeOf("%x: Tensor[(2), float32]",
                    "let %f = fn (%a: Tensor[(2), float32]) -> Tensor[(2), "
