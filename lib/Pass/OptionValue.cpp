@@ -14,6 +14,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 
 using namespace llvm;
@@ -103,7 +104,10 @@ Expected<OptionValue> nnir::parseOptionValue(StringRef text, OptionType type) {
     char *end = nullptr;
     errno = 0;
     double value = std::strtod(buffer.c_str(), &end);
-    if (end != buffer.c_str() + buffer.size() || errno == ERANGE)
+    // ERANGE on underflow still yields the nearest (subnormal) value, which
+    // is what the printer wrote; only overflow is an error.
+    if (end != buffer.c_str() + buffer.size() ||
+        (errno == ERANGE && std::isinf(value)))
       return mismatch();
     return OptionValue(value);
   }

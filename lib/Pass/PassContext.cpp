@@ -210,7 +210,8 @@ Error PassContext::setConfig(StringRef key, OptionValue value) {
     return createStringError(
         inconvertibleErrorCode(),
         "pass config '" + key + "' expects a value of type " +
-            getOptionTypeName(entry->type) + ", got a " +
+            getOptionTypeName(entry->type) + ", got " +
+            (value.getType() == OptionType::Int ? "an " : "a ") +
             getOptionTypeName(value.getType()));
   if (intAsFloat)
     value = OptionValue(value.getFloat());

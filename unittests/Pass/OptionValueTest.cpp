@@ -193,3 +193,15 @@ TEST(OptionValueTest, PrintParseRoundTrip) {
         << "'" << text << "' read back as '" << back->str() << "'";
   }
 }
+
+TEST(OptionValueRoundTrip, SubnormalFloatReadsBack) {
+  double tiny = 4.9406564584124654e-324; // The smallest subnormal double.
+  Expected<OptionValue> value =
+      parseOptionValue(OptionValue(tiny).str(), OptionType::Float);
+  ASSERT_TRUE(bool(value)) << toString(value.takeError());
+  EXPECT_EQ(value->getFloat(), tiny);
+  // Overflow is still an error.
+  Expected<OptionValue> huge = parseOptionValue("1e999", OptionType::Float);
+  ASSERT_FALSE(bool(huge));
+  EXPECT_EQ(toString(huge.takeError()), "expected a float, got '1e999'");
+}

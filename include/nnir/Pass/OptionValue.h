@@ -53,7 +53,7 @@ public:
     return std::get<std::vector<std::string>>(value);
   }
 
-  /// The text form (`true`, `3`, `0.5`, `abc`, `[a, b]`), which
+  /// The text form (`true`, `3`, `0.5`, `abc`, `[a,b]`), which
   /// parseOptionValue reads back.
   void print(llvm::raw_ostream &os) const;
   std::string str() const;
@@ -67,8 +67,9 @@ private:
 };
 
 /// Reads \p text as a value of \p type: bool (`true`/`false`/`1`/`0`), int,
-/// float, string (as is), list (`a,b,c`, optionally in `[...]`). The error
-/// says which type was expected ("expected an int, got 'abc'").
+/// float, string, list (`a,b,c`, optionally in `[...]`); surrounding white
+/// space is dropped from every value and list item. The error says which
+/// type was expected ("expected an int, got 'abc'").
 llvm::Expected<OptionValue> parseOptionValue(llvm::StringRef text,
                                              OptionType type);
 
