@@ -16,5 +16,6 @@ void nnir::registerAllOps() {
     registerReductionOps();
     registerTransformOps();
     registerNNOps();
+    registerAnnotationOps();
   });
 }

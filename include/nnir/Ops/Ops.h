@@ -20,6 +20,7 @@ void registerElementwiseOps();
 void registerReductionOps();
 void registerTransformOps();
 void registerNNOps();
+void registerAnnotationOps();
 
 } // namespace nnir
 
