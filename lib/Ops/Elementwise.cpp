@@ -1,16 +1,23 @@
 //===- Elementwise.cpp - Unary and binary elementwise operators -----------===//
 //
 /// \file
-/// Relay's unary (`exp`, `nn.relu`, ...) and broadcasting binary (`add`,
-/// `multiply`, comparisons, ...) operators, with their type relations:
-/// unary operators keep their input's type (isnan/isinf/isfinite give bool),
-/// binary ones broadcast numpy-style from the right and require equal
-/// dtypes, comparisons give bool. Logical operators take bool tensors,
-/// bitwise ones integer or bool tensors, shifts integer tensors.
+/// Relay's elementwise operators with their type relations, fusion patterns
+/// and flags: the unary ones (`exp`, `nn.relu`, `clip`, `cast`, `cast_like`,
+/// `reinterpret`, `nn.leaky_relu`, ...; ElemWise) keep their input's type
+/// (isnan/isinf/isfinite give bool, the casts take a new dtype); the binary
+/// ones (`add`, ..., comparisons; Broadcast) broadcast numpy-style from the
+/// right and require equal dtypes, comparisons give bool; `where` broadcasts
+/// all three operands; `nn.prelu` (Broadcast) takes alpha along one axis.
+///
+/// Where Relay's relation accepts a dtype that its compute then rejects, the
+/// relation here rejects it at the call instead: logical operators take bool
+/// tensors, bitwise ones integer or bool tensors, shifts integer tensors, and
+/// reinterpret needs equal bit widths.
 //
 //===----------------------------------------------------------------------===//
 
 #include "nnir/IR/Op.h"
+#include "nnir/IR/OpProperties.h"
 #include "nnir/Ops/Attrs.h"
 #include "nnir/Ops/Ops.h"
 #include "nnir/Ops/TypeRelations.h"
@@ -103,16 +110,14 @@ static TypeRelationFn binaryRelation(DTypeClass cls, bool compare) {
   };
 }
 
-/// clip: identity; a_min must not exceed a_max.
+/// clip: identity. As in Relay, a_min > a_max is accepted (every element
+/// becomes a_min).
 static Expected<Ref<Type>> clipRelation(ArrayRef<const Type *> args,
                                         const Attrs *attrs,
                                         const TypeRelationContext &ctx) {
   Expected<const ClipAttrs *> clip = getAttrs<ClipAttrs>(attrs, ctx);
   if (!clip)
     return clip.takeError();
-  if ((*clip)->aMin > (*clip)->aMax)
-    return ctx.error("a_min " + formatDouble((*clip)->aMin) +
-                     " is greater than a_max " + formatDouble((*clip)->aMax));
   return identityRelation(args, attrs, ctx);
 }
 
@@ -131,8 +136,89 @@ static Expected<Ref<Type>> castRelation(ArrayRef<const Type *> args,
   return makeTensorType((*data)->getShape(), (*cast)->dtype, ctx);
 }
 
+/// cast_like(data, dtype_like): data's shape with dtype_like's dtype.
+static Expected<Ref<Type>> castLikeRelation(ArrayRef<const Type *> args,
+                                            const Attrs *,
+                                            const TypeRelationContext &ctx) {
+  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
+  if (!data)
+    return data.takeError();
+  Expected<const TensorType *> like = getTensorArg(args, 1, "dtype_like", ctx);
+  if (!like)
+    return like.takeError();
+  return makeTensorType((*data)->getShape(), (*like)->getDType(), ctx);
+}
+
+/// reinterpret: a bit cast to the dtype attribute. Relay's relation accepts
+/// any pair of dtypes and leaves the check to lowering (tir's reinterpret
+/// requires equal bit widths); nnir checks it here, so a module that cannot
+/// be compiled is rejected where the call is: bits x lanes must be equal.
+static Expected<Ref<Type>> reinterpretRelation(ArrayRef<const Type *> args,
+                                               const Attrs *attrs,
+                                               const TypeRelationContext &ctx) {
+  Expected<const CastAttrs *> cast = getAttrs<CastAttrs>(attrs, ctx);
+  if (!cast)
+    return cast.takeError();
+  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
+  if (!data)
+    return data.takeError();
+  DataType from = (*data)->getDType();
+  DataType to = (*cast)->dtype;
+  if (to.isVoid())
+    return ctx.error("the target dtype is not set");
+  auto bits = [](DataType dtype) { return dtype.getBits() * dtype.getLanes(); };
+  auto describe = [&](DataType dtype) {
+    return dtype.str() + " (" + std::to_string(bits(dtype)) +
+           (bits(dtype) == 1 ? " bit)" : " bits)");
+  };
+  if (bits(from) != bits(to))
+    return ctx.error("cannot reinterpret " + describe(from) + " as " +
+                     describe(to) + ": the element sizes differ");
+  return makeTensorType((*data)->getShape(), to, ctx);
+}
+
+/// nn.leaky_relu: identity.
+static Expected<Ref<Type>> leakyReluRelation(ArrayRef<const Type *> args,
+                                             const Attrs *attrs,
+                                             const TypeRelationContext &ctx) {
+  Expected<const LeakyReluAttrs *> leaky = getAttrs<LeakyReluAttrs>(attrs, ctx);
+  if (!leaky)
+    return leaky.takeError();
+  return identityRelation(args, attrs, ctx);
+}
+
+/// nn.prelu(data, alpha): alpha is `[data.shape[axis]]` of data's dtype; the
+/// result is data's type. A negative axis counts from the end.
+static Expected<Ref<Type>> preluRelation(ArrayRef<const Type *> args,
+                                         const Attrs *attrs,
+                                         const TypeRelationContext &ctx) {
+  Expected<const PReluAttrs *> prelu = getAttrs<PReluAttrs>(attrs, ctx);
+  if (!prelu)
+    return prelu.takeError();
+  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
+  if (!data)
+    return data.takeError();
+  Expected<const TensorType *> alpha = getTensorArg(args, 1, "alpha", ctx);
+  if (!alpha)
+    return alpha.takeError();
+  Expected<unsigned> axis =
+      normalizeAxis((*prelu)->axis, (*data)->getRank(), ctx);
+  if (!axis)
+    return axis.takeError();
+  int64_t channels = (*data)->getShape()[*axis];
+  ArrayRef<int64_t> alphaShape = (*alpha)->getShape();
+  if (alphaShape.size() != 1 || alphaShape[0] != channels ||
+      (*alpha)->getDType() != (*data)->getDType())
+    return ctx.error("expected alpha of type " +
+                     TensorType::get({channels}, (*data)->getDType())->str() +
+                     " (data.shape[" + Twine(*axis) + "] of " + (*data)->str() +
+                     "), got " + (*alpha)->str());
+  return identityRelation(args, attrs, ctx);
+}
+
 /// where(condition, x, y): x and y have one dtype; the result is the
-/// broadcast of all three shapes, with x's dtype.
+/// broadcast of all three shapes, with x's dtype. The condition's dtype is
+/// not checked (Relay's WhereRel does not either; nonzero means true).
 static Expected<Ref<Type>> whereRelation(ArrayRef<const Type *> args,
                                          const Attrs *,
                                          const TypeRelationContext &ctx) {
@@ -152,8 +238,8 @@ static Expected<Ref<Type>> whereRelation(ArrayRef<const Type *> args,
   std::optional<Shape> shape =
       broadcastShapes((*cond)->getShape(), xyType->getShape());
   if (!shape)
-    return ctx.error("cannot broadcast " + (*cond)->str() + " with " +
-                     xyType->str());
+    return ctx.error("cannot broadcast the condition " + (*cond)->str() +
+                     " with " + xyType->str() + " (the broadcast of x and y)");
   return makeTensorType(*shape, (*x)->getDType(), ctx);
 }
 
@@ -161,15 +247,26 @@ static Expected<Ref<Type>> whereRelation(ArrayRef<const Type *> args,
 // Registration
 //===----------------------------------------------------------------------===//
 
+/// Sets the fusion pattern of the op being built and, as Relay's
+/// elementwise registrations do, marks it explicitly as not stateful.
+static OpBuilder &setPattern(OpBuilder &builder, OpPatternKind kind) {
+  return builder.setAttr<OpPatternKind>(kOpPatternAttr, kind)
+      .setAttr<bool>(kOpIsStatefulAttr, false);
+}
+
 void nnir::registerElementwiseOps() {
   OpRegistry &registry = OpRegistry::instance();
+  // RELAY_REGISTER_UNARY_OP (and fast_exp/fast_tanh/fast_erf, which TVM's
+  // FastMath pass introduces), isnan/isinf/isfinite, nn.relu,
+  // zeros_like/ones_like: ElemWise.
   for (const char *name :
        {"abs",         "negative", "exp",        "log",       "log2",
         "log10",       "sqrt",     "rsqrt",      "erf",       "sigmoid",
         "tanh",        "sin",      "cos",        "tan",       "floor",
         "ceil",        "round",    "trunc",      "sign",      "logical_not",
         "bitwise_not", "copy",     "zeros_like", "ones_like", "isnan",
-        "isinf",       "isfinite", "nn.relu"}) {
+        "isinf",       "isfinite", "nn.relu",    "fast_exp",  "fast_tanh",
+        "fast_erf"}) {
     StringRef opName = name;
     TypeRelationFn relation = identityRelation;
     if (opName == "isnan" || opName == "isinf" || opName == "isfinite")
@@ -178,12 +275,15 @@ void nnir::registerElementwiseOps() {
       relation = unaryRelation(DTypeClass::Bool);
     else if (opName == "bitwise_not")
       relation = unaryRelation(DTypeClass::IntegerOrBool);
-    registry.add(name)
-        .describe("elementwise unary operator")
+    OpBuilder builder = registry.add(name);
+    builder.describe("elementwise unary operator")
         .setNumInputs(1)
         .addArgument("data", "Tensor")
         .setAttr<TypeRelationFn>(kTypeRelationAttr, std::move(relation));
+    setPattern(builder, OpPatternKind::ElemWise);
   }
+
+  // RELAY_REGISTER_BINARY_OP and RELAY_REGISTER_CMP_OP: Broadcast.
   struct BinaryFamily {
     std::initializer_list<const char *> names;
     DTypeClass cls;
@@ -203,32 +303,75 @@ void nnir::registerElementwiseOps() {
        DTypeClass::Any,
        true},
   };
-  for (const BinaryFamily &family : binaryFamilies)
-    for (const char *name : family.names)
-      registry.add(name)
-          .describe("elementwise binary operator with numpy broadcasting")
+  for (const BinaryFamily &family : binaryFamilies) {
+    for (const char *name : family.names) {
+      OpBuilder builder = registry.add(name);
+      builder.describe("elementwise binary operator with numpy broadcasting")
           .setNumInputs(2)
           .addArgument("lhs", "Tensor")
           .addArgument("rhs", "Tensor")
           .setAttr<TypeRelationFn>(kTypeRelationAttr,
                                    binaryRelation(family.cls, family.compare));
-  registry.add("clip")
-      .describe("clamp every element to [a_min, a_max]")
+      setPattern(builder, OpPatternKind::Broadcast);
+    }
+  }
+
+  OpBuilder clip = registry.add("clip");
+  clip.describe("clamp every element to [a_min, a_max]")
       .setNumInputs(1)
       .addArgument("data", "Tensor")
       .setAttrsType<ClipAttrs>()
       .setAttr<TypeRelationFn>(kTypeRelationAttr, clipRelation);
-  registry.add("cast")
-      .describe("convert every element to dtype")
+  setPattern(clip, OpPatternKind::ElemWise);
+
+  OpBuilder castOp = registry.add("cast");
+  castOp.describe("convert every element to dtype")
       .setNumInputs(1)
       .addArgument("data", "Tensor")
       .setAttrsType<CastAttrs>()
       .setAttr<TypeRelationFn>(kTypeRelationAttr, castRelation);
-  registry.add("where")
-      .describe("select elements of x or y by a condition")
+  setPattern(castOp, OpPatternKind::ElemWise);
+
+  OpBuilder castLike = registry.add("cast_like");
+  castLike.describe("convert every element to the dtype of dtype_like")
+      .setNumInputs(2)
+      .addArgument("data", "Tensor")
+      .addArgument("dtype_like", "Tensor")
+      .setAttr<TypeRelationFn>(kTypeRelationAttr, castLikeRelation);
+  setPattern(castLike, OpPatternKind::ElemWise);
+
+  OpBuilder reinterpret = registry.add("reinterpret");
+  reinterpret.describe("reinterpret the bits of every element as dtype")
+      .setNumInputs(1)
+      .addArgument("data", "Tensor")
+      .setAttrsType<CastAttrs>()
+      .setAttr<TypeRelationFn>(kTypeRelationAttr, reinterpretRelation);
+  setPattern(reinterpret, OpPatternKind::ElemWise);
+
+  OpBuilder leakyRelu = registry.add("nn.leaky_relu");
+  leakyRelu.describe("x if x > 0, else alpha * x")
+      .setNumInputs(1)
+      .addArgument("data", "Tensor")
+      .setAttrsType<LeakyReluAttrs>()
+      .setAttr<TypeRelationFn>(kTypeRelationAttr, leakyReluRelation);
+  setPattern(leakyRelu, OpPatternKind::ElemWise);
+
+  // Relay registers nn.prelu as Broadcast: alpha runs along one axis.
+  OpBuilder prelu = registry.add("nn.prelu");
+  prelu.describe("x if x > 0, else alpha[c] * x along the channel axis")
+      .setNumInputs(2)
+      .addArgument("data", "Tensor")
+      .addArgument("alpha", "Tensor")
+      .setAttrsType<PReluAttrs>()
+      .setAttr<TypeRelationFn>(kTypeRelationAttr, preluRelation);
+  setPattern(prelu, OpPatternKind::Broadcast);
+
+  OpBuilder where = registry.add("where");
+  where.describe("select elements of x or y by a condition")
       .setNumInputs(3)
       .addArgument("condition", "Tensor")
       .addArgument("x", "Tensor")
       .addArgument("y", "Tensor")
       .setAttr<TypeRelationFn>(kTypeRelationAttr, whereRelation);
+  setPattern(where, OpPatternKind::Broadcast);
 }

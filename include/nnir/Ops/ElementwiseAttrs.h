@@ -37,6 +37,20 @@ struct ClipAttrs : AttrsNode<ClipAttrs> {
   }
 };
 
+/// nn.leaky_relu. TVM's Python API defaults alpha to 0.01, so TVM-printed
+/// modules usually show `alpha=0.01f`.
+struct LeakyReluAttrs : AttrsNode<LeakyReluAttrs> {
+  static constexpr llvm::StringLiteral typeKey = "relay.attrs.LeakyReluAttrs";
+  double alpha = 0.25;
+  template <typename V> void visitFields(V &v) { v("alpha", alpha, 0.25); }
+};
+
+/// nn.prelu: the channel axis that alpha runs along.
+struct PReluAttrs : AttrsNode<PReluAttrs> {
+  static constexpr llvm::StringLiteral typeKey = "relay.attrs.PReluAttrs";
+  int64_t axis = 1;
+  template <typename V> void visitFields(V &v) { v("axis", axis, 1); }
+};
 
 } // namespace nnir
 
