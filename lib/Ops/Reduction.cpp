@@ -1,14 +1,19 @@
 //===- Reduction.cpp - Reduction operators --------------------------------===//
 //
 /// \file
-/// sum, mean, max, min, prod, all, any, and their type relation (Relay's
-/// ReduceRel): `axis` None or `[]` reduces every axis; negative axes count
-/// from the end; `exclude` reduces every axis not listed; reduced dimensions
-/// are dropped, or kept as 1 with `keepdims`. The dtype is the input's.
+/// Relay's reductions (sum, mean, max, min, prod, all, any, argmax, argmin,
+/// variance), all CommReduce, with the shape rule of Relay's ReduceRel:
+/// `axis` None or `[]` reduces every axis; negative axes count from the end;
+/// an axis may be listed once; `exclude` reduces every axis not listed;
+/// reduced dimensions are dropped, or kept as 1 with `keepdims`. The dtype is
+/// the input's, except argmax/argmin (int32, the dtype of Relay's shape
+/// dimensions). all and any take bool tensors (their compute is a logical
+/// and/or).
 //
 //===----------------------------------------------------------------------===//
 
 #include "nnir/IR/Op.h"
+#include "nnir/IR/OpProperties.h"
 #include "nnir/Ops/Attrs.h"
 #include "nnir/Ops/Ops.h"
 #include "nnir/Ops/TypeRelations.h"
@@ -18,19 +23,12 @@
 using namespace llvm;
 using namespace nnir;
 
-/// The type of a reduction of args[0] as \p attrs say.
-static Expected<Ref<Type>> reduceRelation(ArrayRef<const Type *> args,
-                                          const Attrs *attrs,
-                                          const TypeRelationContext &ctx) {
-  Expected<const ReduceAttrs *> reduce = getAttrs<ReduceAttrs>(attrs, ctx);
-  if (!reduce)
-    return reduce.takeError();
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  unsigned rank = (*data)->getRank();
-  const std::optional<IntList> &axis = (*reduce)->axis;
-
+/// The shape of \p data reduced over \p axis (see the file comment).
+static Expected<Shape> reduceShape(const TensorType *data,
+                                   const std::optional<IntList> &axis,
+                                   bool keepdims, bool exclude,
+                                   const TypeRelationContext &ctx) {
+  unsigned rank = data->getRank();
   SmallBitVector reduced(rank);
   if (!axis || axis->empty()) {
     // As in Relay, no axis means every axis, even with exclude.
@@ -46,27 +44,129 @@ static Expected<Ref<Type>> reduceRelation(ArrayRef<const Type *> args,
       listed.set(*index);
     }
     reduced = listed;
-    if ((*reduce)->exclude)
+    if (exclude)
       reduced.flip();
   }
 
   Shape shape;
   for (unsigned i = 0; i != rank; ++i) {
     if (!reduced.test(i))
-      shape.push_back((*data)->getShape()[i]);
-    else if ((*reduce)->keepdims)
+      shape.push_back(data->getShape()[i]);
+    else if (keepdims)
       shape.push_back(1);
   }
-  return makeTensorType(shape, (*data)->getDType(), ctx);
+  return shape;
+}
+
+/// sum, mean, max, min, prod (any dtype), all, any (bool when \p boolOnly).
+static TypeRelationFn reduceRelation(bool boolOnly) {
+  return [boolOnly](ArrayRef<const Type *> args, const Attrs *attrs,
+                    const TypeRelationContext &ctx) -> Expected<Ref<Type>> {
+    Expected<const ReduceAttrs *> reduce = getAttrs<ReduceAttrs>(attrs, ctx);
+    if (!reduce)
+      return reduce.takeError();
+    Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
+    if (!data)
+      return data.takeError();
+    if (boolOnly && !(*data)->getDType().isBool())
+      return ctx.error("expected a tensor of bool dtype, got " +
+                       (*data)->str());
+    Expected<Shape> shape = reduceShape(
+        *data, (*reduce)->axis, (*reduce)->keepdims, (*reduce)->exclude, ctx);
+    if (!shape)
+      return shape.takeError();
+    return makeTensorType(*shape, (*data)->getDType(), ctx);
+  };
+}
+
+/// argmax, argmin: the reduced shape, int32 indices.
+static Expected<Ref<Type>> argReduceRelation(ArrayRef<const Type *> args,
+                                             const Attrs *attrs,
+                                             const TypeRelationContext &ctx) {
+  Expected<const ArgReduceAttrs *> reduce =
+      getAttrs<ArgReduceAttrs>(attrs, ctx);
+  if (!reduce)
+    return reduce.takeError();
+  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
+  if (!data)
+    return data.takeError();
+  Expected<Shape> shape = reduceShape(
+      *data, (*reduce)->axis, (*reduce)->keepdims, (*reduce)->exclude, ctx);
+  if (!shape)
+    return shape.takeError();
+  return makeTensorType(*shape, DataType::int32(), ctx);
+}
+
+/// variance(data, mean): the reduced shape of data, data's dtype. data has
+/// rank >= 1 and mean the same rank (Relay's VarianceRel); mean (the Python
+/// API passes `mean(data, axis, keepdims=True, exclude)`) must also have
+/// data's dtype and broadcast to data's shape, since the compute subtracts
+/// it from data.
+static Expected<Ref<Type>> varianceRelation(ArrayRef<const Type *> args,
+                                            const Attrs *attrs,
+                                            const TypeRelationContext &ctx) {
+  Expected<const VarianceAttrs *> variance =
+      getAttrs<VarianceAttrs>(attrs, ctx);
+  if (!variance)
+    return variance.takeError();
+  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
+  if (!data)
+    return data.takeError();
+  Expected<const TensorType *> mean = getTensorArg(args, 1, "mean", ctx);
+  if (!mean)
+    return mean.takeError();
+  unsigned rank = (*data)->getRank();
+  if (rank == 0)
+    return ctx.error("expected data of rank at least 1, got " + (*data)->str());
+  if ((*mean)->getRank() != rank)
+    return ctx.error("expected mean of rank " + Twine(rank) +
+                     " (the rank of data " + (*data)->str() + "), got " +
+                     (*mean)->str());
+  if ((*mean)->getDType() != (*data)->getDType())
+    return ctx.error("dtype mismatch: data " + (*data)->str() + " vs mean " +
+                     (*mean)->str());
+  for (unsigned i = 0; i != rank; ++i) {
+    int64_t m = (*mean)->getShape()[i];
+    if (m != 1 && m != (*data)->getShape()[i])
+      return ctx.error("mean " + (*mean)->str() +
+                       " does not broadcast to data " + (*data)->str());
+  }
+  Expected<Shape> shape =
+      reduceShape(*data, (*variance)->axis, (*variance)->keepdims,
+                  (*variance)->exclude, ctx);
+  if (!shape)
+    return shape.takeError();
+  return makeTensorType(*shape, (*data)->getDType(), ctx);
 }
 
 void nnir::registerReductionOps() {
   OpRegistry &registry = OpRegistry::instance();
-  for (const char *name : {"sum", "mean", "max", "min", "prod", "all", "any"})
+  for (const char *name : {"sum", "mean", "max", "min", "prod", "all", "any"}) {
+    StringRef opName = name;
     registry.add(name)
         .describe("reduction over axes")
         .setNumInputs(1)
         .addArgument("data", "Tensor")
         .setAttrsType<ReduceAttrs>()
-        .setAttr<TypeRelationFn>(kTypeRelationAttr, reduceRelation);
+        .setAttr<TypeRelationFn>(
+            kTypeRelationAttr,
+            reduceRelation(opName == "all" || opName == "any"))
+        .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::CommReduce);
+  }
+  for (const char *name : {"argmax", "argmin"})
+    registry.add(name)
+        .describe("indices of the extreme elements over axes")
+        .setNumInputs(1)
+        .addArgument("data", "Tensor")
+        .setAttrsType<ArgReduceAttrs>()
+        .setAttr<TypeRelationFn>(kTypeRelationAttr, argReduceRelation)
+        .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::CommReduce);
+  registry.add("variance")
+      .describe("variance over axes, given the mean (keepdims shape)")
+      .setNumInputs(2)
+      .addArgument("data", "Tensor")
+      .addArgument("mean", "Tensor")
+      .setAttrsType<VarianceAttrs>()
+      .setAttr<TypeRelationFn>(kTypeRelationAttr, varianceRelation)
+      .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::CommReduce);
 }

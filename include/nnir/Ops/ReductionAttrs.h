@@ -32,6 +32,37 @@ struct ReduceAttrs : AttrsNode<ReduceAttrs> {
   }
 };
 
+/// argmax, argmin
+struct ArgReduceAttrs : AttrsNode<ArgReduceAttrs> {
+  static constexpr llvm::StringLiteral typeKey = "relay.attrs.ArgReduceAttrs";
+  std::optional<IntList> axis;
+  bool keepdims = false;
+  /// Among equal extremes, the index of the last one instead of the first.
+  bool selectLastIndex = false;
+  bool exclude = false;
+  template <typename V> void visitFields(V &v) {
+    v("axis", axis, std::nullopt);
+    v("keepdims", keepdims, false);
+    v("select_last_index", selectLastIndex, false);
+    v("exclude", exclude, false);
+  }
+};
+
+/// variance(data, mean)
+struct VarianceAttrs : AttrsNode<VarianceAttrs> {
+  static constexpr llvm::StringLiteral typeKey = "relay.attrs.VarianceAttrs";
+  std::optional<IntList> axis;
+  bool keepdims = false;
+  bool exclude = false;
+  /// Divide by N - 1 instead of N.
+  bool unbiased = false;
+  template <typename V> void visitFields(V &v) {
+    v("axis", axis, std::nullopt);
+    v("keepdims", keepdims, false);
+    v("exclude", exclude, false);
+    v("unbiased", unbiased, false);
+  }
+};
 
 } // namespace nnir
 
