@@ -1,4 +1,4 @@
-//===- Attrs.h - Attribute records of nnir's operators -----------*- C++ -*-===//
+//===- Attrs.h - Attribute records of nnir's operators ----------*- C++ -*-===//
 //
 /// \file
 /// Every attribute record of nnir's operators, one header per family, with TVM
@@ -10,6 +10,7 @@
 #ifndef NNIR_OPS_ATTRS_H
 #define NNIR_OPS_ATTRS_H
 
+#include "nnir/Ops/AnnotationAttrs.h"
 #include "nnir/Ops/ElementwiseAttrs.h"
 #include "nnir/Ops/NNAttrs.h"
 #include "nnir/Ops/ReductionAttrs.h"
