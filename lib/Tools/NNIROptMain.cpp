@@ -9,7 +9,10 @@
 #include "nnir/Tools/NNIROptMain.h"
 
 #include "nnir/IR/Module.h"
+#include "nnir/IR/Op.h"
+#include "nnir/IR/OpProperties.h"
 #include "nnir/IR/StructuralEqual.h"
+#include "nnir/IR/TypeRelation.h"
 #include "nnir/IR/Verifier.h"
 #include "nnir/Pass/Instruments.h"
 #include "nnir/Pass/Pass.h"
@@ -117,6 +120,11 @@ struct CLOptions {
   cl::opt<bool> listPassConfigs{
       "list-pass-configs",
       cl::desc("List the registered --pass-config keys and exit"),
+      cl::init(false), cl::cat(cat)};
+  cl::opt<bool> listOps{
+      "list-ops",
+      cl::desc("List the registered operators with their fusion pattern, "
+               "flags, inputs and attributes, and exit"),
       cl::init(false), cl::cat(cat)};
 
   // The PassContext.
@@ -234,6 +242,7 @@ Expected<NNIROptConfig> NNIROptConfig::createFromCLOptions() {
   config.passPlugins = options->passPlugins;
   config.listPasses = options->listPasses;
   config.listPassConfigs = options->listPassConfigs;
+  config.listOps = options->listOps;
 
   // -O<N> and --opt-level=N may be repeated only with the same level.
   std::optional<unsigned> level;
@@ -346,6 +355,66 @@ static void printPassConfigList(raw_ostream &os) {
     if (!entry->description.empty())
       os << " - " << entry->description;
     os << "\n";
+  }
+}
+
+/// `--list-ops`: every registered operator by name, as
+///   `  name [Pattern, flags..., N inputs (a, b), record type] - description`
+/// followed by one `    field: type = default` line per attribute
+/// (`    field: type, required` for a field without a default).
+static void printOpList(raw_ostream &os) {
+  std::vector<const Op *> ops;
+  for (const Ref<Op> &op : OpRegistry::instance().getOps())
+    ops.push_back(op.get());
+  llvm::sort(ops, [](const Op *a, const Op *b) {
+    return a->getName() < b->getName();
+  });
+  const OpAttrMap<OpPatternKind> *patterns =
+      OpRegistry::instance().findAttrMap<OpPatternKind>(kOpPatternAttr);
+  os << "Registered operators:\n";
+  for (const Op *op : ops) {
+    os << "  " << op->getName() << " [";
+    // FuseOps treats an operator without a pattern as Opaque; say which.
+    if (patterns && patterns->has(op))
+      os << getOpPatternKindName(patterns->get(op));
+    else
+      os << "no pattern (Opaque)";
+    if (isStatefulOp(op))
+      os << ", stateful";
+    if (isNonComputationalOp(op))
+      os << ", non-computational";
+    if (!getTypeRelation(op))
+      os << ", no type relation";
+    int numInputs = op->getNumInputs();
+    if (numInputs < 0)
+      os << ", variadic";
+    else
+      os << ", " << numInputs << (numInputs == 1 ? " input" : " inputs");
+    if (!op->getArguments().empty()) {
+      os << " (";
+      interleaveComma(op->getArguments(), os,
+                      [&](const OpArgument &arg) { os << arg.name; });
+      os << ")";
+    }
+    if (op->hasAttrsType())
+      os << ", " << op->getAttrsTypeKey();
+    os << "]";
+    if (!op->getDescription().empty())
+      os << " - " << op->getDescription();
+    os << "\n";
+    Ref<Attrs> defaults = op->createDefaultAttrs();
+    if (!defaults)
+      continue;
+    SmallVector<AttrFieldInfo, 8> fields;
+    defaults->describeFields(fields);
+    for (const AttrFieldInfo &field : fields) {
+      os << "    " << field.name << ": " << field.typeName;
+      if (field.defaultText)
+        os << " = " << *field.defaultText;
+      else
+        os << ", required";
+      os << "\n";
+    }
   }
 }
 
@@ -522,14 +591,26 @@ int nnir::runNNIROpt(const NNIROptConfig &config, raw_ostream &errs) {
       return fail(plugin.takeError());
     plugin->registerPasses(PassRegistry::instance());
   }
-  if (config.listPasses || config.listPassConfigs)
+  if (config.listPasses || config.listPassConfigs || config.listOps)
     return writeOutput(config, errs, [&](raw_ostream &os) {
-      if (config.listPasses)
+      bool first = true;
+      auto separate = [&] {
+        if (!first)
+          os << "\n";
+        first = false;
+      };
+      if (config.listPasses) {
+        separate();
         printPassList(os);
-      if (config.listPasses && config.listPassConfigs)
-        os << "\n";
-      if (config.listPassConfigs)
+      }
+      if (config.listPassConfigs) {
+        separate();
         printPassConfigList(os);
+      }
+      if (config.listOps) {
+        separate();
+        printOpList(os);
+      }
     });
 
   // The pipeline and the context are checked before the input is read.

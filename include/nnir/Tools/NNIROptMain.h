@@ -61,6 +61,9 @@ struct NNIROptConfig {
   /// `--list-passes`, `--list-pass-configs`: print the registry and exit.
   bool listPasses = false;
   bool listPassConfigs = false;
+  /// `--list-ops`: print every registered operator (pattern, flags, inputs,
+  /// attributes) and exit; combines with the other listing flags.
+  bool listOps = false;
 
   /// The PassContext: `-O<N>` / `--opt-level=N`, `--required-pass=`,
   /// `--disable-pass=`, and `--pass-config=key=value` entries (unparsed).
@@ -108,9 +111,9 @@ inline constexpr llvm::StringRef kNNIROptToolName = "nnir-opt";
 void printNNIRVersion(llvm::raw_ostream &os);
 
 /// Runs nnir-opt as \p config says: loads the plugins; with a listing flag,
-/// prints the registered passes or configs and stops; otherwise parses the
-/// pipeline, builds the PassContext, parses and verifies the input, runs the
-/// pipeline inside the entered context, and prints the result into the
+/// prints the registered passes, configs or operators and stops; otherwise
+/// parses the pipeline, builds the PassContext, parses and verifies the input,
+/// runs the pipeline inside the entered context, and prints the result into the
 /// output. Dumps, reports and errors go to \p errs (located errors as
 /// file:line:col, source line and caret). Returns the process exit code: 0 on
 /// success, 1 on any error.
