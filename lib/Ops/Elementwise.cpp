@@ -238,8 +238,8 @@ static Expected<Ref<Type>> whereRelation(ArrayRef<const Type *> args,
   std::optional<Shape> shape =
       broadcastShapes((*cond)->getShape(), xyType->getShape());
   if (!shape)
-    return ctx.error("cannot broadcast the condition " + (*cond)->str() +
-                     " with " + xyType->str() + " (the broadcast of x and y)");
+    return ctx.error("cannot broadcast " + (*cond)->str() + " with " +
+                     xyType->str());
   return makeTensorType(*shape, (*x)->getDType(), ctx);
 }
 

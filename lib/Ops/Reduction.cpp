@@ -68,13 +68,13 @@ static TypeRelationFn reduceRelation(bool boolOnly) {
     Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
     if (!data)
       return data.takeError();
-    if (boolOnly && !(*data)->getDType().isBool())
-      return ctx.error("expected a tensor of bool dtype, got " +
-                       (*data)->str());
     Expected<Shape> shape = reduceShape(
         *data, (*reduce)->axis, (*reduce)->keepdims, (*reduce)->exclude, ctx);
     if (!shape)
       return shape.takeError();
+    if (boolOnly && !(*data)->getDType().isBool())
+      return ctx.error("expected a tensor of bool dtype, got " +
+                       (*data)->str());
     return makeTensorType(*shape, (*data)->getDType(), ctx);
   };
 }
