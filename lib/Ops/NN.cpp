@@ -1,107 +1,193 @@
 //===- NN.cpp - Neural-network operators ----------------------------------===//
 //
 /// \file
-/// nn.conv2d, nn.dense, nn.bias_add, nn.batch_norm, nn.softmax,
-/// nn.max_pool2d, nn.dropout, and their type relations (Relay's Conv2DRel,
-/// DenseRel, BiasAddRel, BatchNormRel, Pool2DRel, DropoutRel on static
-/// shapes). 2-D layouts may be any ordering of the letters NCHW (data) and
-/// OIHW (kernel): NCHW/OIHW, NHWC/HWIO, NHWC/OHWI, ...
+/// Relay's neural-network operators other than pooling and resizing:
+/// convolutions (nn.conv1d/2d/3d, nn.conv2d_transpose), matrix products
+/// (nn.dense, nn.matmul, nn.batch_matmul), nn.bias_add, normalisations
+/// (nn.batch_norm, nn.layer_norm, nn.group_norm, nn.instance_norm, nn.lrn,
+/// nn.l2_normalize), nn.softmax / nn.log_softmax, nn.dropout,
+/// nn.batch_flatten and nn.pad, with their type relations (Relay's rules on
+/// static shapes), fusion patterns and flags; and the layout and window
+/// helpers of Window.h. registerNNOps() also registers Pooling.cpp's and
+/// Image.cpp's operators.
+///
+/// Convolution layouts may be any ordering of the canonical letters: data
+/// NCW / NCHW / NCDHW (NWC, NHWC, NDHWC, ...), kernels OIW / OIHW / OIDHW
+/// (WIO, HWIO, OHWI, HWOI, DHWIO, ...), conv2d_transpose kernels IOHW.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Window.h"
+
 #include "nnir/IR/Op.h"
+#include "nnir/IR/OpProperties.h"
 #include "nnir/Ops/Attrs.h"
 #include "nnir/Ops/Ops.h"
 #include "nnir/Ops/TypeRelations.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
-
-#include <array>
+#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 using namespace nnir;
+using namespace nnir::window;
 
 //===----------------------------------------------------------------------===//
-// Shared helpers of the 2-D window operators
+// Window.h: layouts, window attributes, sliding-window arithmetic
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// Where each dimension of a 4-d layout is: pos[i] is the position of
-/// letter i of the canonical order ("NCHW" or "OIHW").
-using Layout4 = std::array<unsigned, 4>;
+int window::Layout::find(char name) const {
+  for (unsigned i = 0, e = axes.size(); i != e; ++i)
+    if (axes[i].name == name)
+      return i;
+  return -1;
+}
 
-/// Vertical and horizontal values of a 2-d window attribute.
-struct Pair {
-  int64_t h, w;
-};
+Expected<window::Layout> window::parseLayout(StringRef text, StringRef attrName,
+                                             const TypeRelationContext &ctx) {
+  auto invalid = [&](const Twine &why) {
+    return ctx.error("invalid " + attrName + " '" + text + "': " + why);
+  };
+  if (text.empty())
+    return invalid("it has no axes");
+  Layout layout;
+  size_t i = 0, e = text.size();
+  while (i != e) {
+    char c = text[i];
+    int64_t factor = 0;
+    if (isDigit(c)) {
+      size_t start = i;
+      while (i != e && isDigit(text[i]))
+        ++i;
+      StringRef digits = text.slice(start, i);
+      if (digits.getAsInteger(10, factor) || factor <= 0)
+        return invalid("bad split factor " + digits);
+      if (i == e || !isLower(text[i]))
+        return invalid("split factor " + digits +
+                       " is not followed by a lower-case axis");
+      c = text[i];
+    } else if (!isUpper(c)) {
+      return invalid("unexpected character '" + Twine(c) + "'");
+    }
+    if (layout.find(c) >= 0)
+      return invalid("axis " + Twine(c) + " appears twice");
+    layout.axes.push_back({c, factor});
+    ++i;
+  }
+  for (const LayoutAxis &axis : layout.axes)
+    if (axis.factor && layout.find(toUpper(axis.name)) < 0)
+      return invalid("sub-axis " + Twine(axis.factor) + Twine(axis.name) +
+                     " splits " + Twine(toUpper(axis.name)) +
+                     ", which the layout does not have");
+  return layout;
+}
 
-/// Padding as (top, left, bottom, right).
-struct Padding {
-  int64_t top, left, bottom, right;
-};
-} // namespace
-
-/// Parses \p layout as an ordering of the four letters of \p canonical.
-static Expected<Layout4> parseLayout(StringRef layout, StringRef canonical,
-                                     StringRef attrName,
-                                     const TypeRelationContext &ctx) {
-  Layout4 pos;
-  bool ok = layout.size() == 4;
-  for (unsigned i = 0; ok && i != 4; ++i) {
-    size_t at = layout.find(canonical[i]);
-    ok = at != StringRef::npos;
-    pos[i] = at;
+Expected<SmallVector<unsigned, 5>>
+window::parsePermutation(StringRef text, StringRef canonical,
+                         StringRef attrName, const TypeRelationContext &ctx) {
+  SmallVector<unsigned, 5> positions;
+  bool ok = text.size() == canonical.size();
+  for (char c : canonical) {
+    size_t at = text.find(c);
+    ok = ok && at != StringRef::npos;
+    positions.push_back(at);
   }
   if (!ok)
-    return ctx.error("unsupported " + attrName + " '" + layout +
+    return ctx.error("unsupported " + attrName + " '" + text +
                      "' (expected an ordering of " + canonical + ")");
-  return pos;
+  return positions;
 }
 
-/// A 1- or 2-value window attribute (strides, dilation, pool_size), every
-/// value positive.
-static Expected<Pair> getPair(ArrayRef<int64_t> values, StringRef attrName,
-                              const TypeRelationContext &ctx) {
-  if (values.size() != 1 && values.size() != 2)
-    return ctx.error(attrName + " must have 1 or 2 values, got " +
-                     formatIntList(values));
+Expected<SmallVector<unsigned, 3>>
+window::getSpatialAxes(const TensorType *data, const Layout &layout,
+                       StringRef layoutText, StringRef spatial,
+                       const TypeRelationContext &ctx) {
+  if (data->getRank() != layout.getRank())
+    return ctx.error("layout '" + layoutText + "' has " +
+                     Twine(layout.getRank()) + " axes, but data " +
+                     data->str() + " has rank " + Twine(data->getRank()));
+  for (unsigned i = 0, e = layout.getRank(); i != e; ++i) {
+    const LayoutAxis &axis = layout.axes[i];
+    if (axis.factor && data->getShape()[i] != axis.factor)
+      return ctx.error("data " + data->str() + " does not fit layout '" +
+                       layoutText + "': axis " + Twine(i) + " (" +
+                       Twine(axis.factor) + Twine(axis.name) + ") has extent " +
+                       Twine(data->getShape()[i]));
+  }
+  SmallVector<unsigned, 3> positions;
+  for (char name : spatial) {
+    if (layout.find(toLower(name)) >= 0)
+      return ctx.error("layout '" + layoutText + "' splits the " + Twine(name) +
+                       " axis, which must stay whole");
+    int at = layout.find(name);
+    if (at < 0)
+      return ctx.error("layout '" + layoutText + "' has no " + Twine(name) +
+                       " axis");
+    positions.push_back(at);
+  }
+  return positions;
+}
+
+std::string window::formatAttrList(ArrayRef<int64_t> values) {
+  std::string text = "[";
+  raw_string_ostream os(text);
+  interleave(values, os, ", ");
+  os << ']';
+  return text;
+}
+
+Expected<SmallVector<int64_t, 3>>
+window::getWindowValues(ArrayRef<int64_t> values, unsigned rank,
+                        StringRef attrName, const TypeRelationContext &ctx,
+                        int64_t minValue) {
+  if (values.size() != 1 && values.size() != rank) {
+    std::string counts =
+        rank == 1 ? "1 value" : "1 or " + std::to_string(rank) + " values";
+    return ctx.error(attrName + " must have " + counts + ", got " +
+                     formatAttrList(values));
+  }
   for (int64_t v : values)
-    if (v <= 0)
-      return ctx.error(attrName + " must be positive, got " +
-                       formatIntList(values));
-  return Pair{values.front(), values.back()};
+    if (v < minValue)
+      return ctx.error(attrName + " must be " +
+                       (minValue > 0 ? "positive" : "non-negative") + ", got " +
+                       formatAttrList(values));
+  if (values.size() == 1)
+    return SmallVector<int64_t, 3>(rank, values[0]);
+  return SmallVector<int64_t, 3>(values.begin(), values.end());
 }
 
-/// Padding of 1 (all sides), 2 (vertical, horizontal) or 4 (top, left,
-/// bottom, right) non-negative values.
-static Expected<Padding> getPadding(ArrayRef<int64_t> values,
-                                    const TypeRelationContext &ctx) {
+Expected<SmallVector<std::pair<int64_t, int64_t>, 3>>
+window::getPadding(ArrayRef<int64_t> values, unsigned rank,
+                   const TypeRelationContext &ctx) {
   for (int64_t v : values)
     if (v < 0)
       return ctx.error("padding must not be negative, got " +
-                       formatIntList(values));
-  switch (values.size()) {
-  case 1:
-    return Padding{values[0], values[0], values[0], values[0]};
-  case 2:
-    return Padding{values[0], values[1], values[0], values[1]};
-  case 4:
-    return Padding{values[0], values[1], values[2], values[3]};
-  default:
-    return ctx.error("padding must have 1, 2 or 4 values, got " +
-                     formatIntList(values));
+                       formatAttrList(values));
+  SmallVector<std::pair<int64_t, int64_t>, 3> pads;
+  for (unsigned i = 0; i != rank; ++i) {
+    if (values.size() == 1)
+      pads.push_back({values[0], values[0]});
+    else if (values.size() == rank)
+      pads.push_back({values[i], values[i]});
+    else if (values.size() == 2 * rank)
+      pads.push_back({values[i], values[i + rank]});
+    else if (rank == 1)
+      return ctx.error("padding must have 1 or 2 values, got " +
+                       formatAttrList(values));
+    else
+      return ctx.error("padding must have 1, " + Twine(rank) + " or " +
+                       Twine(2 * rank) + " values, got " +
+                       formatAttrList(values));
   }
+  return pads;
 }
 
-/// The output extent of a sliding window over \p in extents padded with
-/// \p before and \p after: (in + before + after - ((kernel - 1) * dilation +
-/// 1) [+ stride - 1 with ceil mode]) / stride + 1. \p dimName ("height")
-/// names the dimension in errors.
-static Expected<int64_t> windowOutput(int64_t in, int64_t before, int64_t after,
-                                      int64_t kernel, int64_t dilation,
-                                      int64_t stride, bool ceilMode,
-                                      StringRef dimName,
-                                      const TypeRelationContext &ctx) {
+Expected<int64_t> window::windowOutput(int64_t in, int64_t before,
+                                       int64_t after, int64_t kernel,
+                                       int64_t dilation, int64_t stride,
+                                       bool ceilMode, StringRef dimName,
+                                       const TypeRelationContext &ctx) {
   if (kernel <= 0)
     return ctx.error("the kernel " + dimName + " must be positive, got " +
                      Twine(kernel));
@@ -120,16 +206,36 @@ static Expected<int64_t> windowOutput(int64_t in, int64_t before, int64_t after,
   return span / stride + 1;
 }
 
-/// A 4-d shape from N, C, H, W values laid out as \p layout says.
-static Shape layOut(const Layout4 &layout, int64_t n, int64_t c, int64_t h,
-                    int64_t w) {
-  Shape shape(4);
-  shape[layout[0]] = n;
-  shape[layout[1]] = c;
-  shape[layout[2]] = h;
-  shape[layout[3]] = w;
-  return shape;
+StringRef window::getSpatialName(char axis) {
+  switch (axis) {
+  case 'D':
+    return "depth";
+  case 'H':
+    return "height";
+  case 'W':
+    return "width";
+  default:
+    return "spatial";
+  }
 }
+
+Error window::checkOneOf(StringRef value, ArrayRef<StringRef> allowed,
+                         StringRef attrName, const TypeRelationContext &ctx) {
+  if (is_contained(allowed, value))
+    return Error::success();
+  std::string list;
+  for (size_t i = 0, e = allowed.size(); i != e; ++i) {
+    if (i)
+      list += i + 1 == e ? " or " : ", ";
+    list += allowed[i].empty() ? "\"\"" : allowed[i].str();
+  }
+  return ctx.error("unsupported " + attrName + " \"" + value + "\" (expected " +
+                   list + ")");
+}
+
+//===----------------------------------------------------------------------===//
+// Local helpers
+//===----------------------------------------------------------------------===//
 
 /// A 1-d parameter (bias, gamma, ...) must be [extent] of the data's dtype.
 static Error checkChannelParam(const TensorType *param, StringRef name,
@@ -144,20 +250,216 @@ static Error checkChannelParam(const TensorType *param, StringRef name,
                    expected->str());
 }
 
+/// \p shape laid out by \p positions: element i goes to positions[i].
+static Shape permute(ArrayRef<int64_t> shape, ArrayRef<unsigned> positions) {
+  Shape out(shape.size());
+  for (unsigned i = 0, e = shape.size(); i != e; ++i)
+    out[positions[i]] = shape[i];
+  return out;
+}
+
+/// \p shape read in canonical order: element i comes from positions[i].
+static Shape canonicalize(ArrayRef<int64_t> shape,
+                          ArrayRef<unsigned> positions) {
+  Shape out(shape.size());
+  for (unsigned i = 0, e = shape.size(); i != e; ++i)
+    out[i] = shape[positions[i]];
+  return out;
+}
+
+/// "1 group" / "4 groups".
+static std::string groupsText(int64_t groups) {
+  return (Twine(groups) + (groups == 1 ? " group" : " groups")).str();
+}
+
 //===----------------------------------------------------------------------===//
-// Type relations
+// Convolution
 //===----------------------------------------------------------------------===//
 
-/// nn.conv2d: data [N, C, H, W] and weight [O, C/groups, KH, KW] (in their
-/// layouts) give [N, O, OH, OW] in the output layout; channels and
-/// kernel_size, when given, must agree with the weight.
-static Expected<Ref<Type>> conv2dRelation(ArrayRef<const Type *> args,
-                                          const Attrs *attrs,
-                                          const TypeRelationContext &ctx) {
-  Expected<const Conv2DAttrs *> conv = getAttrs<Conv2DAttrs>(attrs, ctx);
+namespace {
+/// The attributes of nn.conv1d/2d/3d, whatever the record.
+struct ConvView {
+  unsigned rank;
+  StringRef dataCanonical, kernelCanonical;
+  ArrayRef<int64_t> strides, padding, dilation;
+  int64_t groups;
+  std::optional<int64_t> channels;
+  const std::optional<IntList> &kernelSize;
+  StringRef dataLayout, kernelLayout, outLayout;
+  DataType outDtype;
+};
+} // namespace
+
+/// Relay's Conv1DRel / Conv2DRel / Conv3DRel. In canonical order, data
+/// [N, C, spatial...] and weight [O, C / groups, kernel...] give
+/// [N, O, out...] in the output layout (out_layout, or data_layout). When both
+/// channels and kernel_size are given, Relay derives the weight's shape from
+/// them ([C, channels / C, ...] for a depthwise convolution, groups = C > 1)
+/// and the weight must have it; otherwise they must agree with the weight.
+static Expected<Ref<Type>> convolution(const ConvView &a,
+                                       ArrayRef<const Type *> args,
+                                       const TypeRelationContext &ctx) {
+  unsigned rank = a.rank + 2;
+  Expected<const TensorType *> data =
+      getTensorArgOfRank(args, 0, "data", rank, ctx);
+  if (!data)
+    return data.takeError();
+  Expected<const TensorType *> weight =
+      getTensorArgOfRank(args, 1, "weight", rank, ctx);
+  if (!weight)
+    return weight.takeError();
+  auto dataPos =
+      parsePermutation(a.dataLayout, a.dataCanonical, "data_layout", ctx);
+  if (!dataPos)
+    return dataPos.takeError();
+  auto kernelPos =
+      parsePermutation(a.kernelLayout, a.kernelCanonical, "kernel_layout", ctx);
+  if (!kernelPos)
+    return kernelPos.takeError();
+  auto outPos =
+      a.outLayout.empty()
+          ? *dataPos
+          : parsePermutation(a.outLayout, a.dataCanonical, "out_layout", ctx);
+  if (!outPos)
+    return outPos.takeError();
+  if (a.groups <= 0)
+    return ctx.error("groups must be positive, got " + Twine(a.groups));
+  auto strides = getWindowValues(a.strides, a.rank, "strides", ctx);
+  if (!strides)
+    return strides.takeError();
+  auto dilation = getWindowValues(a.dilation, a.rank, "dilation", ctx);
+  if (!dilation)
+    return dilation.takeError();
+  auto pads = getPadding(a.padding, a.rank, ctx);
+  if (!pads)
+    return pads.takeError();
+
+  Shape d = canonicalize((*data)->getShape(), *dataPos);
+  Shape w = canonicalize((*weight)->getShape(), *kernelPos);
+  int64_t c = d[1], groups = a.groups;
+  std::string dataText = (*data)->str(), weightText = (*weight)->str();
+  int64_t outChannels;
+  SmallVector<int64_t, 3> kernel(w.begin() + 2, w.end());
+
+  if (a.channels && a.kernelSize) {
+    ArrayRef<int64_t> size = *a.kernelSize;
+    int64_t channels = *a.channels;
+    if (size.size() != a.rank)
+      return ctx.error("kernel_size must have " + Twine(a.rank) +
+                       (a.rank == 1 ? " value" : " values") + ", got " +
+                       formatAttrList(size));
+    if (channels <= 0)
+      return ctx.error("channels must be positive, got " + Twine(channels));
+    Shape expected(rank);
+    if (groups > 1 && groups == c) {
+      // Depthwise: Relay's weight is [C, channels / C, kernel...].
+      if (channels % c != 0)
+        return ctx.error("channels=" + Twine(channels) +
+                         " of a depthwise convolution is not a multiple of "
+                         "the " +
+                         Twine(c) + " channels of data " + dataText);
+      expected[0] = c;
+      expected[1] = channels / c;
+    } else {
+      if (c % groups != 0)
+        return ctx.error("the " + Twine(c) + " input channels of data " +
+                         dataText +
+                         " are not divisible by groups=" + Twine(groups));
+      if (channels % groups != 0)
+        return ctx.error("channels=" + Twine(channels) +
+                         " is not divisible by groups=" + Twine(groups));
+      expected[0] = channels;
+      expected[1] = c / groups;
+    }
+    llvm::copy(size, expected.begin() + 2);
+    Shape laidOut = permute(expected, *kernelPos);
+    if (ArrayRef<int64_t>(laidOut) != (*weight)->getShape())
+      return ctx.error(
+          "weight " + weightText + " does not match the shape " +
+          formatIntList(laidOut) + " that channels=" + Twine(channels) +
+          ", kernel_size=" + formatAttrList(size) +
+          " and groups=" + Twine(groups) + " give for data " + dataText);
+    outChannels = channels;
+    kernel.assign(size.begin(), size.end());
+  } else {
+    if (a.kernelSize &&
+        ArrayRef<int64_t>(*a.kernelSize) != ArrayRef<int64_t>(kernel))
+      return ctx.error("kernel_size " + formatAttrList(*a.kernelSize) +
+                       " does not match weight " + weightText);
+    if (a.channels && *a.channels != w[0])
+      return ctx.error("channels=" + Twine(*a.channels) +
+                       " does not match the " + Twine(w[0]) +
+                       " output channels of weight " + weightText);
+    if (c % groups != 0)
+      return ctx.error("the " + Twine(c) + " input channels of data " +
+                       dataText +
+                       " are not divisible by groups=" + Twine(groups));
+    if (w[1] != c / groups)
+      return ctx.error("weight " + weightText + " has " + Twine(w[1]) +
+                       " input channels per group, but data " + dataText +
+                       " has " + Twine(c) + " channels in " +
+                       groupsText(groups));
+    if (w[0] % groups != 0)
+      return ctx.error("the " + Twine(w[0]) + " output channels of weight " +
+                       weightText +
+                       " are not divisible by groups=" + Twine(groups));
+    outChannels = w[0];
+  }
+
+  Shape out(rank);
+  out[0] = d[0];
+  out[1] = outChannels;
+  for (unsigned i = 0; i != a.rank; ++i) {
+    Expected<int64_t> extent =
+        windowOutput(d[i + 2], (*pads)[i].first, (*pads)[i].second, kernel[i],
+                     (*dilation)[i], (*strides)[i], /*ceilMode=*/false,
+                     getSpatialName(a.dataCanonical[i + 2]), ctx);
+    if (!extent)
+      return extent.takeError();
+    out[i + 2] = *extent;
+  }
+  DataType dtype = a.outDtype.isVoid() ? (*data)->getDType() : a.outDtype;
+  return makeTensorType(permute(out, *outPos), dtype, ctx);
+}
+
+/// nn.conv1d, nn.conv2d, nn.conv3d.
+template <typename AttrsT>
+static Expected<Ref<Type>> convRelation(ArrayRef<const Type *> args,
+                                        const Attrs *attrs,
+                                        const TypeRelationContext &ctx) {
+  Expected<const AttrsT *> conv = getAttrs<AttrsT>(attrs, ctx);
   if (!conv)
     return conv.takeError();
-  const Conv2DAttrs &a = **conv;
+  const AttrsT &a = **conv;
+  ConvView view{AttrsT::spatialRank,
+                AttrsT::defaultDataLayout,
+                AttrsT::defaultKernelLayout,
+                a.strides,
+                a.padding,
+                a.dilation,
+                a.groups,
+                a.channels,
+                a.kernelSize,
+                a.dataLayout,
+                a.kernelLayout,
+                a.outLayout,
+                a.outDtype};
+  return convolution(view, args, ctx);
+}
+
+/// nn.conv2d_transpose (Relay's Conv2DTransposeRel): data [N, C, H, W] and
+/// weight [C, O / groups, KH, KW] (canonical IOHW) give [N, O, OH, OW] with
+/// OH = (H - 1) * stride + (KH - 1) * dilation + 1 - pad_top - pad_bottom +
+/// output_padding. With channels and kernel_size both given, the weight must
+/// be [C, channels / groups, kernel_size...].
+static Expected<Ref<Type>>
+conv2dTransposeRelation(ArrayRef<const Type *> args, const Attrs *attrs,
+                        const TypeRelationContext &ctx) {
+  Expected<const Conv2DTransposeAttrs *> conv =
+      getAttrs<Conv2DTransposeAttrs>(attrs, ctx);
+  if (!conv)
+    return conv.takeError();
+  const Conv2DTransposeAttrs &a = **conv;
   Expected<const TensorType *> data =
       getTensorArgOfRank(args, 0, "data", 4, ctx);
   if (!data)
@@ -166,78 +468,147 @@ static Expected<Ref<Type>> conv2dRelation(ArrayRef<const Type *> args,
       getTensorArgOfRank(args, 1, "weight", 4, ctx);
   if (!weight)
     return weight.takeError();
-  Expected<Layout4> dataLayout =
-      parseLayout(a.dataLayout, "NCHW", "data_layout", ctx);
-  if (!dataLayout)
-    return dataLayout.takeError();
-  Expected<Layout4> kernelLayout =
-      parseLayout(a.kernelLayout, "OIHW", "kernel_layout", ctx);
-  if (!kernelLayout)
-    return kernelLayout.takeError();
-  Expected<Layout4> outLayout =
-      a.outLayout.empty() ? *dataLayout
-                          : parseLayout(a.outLayout, "NCHW", "out_layout", ctx);
-  if (!outLayout)
-    return outLayout.takeError();
-
-  ArrayRef<int64_t> d = (*data)->getShape(), k = (*weight)->getShape();
-  int64_t n = d[(*dataLayout)[0]], c = d[(*dataLayout)[1]];
-  int64_t h = d[(*dataLayout)[2]], w = d[(*dataLayout)[3]];
-  int64_t o = k[(*kernelLayout)[0]], i = k[(*kernelLayout)[1]];
-  int64_t kh = k[(*kernelLayout)[2]], kw = k[(*kernelLayout)[3]];
-
+  auto dataPos = parsePermutation(a.dataLayout, "NCHW", "data_layout", ctx);
+  if (!dataPos)
+    return dataPos.takeError();
+  auto kernelPos =
+      parsePermutation(a.kernelLayout, "IOHW", "kernel_layout", ctx);
+  if (!kernelPos)
+    return kernelPos.takeError();
+  auto outPos = a.outLayout.empty()
+                    ? *dataPos
+                    : parsePermutation(a.outLayout, "NCHW", "out_layout", ctx);
+  if (!outPos)
+    return outPos.takeError();
   if (a.groups <= 0)
     return ctx.error("groups must be positive, got " + Twine(a.groups));
-  int64_t outChannels = o;
-  if (a.groups > 1 && a.groups == c && a.groups == o) {
-    // Depthwise (groups = input channels = O): Relay reads the weight as
-    // [C, multiplier, KH, KW], giving C * multiplier output channels.
-    if (MulOverflow(o, i, outChannels))
-      return ctx.error("the number of output channels overflows");
-  } else {
-    if (c % a.groups != 0)
-      return ctx.error("the " + Twine(c) + " input channels of " +
-                       (*data)->str() +
-                       " are not divisible by groups=" + Twine(a.groups));
-    if (i != c / a.groups)
-      return ctx.error("weight " + (*weight)->str() + " has " + Twine(i) +
-                       " input channels per group, but data " + (*data)->str() +
-                       " has " + Twine(c) + " channels in " + Twine(a.groups) +
-                       (a.groups == 1 ? " group" : " groups"));
-    if (o % a.groups != 0)
-      return ctx.error("the " + Twine(o) + " output channels of weight " +
-                       (*weight)->str() +
-                       " are not divisible by groups=" + Twine(a.groups));
-  }
-  if (a.channels && *a.channels != outChannels)
-    return ctx.error("channels=" + Twine(*a.channels) + " does not match the " +
-                     Twine(outChannels) + " output channels of weight " +
-                     (*weight)->str());
-  if (a.kernelSize) {
-    ArrayRef<int64_t> size = *a.kernelSize;
-    if (size.size() != 2 || size[0] != kh || size[1] != kw)
-      return ctx.error("kernel_size " + formatIntList(size) +
-                       " does not match weight " + (*weight)->str());
-  }
-  Expected<Pair> strides = getPair(a.strides, "strides", ctx);
+  auto strides = getWindowValues(a.strides, 2, "strides", ctx);
   if (!strides)
     return strides.takeError();
-  Expected<Pair> dilation = getPair(a.dilation, "dilation", ctx);
+  auto dilation = getWindowValues(a.dilation, 2, "dilation", ctx);
   if (!dilation)
     return dilation.takeError();
-  Expected<Padding> pad = getPadding(a.padding, ctx);
-  if (!pad)
-    return pad.takeError();
-  Expected<int64_t> oh = windowOutput(h, pad->top, pad->bottom, kh, dilation->h,
-                                      strides->h, false, "height", ctx);
-  if (!oh)
-    return oh.takeError();
-  Expected<int64_t> ow = windowOutput(w, pad->left, pad->right, kw, dilation->w,
-                                      strides->w, false, "width", ctx);
-  if (!ow)
-    return ow.takeError();
+  auto outputPadding =
+      getWindowValues(a.outputPadding, 2, "output_padding", ctx, 0);
+  if (!outputPadding)
+    return outputPadding.takeError();
+  auto pads = getPadding(a.padding, 2, ctx);
+  if (!pads)
+    return pads.takeError();
+
+  Shape d = canonicalize((*data)->getShape(), *dataPos);
+  Shape w = canonicalize((*weight)->getShape(), *kernelPos);
+  int64_t c = d[1], groups = a.groups;
+  std::string dataText = (*data)->str(), weightText = (*weight)->str();
+  if (c % groups != 0)
+    return ctx.error("the " + Twine(c) + " input channels of data " + dataText +
+                     " are not divisible by groups=" + Twine(groups));
+  int64_t outChannels;
+  SmallVector<int64_t, 2> kernel{w[2], w[3]};
+  if (a.channels && a.kernelSize) {
+    ArrayRef<int64_t> size = *a.kernelSize;
+    int64_t channels = *a.channels;
+    if (size.size() != 2)
+      return ctx.error("kernel_size must have 2 values, got " +
+                       formatAttrList(size));
+    if (channels <= 0 || channels % groups != 0)
+      return ctx.error(
+          "channels=" + Twine(channels) +
+          " must be a positive multiple of groups=" + Twine(groups));
+    Shape laidOut =
+        permute({c, channels / groups, size[0], size[1]}, *kernelPos);
+    if (ArrayRef<int64_t>(laidOut) != (*weight)->getShape())
+      return ctx.error(
+          "weight " + weightText + " does not match the shape " +
+          formatIntList(laidOut) + " that channels=" + Twine(channels) +
+          ", kernel_size=" + formatAttrList(size) +
+          " and groups=" + Twine(groups) + " give for data " + dataText);
+    outChannels = channels;
+    kernel.assign(size.begin(), size.end());
+  } else {
+    if (a.kernelSize &&
+        ArrayRef<int64_t>(*a.kernelSize) != ArrayRef<int64_t>(kernel))
+      return ctx.error("kernel_size " + formatAttrList(*a.kernelSize) +
+                       " does not match weight " + weightText);
+    if (w[0] != c)
+      return ctx.error("weight " + weightText + " has " + Twine(w[0]) +
+                       " input channels, but data " + dataText + " has " +
+                       Twine(c));
+    if (MulOverflow(w[1], groups, outChannels))
+      return ctx.error("the number of output channels overflows");
+    if (a.channels && *a.channels != outChannels)
+      return ctx.error("channels=" + Twine(*a.channels) +
+                       " does not match the " + Twine(outChannels) +
+                       " output channels of weight " + weightText + " in " +
+                       groupsText(groups));
+  }
+
+  Shape out{d[0], outChannels, 0, 0};
+  for (unsigned i = 0; i != 2; ++i) {
+    int64_t in = d[i + 2], stride = (*strides)[i], span, extent;
+    auto [before, after] = (*pads)[i];
+    StringRef name = i == 0 ? "height" : "width";
+    if (kernel[i] <= 0)
+      return ctx.error("the kernel " + name + " must be positive, got " +
+                       Twine(kernel[i]));
+    // (in - 1) * stride + (kernel - 1) * dilation + 1 + output_padding
+    //   - before - after
+    if (MulOverflow(in - 1, stride, span) ||
+        MulOverflow(kernel[i] - 1, (*dilation)[i], extent) ||
+        AddOverflow(extent, span, extent) ||
+        AddOverflow(extent, (*outputPadding)[i] + 1, extent) ||
+        SubOverflow(extent, before, extent) ||
+        SubOverflow(extent, after, extent))
+      return ctx.error("the " + name + " computation overflows");
+    if (in <= 0 || extent <= 0)
+      return ctx.error("the output " + name + " would be " + Twine(extent) +
+                       " (input " + name + " " + Twine(in) + ", kernel " +
+                       name + " " + Twine(kernel[i]) + ", padding " +
+                       Twine(before) + " + " + Twine(after) + ")");
+    out[i + 2] = extent;
+  }
   DataType dtype = a.outDtype.isVoid() ? (*data)->getDType() : a.outDtype;
-  return makeTensorType(layOut(*outLayout, n, outChannels, *oh, *ow), dtype,
+  return makeTensorType(permute(out, *outPos), dtype, ctx);
+}
+
+//===----------------------------------------------------------------------===//
+// Dense and matrix products
+//===----------------------------------------------------------------------===//
+
+/// Relay's MatmulRel: a [..., M, K] (transposed: [..., K, M]) times b [K, N]
+/// (transposed: [N, K]) is [..., M, N]; units, when given, is N. nn.dense is
+/// the case transpose_b. The result has out_dtype, or a's dtype.
+static Expected<Ref<Type>>
+matmulShape(ArrayRef<const Type *> args, StringRef aName, StringRef bName,
+            bool transposeA, bool transposeB, std::optional<int64_t> units,
+            DataType outDtype, const TypeRelationContext &ctx) {
+  Expected<const TensorType *> a = getTensorArg(args, 0, aName, ctx);
+  if (!a)
+    return a.takeError();
+  Expected<const TensorType *> b = getTensorArgOfRank(args, 1, bName, 2, ctx);
+  if (!b)
+    return b.takeError();
+  unsigned minRank = transposeA ? 2 : 1;
+  ArrayRef<int64_t> as = (*a)->getShape(), bs = (*b)->getShape();
+  if (as.size() < minRank)
+    return ctx.error("expected a tensor of rank " + Twine(minRank) +
+                     " or more for '" + aName + "', got " + (*a)->str());
+  size_t n = as.size();
+  int64_t k = transposeA ? as[n - 2] : as[n - 1];
+  int64_t bk = transposeB ? bs[1] : bs[0];
+  int64_t bn = transposeB ? bs[0] : bs[1];
+  if (k != bk)
+    return ctx.error(aName + " " + (*a)->str() + " and " + bName + " " +
+                     (*b)->str() + " disagree on the reduced dimension (" +
+                     Twine(k) + " vs " + Twine(bk) + ")");
+  if (units && *units != bn)
+    return ctx.error("units=" + Twine(*units) + " does not match " + bName +
+                     " " + (*b)->str());
+  Shape shape(as.begin(), as.end());
+  if (transposeA)
+    shape[n - 2] = as[n - 1];
+  shape[n - 1] = bn;
+  return makeTensorType(shape, outDtype.isVoid() ? (*a)->getDType() : outDtype,
                         ctx);
 }
 
@@ -248,30 +619,58 @@ static Expected<Ref<Type>> denseRelation(ArrayRef<const Type *> args,
   Expected<const DenseAttrs *> dense = getAttrs<DenseAttrs>(attrs, ctx);
   if (!dense)
     return dense.takeError();
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  Expected<const TensorType *> weight =
-      getTensorArgOfRank(args, 1, "weight", 2, ctx);
-  if (!weight)
-    return weight.takeError();
-  if ((*data)->getRank() == 0)
-    return ctx.error("expected a tensor of rank 1 or more for 'data', got " +
-                     (*data)->str());
-  int64_t k = (*data)->getShape().back();
-  int64_t units = (*weight)->getShape()[0];
-  if ((*weight)->getShape()[1] != k)
-    return ctx.error("data " + (*data)->str() + " and weight " +
-                     (*weight)->str() + " disagree on the reduced dimension (" +
-                     Twine(k) + " vs " + Twine((*weight)->getShape()[1]) + ")");
-  if ((*dense)->units && *(*dense)->units != units)
-    return ctx.error("units=" + Twine(*(*dense)->units) +
-                     " does not match weight " + (*weight)->str());
-  Shape shape((*data)->getShape().begin(), (*data)->getShape().end());
-  shape.back() = units;
-  DataType dtype =
-      (*dense)->outDtype.isVoid() ? (*data)->getDType() : (*dense)->outDtype;
-  return makeTensorType(shape, dtype, ctx);
+  return matmulShape(args, "data", "weight", /*transposeA=*/false,
+                     /*transposeB=*/true, (*dense)->units, (*dense)->outDtype,
+                     ctx);
+}
+
+/// nn.matmul
+static Expected<Ref<Type>> matmulRelation(ArrayRef<const Type *> args,
+                                          const Attrs *attrs,
+                                          const TypeRelationContext &ctx) {
+  Expected<const MatmulAttrs *> matmul = getAttrs<MatmulAttrs>(attrs, ctx);
+  if (!matmul)
+    return matmul.takeError();
+  const MatmulAttrs &a = **matmul;
+  return matmulShape(args, "tensor_a", "tensor_b", a.transposeA, a.transposeB,
+                     a.units, a.outDtype, ctx);
+}
+
+/// nn.batch_matmul (Relay's BatchMatmulRel): a [B, M, K] (transposed:
+/// [B, K, M]) and b [B, K, N] (transposed: [B, N, K]) give [B, M, N]; a batch
+/// of 1 broadcasts. Rank 3 only.
+static Expected<Ref<Type>> batchMatmulRelation(ArrayRef<const Type *> args,
+                                               const Attrs *attrs,
+                                               const TypeRelationContext &ctx) {
+  Expected<const BatchMatmulAttrs *> batchMatmul =
+      getAttrs<BatchMatmulAttrs>(attrs, ctx);
+  if (!batchMatmul)
+    return batchMatmul.takeError();
+  const BatchMatmulAttrs &a = **batchMatmul;
+  Expected<const TensorType *> x =
+      getTensorArgOfRank(args, 0, "tensor_a", 3, ctx);
+  if (!x)
+    return x.takeError();
+  Expected<const TensorType *> y =
+      getTensorArgOfRank(args, 1, "tensor_b", 3, ctx);
+  if (!y)
+    return y.takeError();
+  ArrayRef<int64_t> xs = (*x)->getShape(), ys = (*y)->getShape();
+  int64_t xb = xs[0], xi = xs[a.transposeA ? 2 : 1];
+  int64_t xk = xs[a.transposeA ? 1 : 2];
+  int64_t yb = ys[0], yk = ys[a.transposeB ? 2 : 1];
+  int64_t yj = ys[a.transposeB ? 1 : 2];
+  if (xb != yb && xb != 1 && yb != 1)
+    return ctx.error("the batch dimensions of tensor_a " + (*x)->str() +
+                     " and tensor_b " + (*y)->str() + " do not broadcast (" +
+                     Twine(xb) + " vs " + Twine(yb) + ")");
+  if (xk != yk)
+    return ctx.error("tensor_a " + (*x)->str() + " and tensor_b " +
+                     (*y)->str() + " disagree on the reduced dimension (" +
+                     Twine(xk) + " vs " + Twine(yk) + ")");
+  int64_t batch = xb == 1 ? yb : xb;
+  DataType dtype = a.outDtype.isVoid() ? (*x)->getDType() : a.outDtype;
+  return makeTensorType({batch, xi, yj}, dtype, ctx);
 }
 
 /// nn.bias_add: bias is [data.shape[axis]]; the result is the data's type.
@@ -296,8 +695,13 @@ static Expected<Ref<Type>> biasAddRelation(ArrayRef<const Type *> args,
   return identityRelation(args, attrs, ctx);
 }
 
+//===----------------------------------------------------------------------===//
+// Normalisation
+//===----------------------------------------------------------------------===//
+
 /// nn.batch_norm: gamma, beta, moving_mean and moving_var are [C] with
-/// C = data.shape[axis]; the result is (data, [C], [C]).
+/// C = data.shape[axis]; the result is (data, [C], [C]). As in Relay, -1 is
+/// the only negative axis accepted.
 static Expected<Ref<Type>> batchNormRelation(ArrayRef<const Type *> args,
                                              const Attrs *attrs,
                                              const TypeRelationContext &ctx) {
@@ -308,8 +712,12 @@ static Expected<Ref<Type>> batchNormRelation(ArrayRef<const Type *> args,
   Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
   if (!data)
     return data.takeError();
-  Expected<unsigned> axis =
-      normalizeAxis((*batchNorm)->axis, (*data)->getRank(), ctx);
+  int64_t axisValue = (*batchNorm)->axis;
+  if (axisValue < -1)
+    return ctx.error(
+        "axis " + Twine(axisValue) + " is out of range for a tensor of rank " +
+        Twine((*data)->getRank()) + " (-1 is the only negative axis)");
+  Expected<unsigned> axis = normalizeAxis(axisValue, (*data)->getRank(), ctx);
   if (!axis)
     return axis.takeError();
   static const char *const paramNames[] = {"gamma", "beta", "moving_mean",
@@ -328,7 +736,109 @@ static Expected<Ref<Type>> batchNormRelation(ArrayRef<const Type *> args,
   return Ref<Type>(TupleType::get({out, stats, stats}));
 }
 
-/// nn.softmax, nn.log_softmax: the data's type; the axis must exist.
+/// nn.layer_norm, nn.instance_norm, nn.group_norm: gamma and beta are [C]
+/// with C = data.shape[axis]; the result is the data's type. \p numGroups,
+/// for group_norm, must divide C.
+static Expected<Ref<Type>> normalization(ArrayRef<const Type *> args,
+                                         int64_t axisValue,
+                                         std::optional<int64_t> numGroups,
+                                         const TypeRelationContext &ctx) {
+  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
+  if (!data)
+    return data.takeError();
+  Expected<unsigned> axis = normalizeAxis(axisValue, (*data)->getRank(), ctx);
+  if (!axis)
+    return axis.takeError();
+  for (unsigned p = 0; p != 2; ++p) {
+    StringRef name = p == 0 ? "gamma" : "beta";
+    Expected<const TensorType *> param = getTensorArg(args, p + 1, name, ctx);
+    if (!param)
+      return param.takeError();
+    if (Error err = checkChannelParam(*param, name, *data, *axis, ctx))
+      return err;
+  }
+  if (numGroups) {
+    int64_t channels = (*data)->getShape()[*axis];
+    if (*numGroups <= 0)
+      return ctx.error("num_groups must be positive, got " + Twine(*numGroups));
+    if (channels % *numGroups != 0)
+      return ctx.error("num_groups=" + Twine(*numGroups) +
+                       " does not divide the " + Twine(channels) +
+                       " channels (axis " + Twine(*axis) + ") of data " +
+                       (*data)->str());
+  }
+  return Ref<Type>(const_cast<TensorType *>(*data));
+}
+
+static Expected<Ref<Type>> layerNormRelation(ArrayRef<const Type *> args,
+                                             const Attrs *attrs,
+                                             const TypeRelationContext &ctx) {
+  Expected<const LayerNormAttrs *> a = getAttrs<LayerNormAttrs>(attrs, ctx);
+  if (!a)
+    return a.takeError();
+  return normalization(args, (*a)->axis, std::nullopt, ctx);
+}
+
+static Expected<Ref<Type>>
+instanceNormRelation(ArrayRef<const Type *> args, const Attrs *attrs,
+                     const TypeRelationContext &ctx) {
+  Expected<const InstanceNormAttrs *> a =
+      getAttrs<InstanceNormAttrs>(attrs, ctx);
+  if (!a)
+    return a.takeError();
+  return normalization(args, (*a)->axis, std::nullopt, ctx);
+}
+
+static Expected<Ref<Type>> groupNormRelation(ArrayRef<const Type *> args,
+                                             const Attrs *attrs,
+                                             const TypeRelationContext &ctx) {
+  Expected<const GroupNormAttrs *> a = getAttrs<GroupNormAttrs>(attrs, ctx);
+  if (!a)
+    return a.takeError();
+  return normalization(args, (*a)->axis, (*a)->numGroups, ctx);
+}
+
+/// nn.lrn: the data's type; the axis must exist and size be positive.
+static Expected<Ref<Type>> lrnRelation(ArrayRef<const Type *> args,
+                                       const Attrs *attrs,
+                                       const TypeRelationContext &ctx) {
+  Expected<const LRNAttrs *> lrn = getAttrs<LRNAttrs>(attrs, ctx);
+  if (!lrn)
+    return lrn.takeError();
+  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
+  if (!data)
+    return data.takeError();
+  if ((*lrn)->size <= 0)
+    return ctx.error("size must be positive, got " + Twine((*lrn)->size));
+  Expected<unsigned> axis =
+      normalizeAxis((*lrn)->axis, (*data)->getRank(), ctx);
+  if (!axis)
+    return axis.takeError();
+  return identityRelation(args, attrs, ctx);
+}
+
+/// nn.l2_normalize: the data's type; every listed axis must exist (None
+/// normalises over every axis).
+static Expected<Ref<Type>> l2NormalizeRelation(ArrayRef<const Type *> args,
+                                               const Attrs *attrs,
+                                               const TypeRelationContext &ctx) {
+  Expected<const L2NormalizeAttrs *> l2 =
+      getAttrs<L2NormalizeAttrs>(attrs, ctx);
+  if (!l2)
+    return l2.takeError();
+  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
+  if (!data)
+    return data.takeError();
+  if ((*l2)->axis)
+    for (int64_t axis : *(*l2)->axis)
+      if (Expected<unsigned> a = normalizeAxis(axis, (*data)->getRank(), ctx);
+          !a)
+        return a.takeError();
+  return identityRelation(args, attrs, ctx);
+}
+
+/// nn.softmax, nn.log_softmax (Relay's SoftmaxRel): the data's type; the
+/// axis must exist.
 static Expected<Ref<Type>> softmaxRelation(ArrayRef<const Type *> args,
                                            const Attrs *attrs,
                                            const TypeRelationContext &ctx) {
@@ -345,54 +855,9 @@ static Expected<Ref<Type>> softmaxRelation(ArrayRef<const Type *> args,
   return identityRelation(args, attrs, ctx);
 }
 
-/// nn.max_pool2d: [N, C, H, W] (in its layout) gives [N, C, OH, OW].
-static Expected<Ref<Type>> maxPool2dRelation(ArrayRef<const Type *> args,
-                                             const Attrs *attrs,
-                                             const TypeRelationContext &ctx) {
-  Expected<const MaxPool2DAttrs *> pool = getAttrs<MaxPool2DAttrs>(attrs, ctx);
-  if (!pool)
-    return pool.takeError();
-  const MaxPool2DAttrs &a = **pool;
-  Expected<const TensorType *> data =
-      getTensorArgOfRank(args, 0, "data", 4, ctx);
-  if (!data)
-    return data.takeError();
-  Expected<Layout4> layout = parseLayout(a.layout, "NCHW", "layout", ctx);
-  if (!layout)
-    return layout.takeError();
-  Expected<Layout4> outLayout =
-      a.outLayout.empty() ? *layout
-                          : parseLayout(a.outLayout, "NCHW", "out_layout", ctx);
-  if (!outLayout)
-    return outLayout.takeError();
-  Expected<Pair> size = getPair(a.poolSize, "pool_size", ctx);
-  if (!size)
-    return size.takeError();
-  Expected<Pair> strides = getPair(a.strides, "strides", ctx);
-  if (!strides)
-    return strides.takeError();
-  Expected<Pair> dilation = getPair(a.dilation, "dilation", ctx);
-  if (!dilation)
-    return dilation.takeError();
-  Expected<Padding> pad = getPadding(a.padding, ctx);
-  if (!pad)
-    return pad.takeError();
-
-  ArrayRef<int64_t> d = (*data)->getShape();
-  Expected<int64_t> oh =
-      windowOutput(d[(*layout)[2]], pad->top, pad->bottom, size->h, dilation->h,
-                   strides->h, a.ceilMode, "height", ctx);
-  if (!oh)
-    return oh.takeError();
-  Expected<int64_t> ow =
-      windowOutput(d[(*layout)[3]], pad->left, pad->right, size->w, dilation->w,
-                   strides->w, a.ceilMode, "width", ctx);
-  if (!ow)
-    return ow.takeError();
-  return makeTensorType(
-      layOut(*outLayout, d[(*layout)[0]], d[(*layout)[1]], *oh, *ow),
-      (*data)->getDType(), ctx);
-}
+//===----------------------------------------------------------------------===//
+// Dropout, flattening, padding
+//===----------------------------------------------------------------------===//
 
 /// nn.dropout: (data, mask), both of the data's type.
 static Expected<Ref<Type>> dropoutRelation(ArrayRef<const Type *> args,
@@ -408,33 +873,148 @@ static Expected<Ref<Type>> dropoutRelation(ArrayRef<const Type *> args,
   return Ref<Type>(TupleType::get({type, type}));
 }
 
+/// nn.batch_flatten: [d0, d1 * d2 * ...] (a 1-d input gives [d0, 1]).
+static Expected<Ref<Type>>
+batchFlattenRelation(ArrayRef<const Type *> args, const Attrs *,
+                     const TypeRelationContext &ctx) {
+  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
+  if (!data)
+    return data.takeError();
+  ArrayRef<int64_t> shape = (*data)->getShape();
+  if (shape.empty())
+    return ctx.error("expected a tensor of rank 1 or more for 'data', got " +
+                     (*data)->str());
+  int64_t rest = 1;
+  for (int64_t dim : shape.drop_front())
+    if (MulOverflow(rest, dim, rest))
+      return ctx.error("the flattened extent of data " + (*data)->str() +
+                       " overflows");
+  return makeTensorType({shape[0], rest}, (*data)->getDType(), ctx);
+}
+
+/// nn.pad (Relay's PadRel): data and a 0-d pad value (of any dtype); axis i
+/// grows by pad_width[i][0] + pad_width[i][1] (negative widths crop, as long
+/// as the extent stays non-negative). Reflect padding must be smaller than
+/// the axis; edge padding needs a non-empty axis.
+static Expected<Ref<Type>> padRelation(ArrayRef<const Type *> args,
+                                       const Attrs *attrs,
+                                       const TypeRelationContext &ctx) {
+  Expected<const PadAttrs *> pad = getAttrs<PadAttrs>(attrs, ctx);
+  if (!pad)
+    return pad.takeError();
+  const PadAttrs &a = **pad;
+  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
+  if (!data)
+    return data.takeError();
+  Expected<const TensorType *> padValue =
+      getTensorArgOfRank(args, 1, "pad_value", 0, ctx);
+  if (!padValue)
+    return padValue.takeError();
+  if (Error err = checkOneOf(a.padMode, {"constant", "edge", "reflect"},
+                             "pad_mode", ctx))
+    return err;
+  ArrayRef<int64_t> in = (*data)->getShape();
+  std::string dataText = (*data)->str();
+  if (a.padWidth.size() != in.size())
+    return ctx.error("pad_width has " + Twine(a.padWidth.size()) +
+                     " pairs, but data " + dataText + " has rank " +
+                     Twine(in.size()));
+  Shape out(in.size());
+  for (unsigned i = 0, e = in.size(); i != e; ++i) {
+    ArrayRef<int64_t> pair = a.padWidth[i];
+    if (pair.size() != 2)
+      return ctx.error("pad_width[" + Twine(i) +
+                       "] must be a (before, after) pair, got " +
+                       formatAttrList(pair));
+    if (a.padMode == "reflect" && (pair[0] >= in[i] || pair[1] >= in[i]))
+      return ctx.error("reflect padding " + formatAttrList(pair) + " of axis " +
+                       Twine(i) + " must be less than its extent " +
+                       Twine(in[i]) + " in data " + dataText);
+    if (a.padMode == "edge" && in[i] == 0 && (pair[0] > 0 || pair[1] > 0))
+      return ctx.error("edge padding " + formatAttrList(pair) + " of axis " +
+                       Twine(i) + " needs a non-empty axis, but data " +
+                       dataText + " has extent 0 there");
+    int64_t extent;
+    if (AddOverflow(in[i], pair[0], extent) ||
+        AddOverflow(extent, pair[1], extent))
+      return ctx.error("padding axis " + Twine(i) + " of data " + dataText +
+                       " by " + formatAttrList(pair) + " overflows");
+    if (extent < 0)
+      return ctx.error("padding " + formatAttrList(pair) + " of axis " +
+                       Twine(i) + " leaves a negative extent " + Twine(extent) +
+                       " of data " + dataText);
+    out[i] = extent;
+  }
+  return makeTensorType(out, (*data)->getDType(), ctx);
+}
+
 //===----------------------------------------------------------------------===//
 // Registration
 //===----------------------------------------------------------------------===//
 
-void nnir::registerNNOps() {
-  OpRegistry &registry = OpRegistry::instance();
-  registry.add("nn.conv2d")
-      .describe("2-D convolution")
+/// Registers a convolution nn.conv<N>d.
+template <typename AttrsT>
+static void registerConv(OpRegistry &registry, StringRef name,
+                         StringRef description) {
+  OpBuilder builder = registry.add(name);
+  builder.describe(description)
       .setNumInputs(2)
       .addArgument("data", "Tensor")
       .addArgument("weight", "Tensor")
-      .setAttrsType<Conv2DAttrs>()
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, conv2dRelation);
+      .setAttrsType<AttrsT>();
+  builder.setAttr<TypeRelationFn>(kTypeRelationAttr, convRelation<AttrsT>);
+  builder.setAttr<OpPatternKind>(kOpPatternAttr,
+                                 OpPatternKind::OutEWiseFusable);
+}
+
+void nnir::registerNNOps() {
+  OpRegistry &registry = OpRegistry::instance();
+  registerConv<Conv1DAttrs>(registry, "nn.conv1d", "1-D convolution");
+  registerConv<Conv2DAttrs>(registry, "nn.conv2d", "2-D convolution");
+  registerConv<Conv3DAttrs>(registry, "nn.conv3d", "3-D convolution");
+  registry.add("nn.conv2d_transpose")
+      .describe("transposed 2-D convolution")
+      .setNumInputs(2)
+      .addArgument("data", "Tensor")
+      .addArgument("weight", "Tensor")
+      .setAttrsType<Conv2DTransposeAttrs>()
+      .setAttr<TypeRelationFn>(kTypeRelationAttr, conv2dTransposeRelation)
+      .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::OutEWiseFusable);
   registry.add("nn.dense")
       .describe("dense layer: data * weight^T")
       .setNumInputs(2)
       .addArgument("data", "Tensor")
       .addArgument("weight", "Tensor")
       .setAttrsType<DenseAttrs>()
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, denseRelation);
+      .setAttr<TypeRelationFn>(kTypeRelationAttr, denseRelation)
+      .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::OutEWiseFusable);
+  registry.add("nn.matmul")
+      .describe("matrix product, either operand optionally transposed")
+      .setNumInputs(2)
+      .addArgument("tensor_a", "Tensor")
+      .addArgument("tensor_b", "Tensor")
+      .setAttrsType<MatmulAttrs>()
+      .setAttr<TypeRelationFn>(kTypeRelationAttr, matmulRelation)
+      .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::OutEWiseFusable);
+  registry.add("nn.batch_matmul")
+      .describe("batched matrix product of 3-D tensors")
+      .setNumInputs(2)
+      .addArgument("tensor_a", "Tensor")
+      .addArgument("tensor_b", "Tensor")
+      .setAttrsType<BatchMatmulAttrs>()
+      .setAttr<TypeRelationFn>(kTypeRelationAttr, batchMatmulRelation)
+      .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::OutEWiseFusable);
   registry.add("nn.bias_add")
       .describe("add a 1-D bias along an axis")
       .setNumInputs(2)
       .addArgument("data", "Tensor")
       .addArgument("bias", "Tensor")
       .setAttrsType<BiasAddAttrs>()
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, biasAddRelation);
+      .setAttr<TypeRelationFn>(kTypeRelationAttr, biasAddRelation)
+      .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::Broadcast);
+
+  // Relay registers no pattern for the normalisations (SimplifyInference
+  // decomposes them before fusion), so they stay Opaque.
   registry.add("nn.batch_norm")
       .describe("batch normalisation; returns (out, mean, var)")
       .setNumInputs(5)
@@ -445,23 +1025,80 @@ void nnir::registerNNOps() {
       .addArgument("moving_var", "Tensor")
       .setAttrsType<BatchNormAttrs>()
       .setAttr<TypeRelationFn>(kTypeRelationAttr, batchNormRelation);
-  for (const char *name : {"nn.softmax", "nn.log_softmax"})
-    registry.add(name)
-        .describe("softmax along an axis")
-        .setNumInputs(1)
-        .addArgument("data", "Tensor")
-        .setAttrsType<SoftmaxAttrs>()
-        .setAttr<TypeRelationFn>(kTypeRelationAttr, softmaxRelation);
-  registry.add("nn.max_pool2d")
-      .describe("2-D max pooling")
+  registry.add("nn.layer_norm")
+      .describe("layer normalisation along an axis")
+      .setNumInputs(3)
+      .addArgument("data", "Tensor")
+      .addArgument("gamma", "Tensor")
+      .addArgument("beta", "Tensor")
+      .setAttrsType<LayerNormAttrs>()
+      .setAttr<TypeRelationFn>(kTypeRelationAttr, layerNormRelation);
+  registry.add("nn.group_norm")
+      .describe("group normalisation: channels split into num_groups")
+      .setNumInputs(3)
+      .addArgument("data", "Tensor")
+      .addArgument("gamma", "Tensor")
+      .addArgument("beta", "Tensor")
+      .setAttrsType<GroupNormAttrs>()
+      .setAttr<TypeRelationFn>(kTypeRelationAttr, groupNormRelation);
+  registry.add("nn.instance_norm")
+      .describe("instance normalisation")
+      .setNumInputs(3)
+      .addArgument("data", "Tensor")
+      .addArgument("gamma", "Tensor")
+      .addArgument("beta", "Tensor")
+      .setAttrsType<InstanceNormAttrs>()
+      .setAttr<TypeRelationFn>(kTypeRelationAttr, instanceNormRelation);
+  registry.add("nn.l2_normalize")
+      .describe("L2 normalisation over axes")
       .setNumInputs(1)
       .addArgument("data", "Tensor")
-      .setAttrsType<MaxPool2DAttrs>()
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, maxPool2dRelation);
+      .setAttrsType<L2NormalizeAttrs>()
+      .setAttr<TypeRelationFn>(kTypeRelationAttr, l2NormalizeRelation);
+  registry.add("nn.lrn")
+      .describe("local response normalisation")
+      .setNumInputs(1)
+      .addArgument("data", "Tensor")
+      .setAttrsType<LRNAttrs>()
+      .setAttr<TypeRelationFn>(kTypeRelationAttr, lrnRelation)
+      .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::Opaque);
+  registry.add("nn.softmax")
+      .describe("softmax along an axis")
+      .setNumInputs(1)
+      .addArgument("data", "Tensor")
+      .setAttrsType<SoftmaxAttrs>()
+      .setAttr<TypeRelationFn>(kTypeRelationAttr, softmaxRelation)
+      .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::OutEWiseFusable);
+  registry.add("nn.log_softmax")
+      .describe("log of the softmax along an axis")
+      .setNumInputs(1)
+      .addArgument("data", "Tensor")
+      .setAttrsType<SoftmaxAttrs>()
+      .setAttr<TypeRelationFn>(kTypeRelationAttr, softmaxRelation)
+      .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::OutEWiseFusable);
   registry.add("nn.dropout")
       .describe("dropout; returns (out, mask)")
       .setNumInputs(1)
       .addArgument("data", "Tensor")
       .setAttrsType<DropoutAttrs>()
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, dropoutRelation);
+      .setAttr<TypeRelationFn>(kTypeRelationAttr, dropoutRelation)
+      .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::Opaque)
+      .setAttr<bool>(kOpIsStatefulAttr, true);
+  registry.add("nn.batch_flatten")
+      .describe("flatten every axis but the first")
+      .setNumInputs(1)
+      .addArgument("data", "Tensor")
+      .setAttr<TypeRelationFn>(kTypeRelationAttr, batchFlattenRelation)
+      .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::Injective);
+  registry.add("nn.pad")
+      .describe("pad with a constant, the edge values or a reflection")
+      .setNumInputs(2)
+      .addArgument("data", "Tensor")
+      .addArgument("pad_value", "Tensor")
+      .setAttrsType<PadAttrs>()
+      .setAttr<TypeRelationFn>(kTypeRelationAttr, padRelation)
+      .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::Injective);
+
+  registerPoolingOps();
+  registerImageOps();
 }

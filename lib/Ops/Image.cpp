@@ -1,0 +1,147 @@
+//===- Image.cpp - Resizing operators -------------------------------------===//
+//
+/// \file
+/// nn.upsampling and image.resize2d with Relay's type relations
+/// (UpSamplingRel, Resize2DRel) on static shapes. The layout may be any
+/// layout with whole H and W axes (NCHW, NHWC, NCHW4c, ...); only H and W
+/// change. The method and mode strings are checked against the values
+/// Relay's computes accept.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Window.h"
+
+#include "nnir/IR/Op.h"
+#include "nnir/IR/OpProperties.h"
+#include "nnir/Ops/Attrs.h"
+#include "nnir/Ops/TypeRelations.h"
+
+#include <cmath>
+
+using namespace llvm;
+using namespace nnir;
+using namespace nnir::window;
+
+/// The data argument and the positions of its H and W axes in \p layoutText.
+static Expected<std::pair<const TensorType *, SmallVector<unsigned, 3>>>
+getResizeInput(ArrayRef<const Type *> args, StringRef layoutText,
+               const TypeRelationContext &ctx) {
+  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
+  if (!data)
+    return data.takeError();
+  Expected<Layout> layout = parseLayout(layoutText, "layout", ctx);
+  if (!layout)
+    return layout.takeError();
+  auto spatial = getSpatialAxes(*data, *layout, layoutText, "HW", ctx);
+  if (!spatial)
+    return spatial.takeError();
+  return std::make_pair(*data, std::move(*spatial));
+}
+
+/// round(in * scale), rounding halves to even as TVM's constant folding of
+/// `round` (std::nearbyint) does; \p attrName names the scale in errors.
+static Expected<int64_t> scaleExtent(int64_t in, double scale,
+                                     StringRef attrName, StringRef dimName,
+                                     const TypeRelationContext &ctx) {
+  if (!(scale > 0) || !std::isfinite(scale))
+    return ctx.error(attrName + " must be a positive finite number, got " +
+                     formatDouble(scale));
+  double extent = std::nearbyint(static_cast<double>(in) * scale);
+  // 2^63 is the first double beyond int64.
+  if (!(extent < 9223372036854775808.0))
+    return ctx.error("the " + dimName + " " + Twine(in) + " scaled by " +
+                     attrName + "=" + formatDouble(scale) +
+                     " does not fit int64");
+  return static_cast<int64_t>(extent);
+}
+
+/// nn.upsampling: H and W become round(H * scale_h), round(W * scale_w).
+static Expected<Ref<Type>> upSamplingRelation(ArrayRef<const Type *> args,
+                                              const Attrs *attrs,
+                                              const TypeRelationContext &ctx) {
+  Expected<const UpSamplingAttrs *> up = getAttrs<UpSamplingAttrs>(attrs, ctx);
+  if (!up)
+    return up.takeError();
+  const UpSamplingAttrs &a = **up;
+  if (Error err = checkOneOf(
+          a.method, {"nearest_neighbor", "bilinear", "bicubic"}, "method", ctx))
+    return err;
+  auto input = getResizeInput(args, a.layout, ctx);
+  if (!input)
+    return input.takeError();
+  auto [data, spatial] = *input;
+  ArrayRef<int64_t> in = data->getShape();
+  Shape out(in.begin(), in.end());
+  Expected<int64_t> h =
+      scaleExtent(in[spatial[0]], a.scaleH, "scale_h", "height", ctx);
+  if (!h)
+    return h.takeError();
+  Expected<int64_t> w =
+      scaleExtent(in[spatial[1]], a.scaleW, "scale_w", "width", ctx);
+  if (!w)
+    return w.takeError();
+  out[spatial[0]] = *h;
+  out[spatial[1]] = *w;
+  return makeTensorType(out, data->getDType(), ctx);
+}
+
+/// image.resize2d: H and W become size; roi, when given, has 4 values. The
+/// result has out_dtype, or the data's dtype.
+static Expected<Ref<Type>> resize2dRelation(ArrayRef<const Type *> args,
+                                            const Attrs *attrs,
+                                            const TypeRelationContext &ctx) {
+  Expected<const Resize2DAttrs *> resize = getAttrs<Resize2DAttrs>(attrs, ctx);
+  if (!resize)
+    return resize.takeError();
+  const Resize2DAttrs &a = **resize;
+  if (Error err = checkOneOf(a.method, {"nearest_neighbor", "linear", "cubic"},
+                             "method", ctx))
+    return err;
+  if (Error err = checkOneOf(a.coordinateTransformationMode,
+                             {"half_pixel", "align_corners", "asymmetric",
+                              "pytorch_half_pixel", "tf_half_pixel_for_nn",
+                              "tf_crop_and_resize"},
+                             "coordinate_transformation_mode", ctx))
+    return err;
+  if (Error err = checkOneOf(a.roundingMethod,
+                             {"", "round", "round_prefer_floor",
+                              "round_prefer_ceil", "floor", "ceil"},
+                             "rounding_method", ctx))
+    return err;
+  if (!a.size || a.size->size() != 2)
+    return ctx.error("size must have 2 values, got " +
+                     (a.size ? formatAttrList(*a.size) : "None"));
+  for (int64_t extent : *a.size)
+    if (extent <= 0)
+      return ctx.error("size must be positive, got " + formatAttrList(*a.size));
+  if (a.roi && a.roi->size() != 4)
+    return ctx.error("roi must have 4 values, got " + Twine(a.roi->size()));
+  auto input = getResizeInput(args, a.layout, ctx);
+  if (!input)
+    return input.takeError();
+  auto [data, spatial] = *input;
+  ArrayRef<int64_t> in = data->getShape();
+  Shape out(in.begin(), in.end());
+  out[spatial[0]] = (*a.size)[0];
+  out[spatial[1]] = (*a.size)[1];
+  DataType dtype = a.outDtype.isVoid() ? data->getDType() : a.outDtype;
+  return makeTensorType(out, dtype, ctx);
+}
+
+void nnir::registerImageOps() {
+  OpRegistry &registry = OpRegistry::instance();
+  registry.add("nn.upsampling")
+      .describe("2-D upsampling by scale factors")
+      .setNumInputs(1)
+      .addArgument("data", "Tensor")
+      .setAttrsType<UpSamplingAttrs>()
+      .setAttr<TypeRelationFn>(kTypeRelationAttr, upSamplingRelation)
+      .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::Injective);
+  registry.add("image.resize2d")
+      .describe("2-D resize to a given height and width")
+      .setNumInputs(1)
+      .addArgument("data", "Tensor")
+      .setAttrsType<Resize2DAttrs>()
+      .setAttr<TypeRelationFn>(kTypeRelationAttr, resize2dRelation)
+      .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::Injective);
+}
