@@ -542,7 +542,7 @@ Error TypeInferencer::visitCall(Call *call) {
       attrs = defaults.get();
     }
     SMLoc loc = call->getLoc().isValid() ? call->getLoc() : fallbackLoc;
-    TypeRelationContext ctx{op->getName(), loc};
+    TypeRelationContext ctx{op->getName(), loc, args};
     Expected<Ref<Type>> result = (*relation)(argTypes, attrs, ctx);
     if (!result)
       return result.takeError();

@@ -53,6 +53,10 @@ namespace nnir {
 struct TypeRelationContext {
   llvm::StringRef opName;
   llvm::SMLoc loc;
+  /// The call's (typed) arguments when the caller has them (InferType does),
+  /// else empty. Relations read them only for constant values a result shape
+  /// depends on (arange's start, stop and step).
+  llvm::ArrayRef<Ref<Expr>> args = {};
 
   /// A located error "<op>: <message>" at the call.
   llvm::Error error(const llvm::Twine &message) const {
