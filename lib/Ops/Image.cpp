@@ -114,8 +114,12 @@ static Expected<Ref<Type>> resize2dRelation(ArrayRef<const Type *> args,
   for (int64_t extent : *a.size)
     if (extent <= 0)
       return ctx.error("size must be positive, got " + formatAttrList(*a.size));
-  if (a.roi && a.roi->size() != 4)
-    return ctx.error("roi must have 4 values, got " + Twine(a.roi->size()));
+  if (a.roi && a.roi->size() != 4) {
+    std::string values;
+    for (double v : *a.roi)
+      values += (values.empty() ? "" : ", ") + formatDouble(v);
+    return ctx.error("roi must have 4 values, got [" + values + "]");
+  }
   auto input = getResizeInput(args, a.layout, ctx);
   if (!input)
     return input.takeError();
