@@ -1,24 +1,117 @@
 //===- Transform.cpp - Data movement operators ----------------------------===//
 //
 /// \file
-/// reshape, transpose, concatenate, split, and their type relations (Relay's
-/// ReshapeRel, TransposeRel, ConcatenateRel and SplitRel on static shapes).
+/// Relay's data movement operators (transform.cc): reshape, reshape_like,
+/// transpose, expand_dims, squeeze, concatenate, split, stack, strided_slice,
+/// take, gather, gather_nd, full, zeros, ones, full_like, broadcast_to,
+/// broadcast_to_like, layout_transform, shape_of, ndarray_size, arange, tile,
+/// repeat, reverse, one_hot, slice_like and collapse_sum_like, with their
+/// attribute records, fusion patterns (Relay's TOpPattern) and type
+/// relations.
+///
+/// The relations follow Relay's on static shapes. Where Relay leaves a shape
+/// unknown (`?`) because it depends on values, nnir needs the values as
+/// attributes or constants and says so otherwise. Where Relay's relation
+/// would check-fail or its compute would reject the call (a stride of 0, a
+/// repeat axis of None, mismatching batch dimensions), the relation reports a
+/// located error at the call instead. Every extent is overflow-checked.
 //
 //===----------------------------------------------------------------------===//
 
 #include "nnir/IR/Op.h"
+#include "nnir/IR/OpProperties.h"
 #include "nnir/Ops/Attrs.h"
 #include "nnir/Ops/Ops.h"
 #include "nnir/Ops/TypeRelations.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <cmath>
+#include <limits>
 
 using namespace llvm;
 using namespace nnir;
 
+using RelationResult = Expected<Ref<Type>>;
+
 //===----------------------------------------------------------------------===//
-// reshape
+// Shared helpers
+//===----------------------------------------------------------------------===//
+
+/// Argument \p index as a tensor of an integer (signed or unsigned) dtype,
+/// as Relay requires of indices.
+static Expected<const TensorType *>
+getIndexTensorArg(ArrayRef<const Type *> args, unsigned index, StringRef name,
+                  const TypeRelationContext &ctx) {
+  Expected<const TensorType *> tensor = getTensorArg(args, index, name, ctx);
+  if (!tensor)
+    return tensor.takeError();
+  if (!(*tensor)->getDType().isInteger())
+    return ctx.error("expected an integer tensor for '" + name + "', got " +
+                     (*tensor)->str());
+  return tensor;
+}
+
+/// Argument \p index as a tuple of at least one tensor, for concatenate and
+/// stack.
+static Error getTensorTuple(ArrayRef<const Type *> args, StringRef verb,
+                            SmallVectorImpl<const TensorType *> &fields,
+                            const TypeRelationContext &ctx) {
+  const auto *tuple =
+      dyn_cast_or_null<TupleType>(args.empty() ? nullptr : args[0]);
+  if (!tuple)
+    return ctx.error(
+        "expected a tuple of tensors for 'data', got " +
+        (args.empty() || !args[0] ? std::string("nothing") : args[0]->str()));
+  if (tuple->size() == 0)
+    return ctx.error("cannot " + verb + " an empty tuple");
+  for (size_t i = 0, e = tuple->size(); i != e; ++i) {
+    const auto *field = dyn_cast<TensorType>(tuple->getField(i));
+    if (!field)
+      return ctx.error("field " + Twine(i) + " of the tuple is not a tensor: " +
+                       tuple->getField(i)->str());
+    fields.push_back(field);
+  }
+  return Error::success();
+}
+
+/// \p axis for inserting dimensions into a tensor of rank \p rank: it may be
+/// in [-rank-1, rank]; negative values count from the end, so -1 appends.
+static Expected<unsigned> normalizeInsertAxis(int64_t axis, unsigned rank,
+                                              const TypeRelationContext &ctx) {
+  int64_t r = rank;
+  if (axis < -r - 1 || axis > r)
+    return ctx.error("axis " + Twine(axis) + " is out of range [" +
+                     Twine(-r - 1) + ", " + Twine(r) +
+                     "] for inserting into a tensor of rank " + Twine(rank));
+  return unsigned(axis < 0 ? axis + r + 1 : axis);
+}
+
+/// An error unless \p dtype is set (not `""`): \p attrName names the field.
+static Error requireDType(DataType dtype, StringRef attrName,
+                          const TypeRelationContext &ctx) {
+  if (!dtype.isVoid())
+    return Error::success();
+  return ctx.error(attrName + " is not set (write e.g. " + attrName +
+                   "=\"int32\")");
+}
+
+/// A static shape attribute: \p shape must be a list (None is a dynamic
+/// shape, which nnir does not support).
+static Expected<ArrayRef<int64_t>>
+getShapeAttr(const std::optional<IntList> &shape,
+             const TypeRelationContext &ctx) {
+  if (!shape)
+    return ctx.error("shape=None is a dynamic shape; nnir needs static "
+                     "shapes: give the shape as a list of integers");
+  return ArrayRef<int64_t>(*shape);
+}
+
+//===----------------------------------------------------------------------===//
+// reshape, reshape_like
 //===----------------------------------------------------------------------===//
 
 /// reshape: walks `newshape`, consuming input dimensions. A positive value
@@ -27,9 +120,9 @@ using namespace nnir;
 /// copies every remaining input dimension; -3 merges the next two; `-4 a b`
 /// splits the next one into a and b (one of them may be -1). The element
 /// count must not change.
-static Expected<Ref<Type>> reshapeRelation(ArrayRef<const Type *> args,
-                                           const Attrs *attrs,
-                                           const TypeRelationContext &ctx) {
+static RelationResult reshapeRelation(ArrayRef<const Type *> args,
+                                      const Attrs *attrs,
+                                      const TypeRelationContext &ctx) {
   Expected<const ReshapeAttrs *> reshape = getAttrs<ReshapeAttrs>(attrs, ctx);
   if (!reshape)
     return reshape.takeError();
@@ -115,12 +208,11 @@ static Expected<Ref<Type>> reshapeRelation(ArrayRef<const Type *> args,
     for (size_t i = 0, e = out.size(); i != e; ++i)
       if (i != *inferIndex && MulOverflow(others, out[i], others))
         return ctx.error("newshape " + written +
-                         " has more than 2^63-1 "
-                         "elements");
+                         " has more than 2^63-1 elements");
     if (others == 0)
       return ctx.error("newshape " + written +
-                       ": cannot infer the -1 "
-                       "dimension when another dimension is 0");
+                       ": cannot infer the -1 dimension when another "
+                       "dimension is 0");
     if (total % others != 0)
       return ctx.error("cannot reshape " + (*data)->str() + " (" +
                        Twine(total) + " elements) to newshape " + written +
@@ -139,15 +231,74 @@ static Expected<Ref<Type>> reshapeRelation(ArrayRef<const Type *> args,
   return makeTensorType(out, (*data)->getDType(), ctx);
 }
 
+/// The range [begin, end) of the dimensions of \p tensor that reshape_like's
+/// \p beginName / \p endName select (negative values count from the end, an
+/// end of None is the rank).
+static Expected<std::pair<unsigned, unsigned>>
+getDimRange(int64_t begin, std::optional<int64_t> end, const TensorType *tensor,
+            StringRef beginName, StringRef endName,
+            const TypeRelationContext &ctx) {
+  int64_t rank = tensor->getRank();
+  int64_t b = begin < 0 ? begin + rank : begin;
+  int64_t e = !end ? rank : (*end < 0 ? *end + rank : *end);
+  if (b < 0 || b > e || e > rank)
+    return ctx.error(beginName + " " + Twine(begin) + " and " + endName + " " +
+                     (end ? Twine(*end).str() : std::string("None")) +
+                     " do not select a range of the dimensions of " +
+                     tensor->str());
+  return std::make_pair(unsigned(b), unsigned(e));
+}
+
+/// reshape_like: data's dimensions [lhs_begin, lhs_end) are replaced by
+/// shape_like's [rhs_begin, rhs_end); the element count must not change.
+static RelationResult reshapeLikeRelation(ArrayRef<const Type *> args,
+                                          const Attrs *attrs,
+                                          const TypeRelationContext &ctx) {
+  Expected<const ReshapeLikeAttrs *> params =
+      getAttrs<ReshapeLikeAttrs>(attrs, ctx);
+  if (!params)
+    return params.takeError();
+  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
+  if (!data)
+    return data.takeError();
+  Expected<const TensorType *> like = getTensorArg(args, 1, "shape_like", ctx);
+  if (!like)
+    return like.takeError();
+  auto lhs = getDimRange((*params)->lhsBegin, (*params)->lhsEnd, *data,
+                         "lhs_begin", "lhs_end", ctx);
+  if (!lhs)
+    return lhs.takeError();
+  auto rhs = getDimRange((*params)->rhsBegin, (*params)->rhsEnd, *like,
+                         "rhs_begin", "rhs_end", ctx);
+  if (!rhs)
+    return rhs.takeError();
+
+  ArrayRef<int64_t> in = (*data)->getShape();
+  Shape out(in.begin(), in.begin() + lhs->first);
+  append_range(out,
+               (*like)->getShape().slice(rhs->first, rhs->second - rhs->first));
+  append_range(out, in.drop_front(lhs->second));
+  std::optional<int64_t> count = getNumElements(out);
+  int64_t total = (*data)->getNumElements();
+  if (!count || *count != total)
+    return ctx.error("cannot reshape " + (*data)->str() + " (" + Twine(total) +
+                     " elements) like " + (*like)->str() + " to " +
+                     formatIntList(out) + " (" +
+                     (count ? Twine(*count).str() : std::string("too many")) +
+                     " elements)");
+  return makeTensorType(out, (*data)->getDType(), ctx);
+}
+
 //===----------------------------------------------------------------------===//
-// transpose
+// transpose, expand_dims, squeeze
 //===----------------------------------------------------------------------===//
 
-/// transpose: `axes` None (or empty) reverses the dimensions; otherwise it
-/// must be a permutation of the axes (negative ones count from the end).
-static Expected<Ref<Type>> transposeRelation(ArrayRef<const Type *> args,
-                                             const Attrs *attrs,
-                                             const TypeRelationContext &ctx) {
+/// transpose: `axes` None reverses the dimensions; otherwise it must be a
+/// permutation of the axes (negative ones count from the end). As in Relay,
+/// an empty list is a permutation of nothing, not None.
+static RelationResult transposeRelation(ArrayRef<const Type *> args,
+                                        const Attrs *attrs,
+                                        const TypeRelationContext &ctx) {
   Expected<const TransposeAttrs *> transpose =
       getAttrs<TransposeAttrs>(attrs, ctx);
   if (!transpose)
@@ -160,7 +311,7 @@ static Expected<Ref<Type>> transposeRelation(ArrayRef<const Type *> args,
   const std::optional<IntList> &axes = (*transpose)->axes;
 
   Shape out;
-  if (!axes || axes->empty()) {
+  if (!axes) {
     out.assign(in.rbegin(), in.rend());
     return makeTensorType(out, (*data)->getDType(), ctx);
   }
@@ -182,35 +333,86 @@ static Expected<Ref<Type>> transposeRelation(ArrayRef<const Type *> args,
   return makeTensorType(out, (*data)->getDType(), ctx);
 }
 
+/// expand_dims: inserts num_newaxis dimensions of extent 1 before `axis`
+/// (in [-rank-1, rank]; -1 appends).
+static RelationResult expandDimsRelation(ArrayRef<const Type *> args,
+                                         const Attrs *attrs,
+                                         const TypeRelationContext &ctx) {
+  Expected<const ExpandDimsAttrs *> params =
+      getAttrs<ExpandDimsAttrs>(attrs, ctx);
+  if (!params)
+    return params.takeError();
+  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
+  if (!data)
+    return data.takeError();
+  int64_t count = (*params)->numNewaxis;
+  // The result's rank must stay a sane number of dimensions.
+  if (count < 0 || count > 1024)
+    return ctx.error("num_newaxis must be in [0, 1024], got " + Twine(count));
+  ArrayRef<int64_t> in = (*data)->getShape();
+  Expected<unsigned> pivot =
+      normalizeInsertAxis((*params)->axis, in.size(), ctx);
+  if (!pivot)
+    return pivot.takeError();
+  Shape out(in.begin(), in.begin() + *pivot);
+  out.append(count, 1);
+  append_range(out, in.drop_front(*pivot));
+  return makeTensorType(out, (*data)->getDType(), ctx);
+}
+
+/// squeeze: `axis` None drops every dimension of extent 1; otherwise the
+/// listed dimensions are dropped and must have extent 1.
+static RelationResult squeezeRelation(ArrayRef<const Type *> args,
+                                      const Attrs *attrs,
+                                      const TypeRelationContext &ctx) {
+  Expected<const SqueezeAttrs *> params = getAttrs<SqueezeAttrs>(attrs, ctx);
+  if (!params)
+    return params.takeError();
+  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
+  if (!data)
+    return data.takeError();
+  ArrayRef<int64_t> in = (*data)->getShape();
+  unsigned rank = in.size();
+
+  SmallBitVector dropped(rank);
+  if (!(*params)->axis) {
+    for (unsigned i = 0; i != rank; ++i)
+      dropped[i] = in[i] == 1;
+  } else {
+    for (int64_t axis : *(*params)->axis) {
+      Expected<unsigned> index = normalizeAxis(axis, rank, ctx);
+      if (!index)
+        return index.takeError();
+      if (in[*index] != 1)
+        return ctx.error("cannot squeeze axis " + Twine(*index) + " of " +
+                         (*data)->str() + ": its extent is " +
+                         Twine(in[*index]) + ", not 1");
+      dropped.set(*index);
+    }
+  }
+  Shape out;
+  for (unsigned i = 0; i != rank; ++i)
+    if (!dropped.test(i))
+      out.push_back(in[i]);
+  return makeTensorType(out, (*data)->getDType(), ctx);
+}
+
 //===----------------------------------------------------------------------===//
-// concatenate
+// concatenate, split, stack
 //===----------------------------------------------------------------------===//
 
 /// concatenate: a tuple of tensors of one rank and dtype, equal on every
 /// dimension but `axis`, where the extents add up.
-static Expected<Ref<Type>> concatenateRelation(ArrayRef<const Type *> args,
-                                               const Attrs *attrs,
-                                               const TypeRelationContext &ctx) {
+static RelationResult concatenateRelation(ArrayRef<const Type *> args,
+                                          const Attrs *attrs,
+                                          const TypeRelationContext &ctx) {
   Expected<const ConcatenateAttrs *> concat =
       getAttrs<ConcatenateAttrs>(attrs, ctx);
   if (!concat)
     return concat.takeError();
-  const auto *tuple =
-      dyn_cast_or_null<TupleType>(args.empty() ? nullptr : args[0]);
-  if (!tuple)
-    return ctx.error(
-        "expected a tuple of tensors for 'data', got " +
-        (args.empty() || !args[0] ? std::string("nothing") : args[0]->str()));
-  if (tuple->size() == 0)
-    return ctx.error("cannot concatenate an empty tuple");
   SmallVector<const TensorType *, 4> fields;
-  for (size_t i = 0, e = tuple->size(); i != e; ++i) {
-    const auto *field = dyn_cast<TensorType>(tuple->getField(i));
-    if (!field)
-      return ctx.error("field " + Twine(i) + " of the tuple is not a tensor: " +
-                       tuple->getField(i)->str());
-    fields.push_back(field);
-  }
+  if (Error err = getTensorTuple(args, "concatenate", fields, ctx))
+    return err;
   const TensorType *first = fields.front();
   unsigned rank = first->getRank();
   if (rank == 0)
@@ -238,16 +440,12 @@ static Expected<Ref<Type>> concatenateRelation(ArrayRef<const Type *> args,
   return makeTensorType(out, first->getDType(), ctx);
 }
 
-//===----------------------------------------------------------------------===//
-// split
-//===----------------------------------------------------------------------===//
-
 /// split: an integer n cuts `axis` into n equal parts (n must divide it); a
 /// list [i1, ..., ik] cuts it at strictly increasing indices inside the axis,
 /// into [0, i1), [i1, i2), ..., [ik, dim). The result is a tuple.
-static Expected<Ref<Type>> splitRelation(ArrayRef<const Type *> args,
-                                         const Attrs *attrs,
-                                         const TypeRelationContext &ctx) {
+static RelationResult splitRelation(ArrayRef<const Type *> args,
+                                    const Attrs *attrs,
+                                    const TypeRelationContext &ctx) {
   Expected<const SplitAttrs *> split = getAttrs<SplitAttrs>(attrs, ctx);
   if (!split)
     return split.takeError();
@@ -272,6 +470,10 @@ static Expected<Ref<Type>> splitRelation(ArrayRef<const Type *> args,
       return ctx.error("axis " + Twine(*axis) + " of " + (*data)->str() +
                        " cannot be split into " + Twine(sections) +
                        " equal sections");
+    // Every part is a type in the result: keep the tuple a sane size.
+    if (sections > (1 << 16))
+      return ctx.error("cannot split into " + Twine(sections) +
+                       " sections (at most 65536)");
     for (int64_t i = 0; i <= sections; ++i)
       bounds.push_back(dim / sections * i);
   } else if (spec.getKind() == AttrValue::Kind::Array) {
@@ -311,34 +513,964 @@ static Expected<Ref<Type>> splitRelation(ArrayRef<const Type *> args,
   return Ref<Type>(TupleType::get(fields));
 }
 
+/// stack: a tuple of n tensors of one shape and dtype; a new dimension of
+/// extent n is inserted at `axis` (in [-rank-1, rank]).
+static RelationResult stackRelation(ArrayRef<const Type *> args,
+                                    const Attrs *attrs,
+                                    const TypeRelationContext &ctx) {
+  Expected<const StackAttrs *> params = getAttrs<StackAttrs>(attrs, ctx);
+  if (!params)
+    return params.takeError();
+  SmallVector<const TensorType *, 4> fields;
+  if (Error err = getTensorTuple(args, "stack", fields, ctx))
+    return err;
+  const TensorType *first = fields.front();
+  for (const TensorType *field : ArrayRef(fields).drop_front()) {
+    if (field->getDType() != first->getDType())
+      return ctx.error("dtype mismatch " + first->getDType().str() + " vs " +
+                       field->getDType().str());
+    if (field->getShape() != first->getShape())
+      return ctx.error("cannot stack " + first->str() + " with " +
+                       field->str() + ": shapes differ");
+  }
+  ArrayRef<int64_t> in = first->getShape();
+  Expected<unsigned> pivot =
+      normalizeInsertAxis((*params)->axis, in.size(), ctx);
+  if (!pivot)
+    return pivot.takeError();
+  Shape out(in.begin(), in.begin() + *pivot);
+  out.push_back(fields.size());
+  append_range(out, in.drop_front(*pivot));
+  return makeTensorType(out, first->getDType(), ctx);
+}
+
+//===----------------------------------------------------------------------===//
+// strided_slice
+//===----------------------------------------------------------------------===//
+
+/// Relay's CanonicalizeIndex: a negative index counts from the end; the
+/// result is clamped to [0, extent], or [-1, extent-1] for a negative stride.
+static int64_t canonicalizeIndex(int64_t index, int64_t extent,
+                                 int64_t stride) {
+  int64_t low = stride < 0 ? -1 : 0;
+  int64_t high = stride < 0 ? extent - 1 : extent;
+  if (index < 0)
+    index += extent;
+  return std::min(std::max(index, low), high);
+}
+
+/// strided_slice (Relay's StridedSliceRel and topi's StridedSliceOutputShape):
+/// without `axes`, missing strides are 1 and missing begins / ends run from
+/// the start / to the end of the axis in the stride's direction; with `axes`,
+/// begin, end and strides give exactly those axes. Each index is
+/// canonicalised (negative += extent, clamped) and an axis gets
+/// ceil(|end - begin| / |stride|) elements. In slice_mode "size" the strides
+/// are 1 and `end` holds sizes (negative: to the end of the axis).
+static RelationResult stridedSliceRelation(ArrayRef<const Type *> args,
+                                           const Attrs *attrs,
+                                           const TypeRelationContext &ctx) {
+  Expected<const StridedSliceAttrs *> params =
+      getAttrs<StridedSliceAttrs>(attrs, ctx);
+  if (!params)
+    return params.takeError();
+  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
+  if (!data)
+    return data.takeError();
+  const StridedSliceAttrs &p = **params;
+  ArrayRef<int64_t> in = (*data)->getShape();
+  unsigned rank = in.size();
+
+  for (auto [name, isSet] : {std::make_pair("begin", p.begin.has_value()),
+                             std::make_pair("end", p.end.has_value()),
+                             std::make_pair("strides", p.strides.has_value())})
+    if (!isSet)
+      return ctx.error(Twine(name) +
+                       "=None is a dynamic slice; nnir needs static shapes: "
+                       "give begin, end and strides as lists of integers");
+  bool sizeMode;
+  if (p.sliceMode == "end")
+    sizeMode = false;
+  else if (p.sliceMode == "size")
+    sizeMode = true;
+  else
+    return ctx.error("slice_mode must be \"end\" or \"size\", got \"" +
+                     p.sliceMode + "\"");
+  OptionalIntList begin = *p.begin, end = *p.end;
+  IntList strides = *p.strides;
+  for (int64_t stride : strides)
+    if (stride == 0 && !sizeMode)
+      return ctx.error("strides " + formatIntList(strides) +
+                       " has a zero stride");
+
+  constexpr int64_t maxRange = std::numeric_limits<int64_t>::max();
+  SmallVector<unsigned, 4> axes;
+  if (p.axes) {
+    if (begin.size() != p.axes->size() || end.size() != p.axes->size() ||
+        strides.size() != p.axes->size())
+      return ctx.error("axes, begin, end and strides must have the same "
+                       "length, got " +
+                       Twine(p.axes->size()) + ", " + Twine(begin.size()) +
+                       ", " + Twine(end.size()) + " and " +
+                       Twine(strides.size()));
+    SmallBitVector seen(rank);
+    for (int64_t axis : *p.axes) {
+      Expected<unsigned> index = normalizeAxis(axis, rank, ctx);
+      if (!index)
+        return index.takeError();
+      if (seen.test(*index))
+        return ctx.error("axes " + formatIntList(*p.axes) + " lists axis " +
+                         Twine(*index) + " twice");
+      seen.set(*index);
+      axes.push_back(*index);
+    }
+  } else {
+    for (auto [name, size] : {std::make_pair("begin", begin.size()),
+                              std::make_pair("end", end.size()),
+                              std::make_pair("strides", strides.size())})
+      if (size > rank)
+        return ctx.error(Twine(name) + " has " + Twine(size) + " entries for " +
+                         (*data)->str());
+    for (unsigned i = 0; i != rank; ++i)
+      axes.push_back(i);
+    strides.resize(rank, 1);
+    for (size_t i = begin.size(); i < rank; ++i)
+      begin.push_back(strides[i] > 0 ? 0 : maxRange);
+    for (size_t i = end.size(); i < rank; ++i)
+      end.push_back(strides[i] < 0 ? 0 : maxRange);
+  }
+
+  Shape out(in.begin(), in.end());
+  for (size_t i = 0, e = axes.size(); i != e; ++i) {
+    // Relay's ConvertToVec: "size" mode ignores the strides.
+    int64_t stride = sizeMode ? 1 : strides[i];
+    int64_t b = begin[i] ? *begin[i] : (stride > 0 ? 0 : maxRange);
+    int64_t en;
+    if (!end[i])
+      en = stride < 0 ? 0 : maxRange;
+    else if (!sizeMode)
+      en = *end[i];
+    else if (*end[i] < 0)
+      en = maxRange;
+    else if (AddOverflow(b, *end[i], en))
+      en = maxRange;
+
+    int64_t extent = in[axes[i]];
+    int64_t cb = canonicalizeIndex(b, extent, stride);
+    int64_t ce = canonicalizeIndex(en, extent, stride);
+    if (stride < 0 ? ce > cb : cb > ce)
+      return ctx.error("begin " + Twine(b) + " and end " + Twine(en) +
+                       " select nothing on axis " + Twine(axes[i]) + " of " +
+                       (*data)->str() + " with stride " + Twine(stride));
+    uint64_t interval = stride < 0 ? cb - ce : ce - cb;
+    uint64_t step = stride < 0 ? 0 - uint64_t(stride) : uint64_t(stride);
+    out[axes[i]] = interval == 0 ? 0 : int64_t((interval - 1) / step + 1);
+  }
+  return makeTensorType(out, (*data)->getDType(), ctx);
+}
+
+//===----------------------------------------------------------------------===//
+// take, gather, gather_nd
+//===----------------------------------------------------------------------===//
+
+/// take: `axis` None indexes the flattened data (the result has the indices'
+/// shape); otherwise data[:axis] ++ indices[batch_dims:] ++ data[axis+1:].
+/// The first batch_dims dimensions of data and indices must agree.
+static RelationResult takeRelation(ArrayRef<const Type *> args,
+                                   const Attrs *attrs,
+                                   const TypeRelationContext &ctx) {
+  Expected<const TakeAttrs *> params = getAttrs<TakeAttrs>(attrs, ctx);
+  if (!params)
+    return params.takeError();
+  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
+  if (!data)
+    return data.takeError();
+  Expected<const TensorType *> indices =
+      getIndexTensorArg(args, 1, "indices", ctx);
+  if (!indices)
+    return indices.takeError();
+  StringRef mode = (*params)->mode;
+  if (mode != "clip" && mode != "wrap" && mode != "fast")
+    return ctx.error("mode must be \"clip\", \"wrap\" or \"fast\", got \"" +
+                     mode + "\"");
+  if (!(*params)->axis)
+    return makeTensorType((*indices)->getShape(), (*data)->getDType(), ctx);
+
+  ArrayRef<int64_t> in = (*data)->getShape();
+  ArrayRef<int64_t> idx = (*indices)->getShape();
+  Expected<unsigned> axis = normalizeAxis(*(*params)->axis, in.size(), ctx);
+  if (!axis)
+    return axis.takeError();
+  int64_t batchDims = (*params)->batchDims;
+  if (batchDims < 0)
+    batchDims += idx.size();
+  if (batchDims < 0 || batchDims > int64_t(idx.size()) || batchDims > *axis)
+    return ctx.error("batch_dims " + Twine((*params)->batchDims) +
+                     " must be in [0, " +
+                     Twine(std::min<size_t>(idx.size(), *axis)) +
+                     "] for axis " + Twine(*axis) + " of " + (*data)->str() +
+                     " and indices " + (*indices)->str());
+  if (in.take_front(batchDims) != idx.take_front(batchDims))
+    return ctx.error("the first " + Twine(batchDims) +
+                     " (batch) dimensions of " + (*data)->str() +
+                     " and indices " + (*indices)->str() + " differ");
+  Shape out(in.begin(), in.begin() + *axis);
+  append_range(out, idx.drop_front(batchDims));
+  append_range(out, in.drop_front(*axis + 1));
+  return makeTensorType(out, (*data)->getDType(), ctx);
+}
+
+/// gather: data and indices have one rank and agree off `axis`, where
+/// indices has at least one element; the result has the indices' shape.
+static RelationResult gatherRelation(ArrayRef<const Type *> args,
+                                     const Attrs *attrs,
+                                     const TypeRelationContext &ctx) {
+  Expected<const GatherAttrs *> params = getAttrs<GatherAttrs>(attrs, ctx);
+  if (!params)
+    return params.takeError();
+  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
+  if (!data)
+    return data.takeError();
+  Expected<const TensorType *> indices =
+      getIndexTensorArg(args, 1, "indices", ctx);
+  if (!indices)
+    return indices.takeError();
+  if (!(*params)->axis)
+    return ctx.error("axis must be set");
+  ArrayRef<int64_t> in = (*data)->getShape();
+  ArrayRef<int64_t> idx = (*indices)->getShape();
+  if (in.size() != idx.size())
+    return ctx.error("data " + (*data)->str() + " and indices " +
+                     (*indices)->str() + " must have the same rank");
+  Expected<unsigned> axis = normalizeAxis(*(*params)->axis, in.size(), ctx);
+  if (!axis)
+    return axis.takeError();
+  for (unsigned d = 0, e = in.size(); d != e; ++d) {
+    if (d == *axis ? idx[d] < 1 : idx[d] != in[d])
+      return ctx.error("cannot gather from " + (*data)->str() +
+                       " with indices " + (*indices)->str() + " along axis " +
+                       Twine(*axis) + ": dimension " + Twine(d) + " differs");
+  }
+  return makeTensorType(idx, (*data)->getDType(), ctx);
+}
+
+/// gather_nd: indices has shape (M, Y...) where the first M (after
+/// batch_dims) dimensions of data are indexed; the result is
+/// indices.shape[1:] ++ data.shape[batch_dims + M:]. With batch_dims B, the
+/// first B dimensions of data are batch dimensions, indices.shape[1:B+1].
+static RelationResult gatherNDRelation(ArrayRef<const Type *> args,
+                                       const Attrs *attrs,
+                                       const TypeRelationContext &ctx) {
+  Expected<const GatherNDAttrs *> params = getAttrs<GatherNDAttrs>(attrs, ctx);
+  if (!params)
+    return params.takeError();
+  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
+  if (!data)
+    return data.takeError();
+  Expected<const TensorType *> indices =
+      getIndexTensorArg(args, 1, "indices", ctx);
+  if (!indices)
+    return indices.takeError();
+  ArrayRef<int64_t> in = (*data)->getShape();
+  ArrayRef<int64_t> idx = (*indices)->getShape();
+  if (idx.empty())
+    return ctx.error("expected indices of rank at least 1, got " +
+                     (*indices)->str());
+  int64_t m = idx[0];
+  int64_t batchDims = (*params)->batchDims;
+  if (batchDims < 0 || batchDims + 1 > int64_t(idx.size()))
+    return ctx.error("batch_dims " + Twine(batchDims) +
+                     " is out of range for indices " + (*indices)->str());
+  if (std::optional<int64_t> indexRank = (*params)->indexRank;
+      indexRank && *indexRank != m)
+    return ctx.error("index_rank " + Twine(*indexRank) +
+                     " differs from the first dimension of indices " +
+                     (*indices)->str());
+  if (m > int64_t(in.size()) - batchDims)
+    return ctx.error("indices " + (*indices)->str() + " index " + Twine(m) +
+                     " dimensions of " + (*data)->str() + " after " +
+                     Twine(batchDims) + " batch dimensions");
+  if (in.take_front(batchDims) != idx.slice(1, batchDims))
+    return ctx.error("the " + Twine(batchDims) + " batch dimensions of " +
+                     (*data)->str() + " and indices " + (*indices)->str() +
+                     " differ");
+  Shape out(idx.begin() + 1, idx.end());
+  append_range(out, in.drop_front(batchDims + m));
+  return makeTensorType(out, (*data)->getDType(), ctx);
+}
+
+//===----------------------------------------------------------------------===//
+// full, zeros, ones, full_like, broadcast_to, broadcast_to_like
+//===----------------------------------------------------------------------===//
+
+/// full: a 0-d fill value; the result has the `shape` attribute and `dtype`
+/// (the fill value's when unset).
+static RelationResult fullRelation(ArrayRef<const Type *> args,
+                                   const Attrs *attrs,
+                                   const TypeRelationContext &ctx) {
+  Expected<const InitOpAttrs *> params = getAttrs<InitOpAttrs>(attrs, ctx);
+  if (!params)
+    return params.takeError();
+  Expected<const TensorType *> fill =
+      getTensorArgOfRank(args, 0, "fill_value", 0, ctx);
+  if (!fill)
+    return fill.takeError();
+  Expected<ArrayRef<int64_t>> shape = getShapeAttr((*params)->shape, ctx);
+  if (!shape)
+    return shape.takeError();
+  DataType dtype = (*params)->dtype;
+  return makeTensorType(*shape, dtype.isVoid() ? (*fill)->getDType() : dtype,
+                        ctx);
+}
+
+/// zeros, ones: no arguments; the result has the `shape` and `dtype`
+/// attributes.
+static RelationResult initRelation(ArrayRef<const Type *>, const Attrs *attrs,
+                                   const TypeRelationContext &ctx) {
+  Expected<const InitOpAttrs *> params = getAttrs<InitOpAttrs>(attrs, ctx);
+  if (!params)
+    return params.takeError();
+  Expected<ArrayRef<int64_t>> shape = getShapeAttr((*params)->shape, ctx);
+  if (!shape)
+    return shape.takeError();
+  if (Error err = requireDType((*params)->dtype, "dtype", ctx))
+    return err;
+  return makeTensorType(*shape, (*params)->dtype, ctx);
+}
+
+/// full_like: a 0-d fill value; the result has the data's type.
+static RelationResult fullLikeRelation(ArrayRef<const Type *> args,
+                                       const Attrs *,
+                                       const TypeRelationContext &ctx) {
+  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
+  if (!data)
+    return data.takeError();
+  Expected<const TensorType *> fill =
+      getTensorArgOfRank(args, 1, "fill_value", 0, ctx);
+  if (!fill)
+    return fill.takeError();
+  return Ref<Type>(const_cast<TensorType *>(*data));
+}
+
+/// The type of \p data broadcast to \p shape: numpy broadcasting of the two
+/// must give \p shape itself. \p target describes the shape in errors.
+static RelationResult broadcastTo(const TensorType *data,
+                                  ArrayRef<int64_t> shape, const Twine &target,
+                                  const TypeRelationContext &ctx) {
+  std::optional<Shape> result = broadcastShapes(data->getShape(), shape);
+  if (!result || ArrayRef<int64_t>(*result) != shape)
+    return ctx.error("cannot broadcast " + data->str() + " to " + target);
+  return makeTensorType(shape, data->getDType(), ctx);
+}
+
+/// broadcast_to: data broadcast to the `shape` attribute, keeping its dtype.
+static RelationResult broadcastToRelation(ArrayRef<const Type *> args,
+                                          const Attrs *attrs,
+                                          const TypeRelationContext &ctx) {
+  Expected<const InitOpAttrs *> params = getAttrs<InitOpAttrs>(attrs, ctx);
+  if (!params)
+    return params.takeError();
+  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
+  if (!data)
+    return data.takeError();
+  Expected<ArrayRef<int64_t>> shape = getShapeAttr((*params)->shape, ctx);
+  if (!shape)
+    return shape.takeError();
+  for (int64_t dim : *shape)
+    if (dim < 0)
+      return ctx.error("shape " + formatIntList(*shape) +
+                       " has a negative dimension");
+  return broadcastTo(*data, *shape, "shape " + formatIntList(*shape), ctx);
+}
+
+/// broadcast_to_like: data broadcast to the shape of the second argument,
+/// keeping its dtype.
+static RelationResult broadcastToLikeRelation(ArrayRef<const Type *> args,
+                                              const Attrs *,
+                                              const TypeRelationContext &ctx) {
+  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
+  if (!data)
+    return data.takeError();
+  Expected<const TensorType *> like =
+      getTensorArg(args, 1, "broadcast_type", ctx);
+  if (!like)
+    return like.takeError();
+  return broadcastTo(*data, (*like)->getShape(),
+                     "the shape of " + (*like)->str(), ctx);
+}
+
+//===----------------------------------------------------------------------===//
+// layout_transform
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// One axis of a layout: an upper-case (primal) letter, or a lower-case
+/// letter with the factor its primal axis is split by ("4c" in NCHW4c).
+struct LayoutAxis {
+  char name;
+  int64_t factor; // 0 for a primal axis.
+};
+} // namespace
+
+/// Parses a TVM layout string (TVM's tir::Layout): upper-case letters are
+/// primal axes, `<n><x>` a sub-axis of primal X with factor n; every letter
+/// at most once, and every sub-axis's primal axis present.
+static Expected<SmallVector<LayoutAxis, 6>>
+parseLayoutString(StringRef layout, StringRef attrName,
+                  const TypeRelationContext &ctx) {
+  auto invalid = [&](const Twine &why) {
+    return ctx.error("invalid " + attrName + " \"" + layout + "\": " + why);
+  };
+  if (layout.empty())
+    return invalid("the layout is empty");
+  SmallVector<LayoutAxis, 6> axes;
+  std::optional<int64_t> factor;
+  for (char c : layout) {
+    if (isDigit(c)) {
+      int64_t value = factor.value_or(0);
+      if (MulOverflow(value, int64_t(10), value) ||
+          AddOverflow(value, int64_t(c - '0'), value))
+        return invalid("factor overflow");
+      factor = value;
+    } else if (isUpper(c)) {
+      if (factor)
+        return invalid("a factor must be followed by a lower-case axis, got " +
+                       Twine("'") + Twine(c) + "'");
+      axes.push_back({c, 0});
+    } else if (isLower(c)) {
+      if (!factor || *factor == 0)
+        return invalid("sub-axis '" + Twine(c) +
+                       "' needs a positive factor, as in 4" + Twine(c));
+      axes.push_back({c, *factor});
+      factor.reset();
+    } else {
+      return invalid("unexpected character '" + Twine(c) + "'");
+    }
+  }
+  if (factor)
+    return invalid("it ends with a factor");
+  for (size_t i = 0, e = axes.size(); i != e; ++i) {
+    char name = axes[i].name;
+    for (size_t j = 0; j != i; ++j)
+      if (axes[j].name == name)
+        return invalid("axis '" + Twine(name) + "' appears twice");
+    if (isLower(name) && !llvm::any_of(axes, [&](const LayoutAxis &a) {
+          return a.name == toUpper(name);
+        }))
+      return invalid("sub-axis '" + Twine(name) + "' has no primal axis '" +
+                     Twine(toUpper(name)) + "'");
+  }
+  return axes;
+}
+
+/// The factor of the sub-axis of primal \p name in \p axes, or 1.
+static int64_t getSubFactor(ArrayRef<LayoutAxis> axes, char name) {
+  for (const LayoutAxis &axis : axes)
+    if (axis.name == toLower(name))
+      return axis.factor;
+  return 1;
+}
+
+/// layout_transform: the data's shape read in src_layout and written in
+/// dst_layout (NCHW -> NHWC permutes; NCHW -> NCHW4c splits C into C/4 and
+/// 4, which needs C divisible by 4; NCHW4c -> NCHW merges them). Both
+/// layouts must have the same primal axes.
+static RelationResult layoutTransformRelation(ArrayRef<const Type *> args,
+                                              const Attrs *attrs,
+                                              const TypeRelationContext &ctx) {
+  Expected<const LayoutTransformAttrs *> params =
+      getAttrs<LayoutTransformAttrs>(attrs, ctx);
+  if (!params)
+    return params.takeError();
+  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
+  if (!data)
+    return data.takeError();
+  StringRef srcName = (*params)->srcLayout, dstName = (*params)->dstLayout;
+  auto src = parseLayoutString(srcName, "src_layout", ctx);
+  if (!src)
+    return src.takeError();
+  auto dst = parseLayoutString(dstName, "dst_layout", ctx);
+  if (!dst)
+    return dst.takeError();
+  std::string srcPrimal, dstPrimal;
+  for (const LayoutAxis &axis : *src)
+    if (!axis.factor)
+      srcPrimal += axis.name;
+  for (const LayoutAxis &axis : *dst)
+    if (!axis.factor)
+      dstPrimal += axis.name;
+  llvm::sort(srcPrimal);
+  llvm::sort(dstPrimal);
+  if (srcPrimal != dstPrimal)
+    return ctx.error("cannot convert from src_layout \"" + srcName +
+                     "\" to dst_layout \"" + dstName +
+                     "\": their primal axes differ");
+  ArrayRef<int64_t> in = (*data)->getShape();
+  if (in.size() != src->size())
+    return ctx.error("src_layout \"" + srcName + "\" has " +
+                     Twine(src->size()) + " axes but the data is " +
+                     (*data)->str());
+
+  // The full extent of every primal axis.
+  int64_t full[26] = {};
+  for (size_t i = 0, e = src->size(); i != e; ++i) {
+    const LayoutAxis &axis = (*src)[i];
+    if (axis.factor) {
+      if (in[i] != axis.factor)
+        return ctx.error("dimension " + Twine(i) + " of " + (*data)->str() +
+                         " is " + Twine(in[i]) + " but src_layout \"" +
+                         srcName + "\" gives its sub-axis '" +
+                         Twine(axis.name) + "' the factor " +
+                         Twine(axis.factor));
+      continue;
+    }
+    int64_t extent = in[i];
+    if (MulOverflow(extent, getSubFactor(*src, axis.name), extent))
+      return ctx.error("dimension overflow in " + (*data)->str());
+    full[axis.name - 'A'] = extent;
+  }
+  Shape out;
+  for (const LayoutAxis &axis : *dst) {
+    if (axis.factor) {
+      out.push_back(axis.factor);
+      continue;
+    }
+    int64_t extent = full[axis.name - 'A'];
+    int64_t factor = getSubFactor(*dst, axis.name);
+    if (extent % factor != 0)
+      return ctx.error("cannot split axis '" + Twine(axis.name) +
+                       "' of extent " + Twine(extent) + " (" + (*data)->str() +
+                       " in \"" + srcName + "\") by " + Twine(factor) +
+                       " for dst_layout \"" + dstName + "\"");
+    out.push_back(extent / factor);
+  }
+  return makeTensorType(out, (*data)->getDType(), ctx);
+}
+
+//===----------------------------------------------------------------------===//
+// shape_of, ndarray_size, arange
+//===----------------------------------------------------------------------===//
+
+/// shape_of: a 1-d tensor of the data's rank (0-d for a 0-d input) of the
+/// `dtype` attribute.
+static RelationResult shapeOfRelation(ArrayRef<const Type *> args,
+                                      const Attrs *attrs,
+                                      const TypeRelationContext &ctx) {
+  Expected<const ShapeOfAttrs *> params = getAttrs<ShapeOfAttrs>(attrs, ctx);
+  if (!params)
+    return params.takeError();
+  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
+  if (!data)
+    return data.takeError();
+  if (Error err = requireDType((*params)->dtype, "dtype", ctx))
+    return err;
+  Shape out;
+  if (unsigned rank = (*data)->getRank())
+    out.push_back(rank);
+  return makeTensorType(out, (*params)->dtype, ctx);
+}
+
+/// ndarray_size: a 0-d tensor of the `dtype` attribute.
+static RelationResult ndarraySizeRelation(ArrayRef<const Type *> args,
+                                          const Attrs *attrs,
+                                          const TypeRelationContext &ctx) {
+  Expected<const NdarraySizeAttrs *> params =
+      getAttrs<NdarraySizeAttrs>(attrs, ctx);
+  if (!params)
+    return params.takeError();
+  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
+  if (!data)
+    return data.takeError();
+  if (Error err = requireDType((*params)->dtype, "dtype", ctx))
+    return err;
+  return makeTensorType({}, (*params)->dtype, ctx);
+}
+
+Error AttrFieldTraits<ExprAttr>::fromValue(const AttrValue &v, ExprAttr &out) {
+  switch (v.getKind()) {
+  case AttrValue::Kind::None:
+  case AttrValue::Kind::Expr:
+    out.value = v;
+    return Error::success();
+  case AttrValue::Kind::Int: {
+    NDArray data = NDArray::scalar(v.getDType(), 0);
+    data.setElementFromInt(0, v.getInt());
+    out.value =
+        AttrValue::expr(Constant::get(std::move(data), v.getLoc()), v.getLoc());
+    return Error::success();
+  }
+  case AttrValue::Kind::Float:
+    out.value = AttrValue::expr(
+        Constant::getScalar(v.getDType(), v.getFloat(), v.getLoc()),
+        v.getLoc());
+    return Error::success();
+  case AttrValue::Kind::Bool:
+    out.value = AttrValue::expr(
+        Constant::getScalar(DataType::boolean(), v.getBool(), v.getLoc()),
+        v.getLoc());
+    return Error::success();
+  default:
+    return makeAttrTypeError("an expression", v);
+  }
+}
+
+/// The number held by \p expr when it is a constant with one element.
+static std::optional<double> getConstantNumber(const Expr *expr) {
+  if (const auto *constant = dyn_cast_or_null<Constant>(expr))
+    if (constant->getData().getNumElements() == 1)
+      return constant->getData().getElementAsDouble(0);
+  return std::nullopt;
+}
+
+/// arange(start, stop, step): three 0-d arguments of the `dtype` attribute;
+/// the result is [ceil((stop - start) / step)] of that dtype. The values come
+/// from the start/stop/step attributes (literals or constants, as TVM prints
+/// them), else from constant arguments; otherwise the shape is dynamic,
+/// which nnir does not support.
+static RelationResult arangeRelation(ArrayRef<const Type *> args,
+                                     const Attrs *attrs,
+                                     const TypeRelationContext &ctx) {
+  Expected<const ArangeAttrs *> params = getAttrs<ArangeAttrs>(attrs, ctx);
+  if (!params)
+    return params.takeError();
+  DataType dtype = (*params)->dtype;
+  if (Error err = requireDType(dtype, "dtype", ctx))
+    return err;
+  const char *names[] = {"start", "stop", "step"};
+  const AttrValue *values[] = {&(*params)->start.value, &(*params)->stop.value,
+                               &(*params)->step.value};
+  double numbers[3];
+  for (unsigned i = 0; i != 3; ++i) {
+    Expected<const TensorType *> arg = getTensorArg(args, i, names[i], ctx);
+    if (!arg)
+      return arg.takeError();
+    if ((*arg)->getRank() != 0 || (*arg)->getDType() != dtype)
+      return ctx.error("expected a 0-d " + dtype.str() + " tensor for '" +
+                       names[i] + "', got " + (*arg)->str());
+    std::optional<double> number = getConstantNumber(
+        values[i]->getKind() == AttrValue::Kind::Expr ? values[i]->getExpr()
+                                                      : nullptr);
+    if (!number && i < ctx.args.size())
+      number = getConstantNumber(ctx.args[i].get());
+    if (!number)
+      return ctx.error("the result shape depends on the value of '" +
+                       Twine(names[i]) +
+                       "', which is not a constant; nnir needs static "
+                       "shapes");
+    numbers[i] = *number;
+  }
+  if (numbers[2] == 0)
+    return ctx.error("step must not be 0");
+  double count = std::ceil((numbers[1] - numbers[0]) / numbers[2]);
+  if (!(count >= 1))
+    return ctx.error("start " + formatDouble(numbers[0]) + ", stop " +
+                     formatDouble(numbers[1]) + " and step " +
+                     formatDouble(numbers[2]) + " give no elements");
+  if (count >= 0x1p63)
+    return ctx.error("start " + formatDouble(numbers[0]) + ", stop " +
+                     formatDouble(numbers[1]) + " and step " +
+                     formatDouble(numbers[2]) +
+                     " give more than 2^63-1 elements");
+  return makeTensorType({int64_t(count)}, dtype, ctx);
+}
+
+//===----------------------------------------------------------------------===//
+// tile, repeat, reverse
+//===----------------------------------------------------------------------===//
+
+/// tile: the shorter of the data's shape and `reps` is padded with 1s on the
+/// left; the result is their elementwise product. Every rep is positive.
+static RelationResult tileRelation(ArrayRef<const Type *> args,
+                                   const Attrs *attrs,
+                                   const TypeRelationContext &ctx) {
+  Expected<const TileAttrs *> params = getAttrs<TileAttrs>(attrs, ctx);
+  if (!params)
+    return params.takeError();
+  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
+  if (!data)
+    return data.takeError();
+  ArrayRef<int64_t> reps = (*params)->reps;
+  for (int64_t rep : reps)
+    if (rep <= 0)
+      return ctx.error("reps " + formatIntList(reps) + " must be positive");
+  ArrayRef<int64_t> in = (*data)->getShape();
+  size_t rank = std::max(in.size(), reps.size());
+  Shape out(rank);
+  for (size_t i = 0; i != rank; ++i) {
+    // Position i counted from the right.
+    int64_t dim = i < in.size() ? in[in.size() - 1 - i] : 1;
+    int64_t rep = i < reps.size() ? reps[reps.size() - 1 - i] : 1;
+    if (MulOverflow(dim, rep, out[rank - 1 - i]))
+      return ctx.error("tiling " + (*data)->str() + " by reps " +
+                       formatIntList(reps) + " overflows");
+  }
+  return makeTensorType(out, (*data)->getDType(), ctx);
+}
+
+/// repeat: the extent of `axis` (which must be set) times `repeats` (>= 1).
+static RelationResult repeatRelation(ArrayRef<const Type *> args,
+                                     const Attrs *attrs,
+                                     const TypeRelationContext &ctx) {
+  Expected<const RepeatAttrs *> params = getAttrs<RepeatAttrs>(attrs, ctx);
+  if (!params)
+    return params.takeError();
+  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
+  if (!data)
+    return data.takeError();
+  int64_t repeats = (*params)->repeats;
+  if (repeats < 1)
+    return ctx.error("repeats must be at least 1, got " + Twine(repeats));
+  if (!(*params)->axis)
+    return ctx.error("axis must be set");
+  Expected<unsigned> axis =
+      normalizeAxis(*(*params)->axis, (*data)->getRank(), ctx);
+  if (!axis)
+    return axis.takeError();
+  Shape out((*data)->getShape().begin(), (*data)->getShape().end());
+  if (MulOverflow(out[*axis], repeats, out[*axis]))
+    return ctx.error("repeating axis " + Twine(*axis) + " of " +
+                     (*data)->str() + " " + Twine(repeats) +
+                     " times overflows");
+  return makeTensorType(out, (*data)->getDType(), ctx);
+}
+
+/// reverse: the data's type; `axis` must be set and in range.
+static RelationResult reverseRelation(ArrayRef<const Type *> args,
+                                      const Attrs *attrs,
+                                      const TypeRelationContext &ctx) {
+  Expected<const ReverseAttrs *> params = getAttrs<ReverseAttrs>(attrs, ctx);
+  if (!params)
+    return params.takeError();
+  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
+  if (!data)
+    return data.takeError();
+  if (!(*params)->axis)
+    return ctx.error("axis must be set");
+  Expected<unsigned> axis =
+      normalizeAxis(*(*params)->axis, (*data)->getRank(), ctx);
+  if (!axis)
+    return axis.takeError();
+  return Ref<Type>(const_cast<TensorType *>(*data));
+}
+
+//===----------------------------------------------------------------------===//
+// one_hot, slice_like, collapse_sum_like
+//===----------------------------------------------------------------------===//
+
+/// one_hot(indices, on_value, off_value): integer indices; on and off are
+/// 0-d of the `dtype` attribute; a dimension of extent `depth` is inserted at
+/// `axis` (-1 appends).
+static RelationResult oneHotRelation(ArrayRef<const Type *> args,
+                                     const Attrs *attrs,
+                                     const TypeRelationContext &ctx) {
+  Expected<const OneHotAttrs *> params = getAttrs<OneHotAttrs>(attrs, ctx);
+  if (!params)
+    return params.takeError();
+  Expected<const TensorType *> indices =
+      getIndexTensorArg(args, 0, "indices", ctx);
+  if (!indices)
+    return indices.takeError();
+  DataType dtype = (*params)->dtype;
+  if (Error err = requireDType(dtype, "dtype", ctx))
+    return err;
+  for (unsigned i : {1u, 2u}) {
+    StringRef name = i == 1 ? "on_value" : "off_value";
+    Expected<const TensorType *> value = getTensorArg(args, i, name, ctx);
+    if (!value)
+      return value.takeError();
+    if ((*value)->getRank() != 0 || (*value)->getDType() != dtype)
+      return ctx.error("expected a 0-d " + dtype.str() + " tensor for '" +
+                       name + "', got " + (*value)->str());
+  }
+  if ((*params)->depth <= 0)
+    return ctx.error("depth must be positive, got " + Twine((*params)->depth));
+  ArrayRef<int64_t> in = (*indices)->getShape();
+  Expected<unsigned> pivot =
+      normalizeInsertAxis((*params)->axis, in.size(), ctx);
+  if (!pivot)
+    return pivot.takeError();
+  Shape out(in.begin(), in.begin() + *pivot);
+  out.push_back((*params)->depth);
+  append_range(out, in.drop_front(*pivot));
+  return makeTensorType(out, dtype, ctx);
+}
+
+/// slice_like: the dimensions on `axes` (None: every dimension shape_like
+/// has) take shape_like's extents, which must not exceed the data's.
+static RelationResult sliceLikeRelation(ArrayRef<const Type *> args,
+                                        const Attrs *attrs,
+                                        const TypeRelationContext &ctx) {
+  Expected<const SliceLikeAttrs *> params =
+      getAttrs<SliceLikeAttrs>(attrs, ctx);
+  if (!params)
+    return params.takeError();
+  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
+  if (!data)
+    return data.takeError();
+  Expected<const TensorType *> like = getTensorArg(args, 1, "shape_like", ctx);
+  if (!like)
+    return like.takeError();
+  ArrayRef<int64_t> in = (*data)->getShape();
+  ArrayRef<int64_t> target = (*like)->getShape();
+
+  SmallVector<unsigned, 4> axes;
+  if (!(*params)->axes) {
+    for (unsigned i = 0, e = std::min(in.size(), target.size()); i != e; ++i)
+      axes.push_back(i);
+  } else {
+    if ((*params)->axes->empty())
+      return ctx.error("axes must not be empty");
+    for (int64_t axis : *(*params)->axes) {
+      Expected<unsigned> index = normalizeAxis(axis, in.size(), ctx);
+      if (!index)
+        return index.takeError();
+      if (*index >= target.size())
+        return ctx.error("axis " + Twine(*index) +
+                         " is out of range for shape_like " + (*like)->str());
+      axes.push_back(*index);
+    }
+  }
+  Shape out(in.begin(), in.end());
+  for (unsigned axis : axes) {
+    if (target[axis] > in[axis])
+      return ctx.error("cannot slice " + (*data)->str() + " like " +
+                       (*like)->str() + ": axis " + Twine(axis) +
+                       " would grow from " + Twine(in[axis]) + " to " +
+                       Twine(target[axis]));
+    out[axis] = target[axis];
+  }
+  return makeTensorType(out, (*data)->getDType(), ctx);
+}
+
+/// collapse_sum_like: sums data down to the type of the second argument,
+/// which must broadcast to the data's shape and share its dtype.
+static RelationResult collapseSumLikeRelation(ArrayRef<const Type *> args,
+                                              const Attrs *,
+                                              const TypeRelationContext &ctx) {
+  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
+  if (!data)
+    return data.takeError();
+  Expected<const TensorType *> like =
+      getTensorArg(args, 1, "collapse_type", ctx);
+  if (!like)
+    return like.takeError();
+  if ((*data)->getDType() != (*like)->getDType())
+    return ctx.error("dtype mismatch " + (*data)->getDType().str() + " vs " +
+                     (*like)->getDType().str());
+  std::optional<Shape> shape =
+      broadcastShapes((*data)->getShape(), (*like)->getShape());
+  if (!shape || ArrayRef<int64_t>(*shape) != (*data)->getShape())
+    return ctx.error("cannot collapse " + (*data)->str() + " to " +
+                     (*like)->str() +
+                     ": the latter does not broadcast to "
+                     "the former");
+  return Ref<Type>(const_cast<TensorType *>(*like));
+}
+
 //===----------------------------------------------------------------------===//
 // Registration
 //===----------------------------------------------------------------------===//
 
+/// Registers \p name with \p numInputs arguments (their names and type
+/// descriptions), the \p pattern of Relay's TOpPattern and \p relation.
+static OpBuilder
+addOp(StringRef name, StringRef description,
+      std::initializer_list<std::pair<const char *, const char *>> arguments,
+      OpPatternKind pattern, TypeRelationFn relation) {
+  OpBuilder builder = OpRegistry::instance().add(name);
+  builder.describe(description).setNumInputs(arguments.size());
+  for (const auto &[argName, typeInfo] : arguments)
+    builder.addArgument(argName, typeInfo);
+  builder.setAttr<OpPatternKind>(kOpPatternAttr, pattern)
+      .setAttr<TypeRelationFn>(kTypeRelationAttr, std::move(relation));
+  return builder;
+}
+
 void nnir::registerTransformOps() {
-  OpRegistry &registry = OpRegistry::instance();
-  registry.add("reshape")
-      .describe("reshape to newshape (codes 0, -1, -2, -3, -4)")
-      .setNumInputs(1)
-      .addArgument("data", "Tensor")
-      .setAttrsType<ReshapeAttrs>()
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, reshapeRelation);
-  registry.add("transpose")
-      .describe("permute the axes")
-      .setNumInputs(1)
-      .addArgument("data", "Tensor")
-      .setAttrsType<TransposeAttrs>()
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, transposeRelation);
-  registry.add("concatenate")
-      .describe("join a tuple of tensors along an axis")
-      .setNumInputs(1)
-      .addArgument("data", "Tuple of Tensors")
-      .setAttrsType<ConcatenateAttrs>()
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, concatenateRelation);
-  registry.add("split")
-      .describe("split a tensor into a tuple of tensors")
-      .setNumInputs(1)
-      .addArgument("data", "Tensor")
-      .setAttrsType<SplitAttrs>()
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, splitRelation);
+  using P = OpPatternKind;
+  auto data = std::make_pair("data", "Tensor");
+
+  addOp("reshape", "reshape to newshape (codes 0, -1, -2, -3, -4)", {data},
+        P::Injective, reshapeRelation)
+      .setAttrsType<ReshapeAttrs>();
+  addOp("reshape_like", "reshape like the dimensions of another tensor",
+        {data, {"shape_like", "Tensor"}}, P::Injective, reshapeLikeRelation)
+      .setAttrsType<ReshapeLikeAttrs>();
+  addOp("transpose", "permute the axes", {data}, P::Injective,
+        transposeRelation)
+      .setAttrsType<TransposeAttrs>();
+  addOp("expand_dims", "insert axes of extent 1", {data}, P::Broadcast,
+        expandDimsRelation)
+      .setAttrsType<ExpandDimsAttrs>();
+  addOp("squeeze", "drop axes of extent 1", {data}, P::Injective,
+        squeezeRelation)
+      .setAttrsType<SqueezeAttrs>();
+  addOp("concatenate", "join a tuple of tensors along an axis",
+        {{"data", "Tuple of Tensors"}}, P::Injective, concatenateRelation)
+      .setAttrsType<ConcatenateAttrs>();
+  addOp("split", "split a tensor into a tuple of tensors", {data}, P::Injective,
+        splitRelation)
+      .setAttrsType<SplitAttrs>();
+  addOp("stack", "stack a tuple of tensors along a new axis",
+        {{"data", "Tuple of Tensors"}}, P::Injective, stackRelation)
+      .setAttrsType<StackAttrs>();
+  addOp("strided_slice", "slice with begin, end and strides", {data},
+        P::Injective, stridedSliceRelation)
+      .setAttrsType<StridedSliceAttrs>();
+  addOp("take", "take elements along an axis", {data, {"indices", "Tensor"}},
+        P::Injective, takeRelation)
+      .setAttrsType<TakeAttrs>();
+  addOp("gather", "gather elements along an axis",
+        {data, {"indices", "Tensor"}}, P::Injective, gatherRelation)
+      .setAttrsType<GatherAttrs>();
+  addOp("gather_nd", "gather slices by multi-dimensional indices",
+        {data, {"indices", "Tensor"}}, P::Injective, gatherNDRelation)
+      .setAttrsType<GatherNDAttrs>();
+  addOp("full", "a tensor filled with a 0-d value", {{"fill_value", "Tensor"}},
+        P::ElemWise, fullRelation)
+      .setAttrsType<InitOpAttrs>();
+  addOp("zeros", "a tensor of zeros", {}, P::ElemWise, initRelation)
+      .setAttrsType<InitOpAttrs>();
+  addOp("ones", "a tensor of ones", {}, P::ElemWise, initRelation)
+      .setAttrsType<InitOpAttrs>();
+  addOp("full_like", "a tensor like data filled with a 0-d value",
+        {data, {"fill_value", "Tensor"}}, P::ElemWise, fullLikeRelation);
+  addOp("broadcast_to", "broadcast to a shape", {data}, P::Broadcast,
+        broadcastToRelation)
+      .setAttrsType<InitOpAttrs>();
+  addOp("broadcast_to_like", "broadcast to the shape of another tensor",
+        {data, {"broadcast_type", "Tensor"}}, P::Broadcast,
+        broadcastToLikeRelation);
+  addOp("layout_transform", "change the layout (NCHW, NHWC, NCHW4c, ...)",
+        {data}, P::Injective, layoutTransformRelation)
+      .setAttrsType<LayoutTransformAttrs>();
+  addOp("shape_of", "the shape of a tensor", {data}, P::Opaque, shapeOfRelation)
+      .setAttrsType<ShapeOfAttrs>()
+      .setAttr<bool>(kOpIsStatefulAttr, false);
+  addOp("ndarray_size", "the number of elements of a tensor", {data},
+        P::Injective, ndarraySizeRelation)
+      .setAttrsType<NdarraySizeAttrs>()
+      .setAttr<bool>(kOpIsStatefulAttr, false);
+  addOp("arange", "evenly spaced values in [start, stop)",
+        {{"start", "Expr"}, {"stop", "Expr"}, {"step", "Expr"}}, P::Opaque,
+        arangeRelation)
+      .setAttrsType<ArangeAttrs>();
+  addOp("tile", "repeat the whole tensor along each axis", {data}, P::Broadcast,
+        tileRelation)
+      .setAttrsType<TileAttrs>();
+  addOp("repeat", "repeat each element along an axis", {data}, P::Broadcast,
+        repeatRelation)
+      .setAttrsType<RepeatAttrs>();
+  addOp("reverse", "reverse the order along an axis", {data}, P::Injective,
+        reverseRelation)
+      .setAttrsType<ReverseAttrs>();
+  addOp("one_hot", "one-hot encode integer indices",
+        {{"indices", "Tensor"}, {"on_value", "Expr"}, {"off_value", "Expr"}},
+        P::OutEWiseFusable, oneHotRelation)
+      .setAttrsType<OneHotAttrs>();
+  addOp("slice_like", "slice to the shape of another tensor",
+        {data, {"shape_like", "Tensor"}}, P::Injective, sliceLikeRelation)
+      .setAttrsType<SliceLikeAttrs>();
+  addOp("collapse_sum_like", "sum down to the shape of another tensor",
+        {data, {"collapse_type", "Tensor"}}, P::CommReduce,
+        collapseSumLikeRelation);
 }
