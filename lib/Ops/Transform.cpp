@@ -55,8 +55,8 @@ getIndexTensorArg(ArrayRef<const Type *> args, unsigned index, StringRef name,
   return tensor;
 }
 
-/// Argument \p index as a tuple of at least one tensor, for concatenate and
-/// stack.
+/// The first argument as a tuple of at least one tensor (concatenate and
+/// stack, whose errors say \p verb): its fields go to \p fields.
 static Error getTensorTuple(ArrayRef<const Type *> args, StringRef verb,
                             SmallVectorImpl<const TensorType *> &fields,
                             const TypeRelationContext &ctx) {
