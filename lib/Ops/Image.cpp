@@ -110,15 +110,15 @@ static Expected<Ref<Type>> resize2dRelation(ArrayRef<const Type *> args,
     return err;
   if (!a.size || a.size->size() != 2)
     return ctx.error("size must have 2 values, got " +
-                     (a.size ? formatAttrList(*a.size) : "None"));
+                     (a.size ? formatIntList(*a.size) : "None"));
   for (int64_t extent : *a.size)
     if (extent <= 0)
-      return ctx.error("size must be positive, got " + formatAttrList(*a.size));
+      return ctx.error("size must be positive, got " + formatIntList(*a.size));
   if (a.roi && a.roi->size() != 4) {
     std::string values;
     for (double v : *a.roi)
       values += (values.empty() ? "" : ", ") + formatDouble(v);
-    return ctx.error("roi must have 4 values, got [" + values + "]");
+    return ctx.error("roi must have 4 values, got (" + values + ")");
   }
   auto input = getResizeInput(args, a.layout, ctx);
   if (!input)

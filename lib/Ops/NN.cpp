@@ -145,13 +145,13 @@ window::getWindowValues(ArrayRef<int64_t> values, unsigned rank,
     std::string counts =
         rank == 1 ? "1 value" : "1 or " + std::to_string(rank) + " values";
     return ctx.error(attrName + " must have " + counts + ", got " +
-                     formatAttrList(values));
+                     formatIntList(values));
   }
   for (int64_t v : values)
     if (v < minValue)
       return ctx.error(attrName + " must be " +
                        (minValue > 0 ? "positive" : "non-negative") + ", got " +
-                       formatAttrList(values));
+                       formatIntList(values));
   if (values.size() == 1)
     return SmallVector<int64_t, 3>(rank, values[0]);
   return SmallVector<int64_t, 3>(values.begin(), values.end());
@@ -163,7 +163,7 @@ window::getPadding(ArrayRef<int64_t> values, unsigned rank,
   for (int64_t v : values)
     if (v < 0)
       return ctx.error("padding must not be negative, got " +
-                       formatAttrList(values));
+                       formatIntList(values));
   SmallVector<std::pair<int64_t, int64_t>, 3> pads;
   for (unsigned i = 0; i != rank; ++i) {
     if (values.size() == 1)
@@ -174,11 +174,11 @@ window::getPadding(ArrayRef<int64_t> values, unsigned rank,
       pads.push_back({values[i], values[i + rank]});
     else if (rank == 1)
       return ctx.error("padding must have 1 or 2 values, got " +
-                       formatAttrList(values));
+                       formatIntList(values));
     else
       return ctx.error("padding must have 1, " + Twine(rank) + " or " +
                        Twine(2 * rank) + " values, got " +
-                       formatAttrList(values));
+                       formatIntList(values));
   }
   return pads;
 }
@@ -347,7 +347,7 @@ static Expected<Ref<Type>> convolution(const ConvView &a,
     if (size.size() != a.rank)
       return ctx.error("kernel_size must have " + Twine(a.rank) +
                        (a.rank == 1 ? " value" : " values") + ", got " +
-                       formatAttrList(size));
+                       formatIntList(size));
     if (channels <= 0)
       return ctx.error("channels must be positive, got " + Twine(channels));
     Shape expected(rank);
@@ -362,8 +362,7 @@ static Expected<Ref<Type>> convolution(const ConvView &a,
       expected[1] = channels / c;
     } else {
       if (c % groups != 0)
-        return ctx.error("the " + Twine(c) + " input channels of data " +
-                         dataText +
+        return ctx.error("the " + Twine(c) + " input channels of " + dataText +
                          " are not divisible by groups=" + Twine(groups));
       if (channels % groups != 0)
         return ctx.error("channels=" + Twine(channels) +
@@ -384,15 +383,14 @@ static Expected<Ref<Type>> convolution(const ConvView &a,
   } else {
     if (a.kernelSize &&
         ArrayRef<int64_t>(*a.kernelSize) != ArrayRef<int64_t>(kernel))
-      return ctx.error("kernel_size " + formatAttrList(*a.kernelSize) +
+      return ctx.error("kernel_size " + formatIntList(*a.kernelSize) +
                        " does not match weight " + weightText);
     if (a.channels && *a.channels != w[0])
       return ctx.error("channels=" + Twine(*a.channels) +
                        " does not match the " + Twine(w[0]) +
                        " output channels of weight " + weightText);
     if (c % groups != 0)
-      return ctx.error("the " + Twine(c) + " input channels of data " +
-                       dataText +
+      return ctx.error("the " + Twine(c) + " input channels of " + dataText +
                        " are not divisible by groups=" + Twine(groups));
     if (w[1] != c / groups)
       return ctx.error("weight " + weightText + " has " + Twine(w[1]) +
@@ -501,7 +499,7 @@ conv2dTransposeRelation(ArrayRef<const Type *> args, const Attrs *attrs,
   int64_t c = d[1], groups = a.groups;
   std::string dataText = (*data)->str(), weightText = (*weight)->str();
   if (c % groups != 0)
-    return ctx.error("the " + Twine(c) + " input channels of data " + dataText +
+    return ctx.error("the " + Twine(c) + " input channels of " + dataText +
                      " are not divisible by groups=" + Twine(groups));
   int64_t outChannels;
   SmallVector<int64_t, 2> kernel{w[2], w[3]};
@@ -510,7 +508,7 @@ conv2dTransposeRelation(ArrayRef<const Type *> args, const Attrs *attrs,
     int64_t channels = *a.channels;
     if (size.size() != 2)
       return ctx.error("kernel_size must have 2 values, got " +
-                       formatAttrList(size));
+                       formatIntList(size));
     if (channels <= 0 || channels % groups != 0)
       return ctx.error(
           "channels=" + Twine(channels) +
@@ -528,7 +526,7 @@ conv2dTransposeRelation(ArrayRef<const Type *> args, const Attrs *attrs,
   } else {
     if (a.kernelSize &&
         ArrayRef<int64_t>(*a.kernelSize) != ArrayRef<int64_t>(kernel))
-      return ctx.error("kernel_size " + formatAttrList(*a.kernelSize) +
+      return ctx.error("kernel_size " + formatIntList(*a.kernelSize) +
                        " does not match weight " + weightText);
     if (w[0] != c)
       return ctx.error("weight " + weightText + " has " + Twine(w[0]) +
@@ -925,22 +923,22 @@ static Expected<Ref<Type>> padRelation(ArrayRef<const Type *> args,
     if (pair.size() != 2)
       return ctx.error("pad_width[" + Twine(i) +
                        "] must be a (before, after) pair, got " +
-                       formatAttrList(pair));
+                       formatIntList(pair));
     if (a.padMode == "reflect" && (pair[0] >= in[i] || pair[1] >= in[i]))
-      return ctx.error("reflect padding " + formatAttrList(pair) + " of axis " +
+      return ctx.error("reflect padding " + formatIntList(pair) + " of axis " +
                        Twine(i) + " must be less than its extent " +
                        Twine(in[i]) + " in data " + dataText);
     if (a.padMode == "edge" && in[i] == 0 && (pair[0] > 0 || pair[1] > 0))
-      return ctx.error("edge padding " + formatAttrList(pair) + " of axis " +
+      return ctx.error("edge padding " + formatIntList(pair) + " of axis " +
                        Twine(i) + " needs a non-empty axis, but data " +
                        dataText + " has extent 0 there");
     int64_t extent;
     if (AddOverflow(in[i], pair[0], extent) ||
         AddOverflow(extent, pair[1], extent))
       return ctx.error("padding axis " + Twine(i) + " of data " + dataText +
-                       " by " + formatAttrList(pair) + " overflows");
+                       " by " + formatIntList(pair) + " overflows");
     if (extent < 0)
-      return ctx.error("padding " + formatAttrList(pair) + " of axis " +
+      return ctx.error("padding " + formatIntList(pair) + " of axis " +
                        Twine(i) + " leaves a negative extent " + Twine(extent) +
                        " of data " + dataText);
     out[i] = extent;

@@ -94,7 +94,8 @@ llvm::Expected<int64_t> windowOutput(int64_t in, int64_t before, int64_t after,
 /// "depth", "height", "width" for the layout letters D, H, W.
 llvm::StringRef getSpatialName(char axis);
 
-/// An attribute list as written in the text format: `[1, 2]`.
+/// An attribute list as written in the text format (`kernel_size=[1, 2]`);
+/// other messages print lists as shapes print: `(1, 2)`.
 std::string formatAttrList(llvm::ArrayRef<int64_t> values);
 
 /// Checks that \p value is one of \p allowed; the error names \p attrName and
