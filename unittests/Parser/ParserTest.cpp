@@ -578,7 +578,7 @@ TEST_F(ParserTest, OpCallsWithAttributes) {
 
 TEST_F(ParserTest, OpCallErrors) {
   EXPECT_EQ(exprError("free_var %x;\nnn.conv3x(%x)"),
-            "2:1: unknown operator 'nn.conv3x'; did you mean 'nn.conv2d'?");
+            "2:1: unknown operator 'nn.conv3x'; did you mean 'nn.conv3d'?");
   EXPECT_EQ(exprError("frobnicate"), "1:1: unknown operator 'frobnicate'");
   EXPECT_EQ(exprError("free_var %x; add(%x, %x, %x)"),
             "1:14: add expects 2 arguments, got 3");

@@ -483,7 +483,8 @@ TEST_F(InferTypeTest, Conv2D) {
             "Tensor[(1, 8, 16, 16), float32]");
   EXPECT_EQ(typeOf("%x: Tensor[(1, 8, 16, 16), float32], "
                    "%w: Tensor[(8, 2, 3, 3), float32]",
-                   "nn.conv2d(%x, %w, groups=8, channels=16)"),
+                   "nn.conv2d(%x, %w, groups=8, channels=16, "
+                   "kernel_size=[3, 3])"),
             "Tensor[(1, 16, 14, 14), float32]");
   EXPECT_EQ(typeOf("%x: Tensor[(1, 16, 16, 8), float32], "
                    "%w: Tensor[(3, 3, 8, 1), float32]",
@@ -632,8 +633,8 @@ TEST_F(InferTypeTest, SoftmaxPoolDropout) {
             "error: nn.max_pool2d: the dilated kernel height 6 exceeds the "
             "padded input height 5");
   EXPECT_EQ(typeOf(x, "nn.max_pool2d(%x, pool_size=[2, 2], layout=\"HWC\")"),
-            "error: nn.max_pool2d: unsupported layout 'HWC' (expected an "
-            "ordering of NCHW)");
+            "error: nn.max_pool2d: layout 'HWC' has 3 axes, but data "
+            "Tensor[(1, 3, 5, 5), float32] has rank 4");
   EXPECT_EQ(typeOf(x, "nn.dropout(%x)"),
             "(Tensor[(1, 3, 5, 5), float32], Tensor[(1, 3, 5, 5), float32])");
   EXPECT_EQ(typeOf(x, "%0 = nn.dropout(%x, rate=0.1f); %0.1"),
