@@ -554,11 +554,15 @@ conv2dTransposeRelation(ArrayRef<const Type *> args, const Attrs *attrs,
     if (MulOverflow(in - 1, stride, span) ||
         MulOverflow(kernel[i] - 1, (*dilation)[i], extent) ||
         AddOverflow(extent, span, extent) ||
-        AddOverflow(extent, (*outputPadding)[i] + 1, extent) ||
+        AddOverflow(extent, (*outputPadding)[i], extent) ||
+        AddOverflow(extent, int64_t(1), extent) ||
         SubOverflow(extent, before, extent) ||
         SubOverflow(extent, after, extent))
       return ctx.error("the " + name + " computation overflows");
-    if (in <= 0 || extent <= 0)
+    if (in == 0)
+      return ctx.error("the input " + name + " of data " + dataText +
+                       " is empty");
+    if (extent <= 0)
       return ctx.error("the output " + name + " would be " + Twine(extent) +
                        " (input " + name + " " + Twine(in) + ", kernel " +
                        name + " " + Twine(kernel[i]) + ", padding " +
