@@ -294,8 +294,9 @@ struct ConvView {
 /// [N, C, spatial...] and weight [O, C / groups, kernel...] give
 /// [N, O, out...] in the output layout (out_layout, or data_layout). When both
 /// channels and kernel_size are given, Relay derives the weight's shape from
-/// them ([C, channels / C, ...] for a depthwise convolution, groups = C > 1)
-/// and the weight must have it; otherwise they must agree with the weight.
+/// them ([C, channels / C, ...] for a depthwise convolution, groups = C =
+/// the weight's O > 1) and the weight must have it; otherwise they must agree
+/// with the weight.
 static Expected<Ref<Type>> convolution(const ConvView &a,
                                        ArrayRef<const Type *> args,
                                        const TypeRelationContext &ctx) {
@@ -351,8 +352,10 @@ static Expected<Ref<Type>> convolution(const ConvView &a,
     if (channels <= 0)
       return ctx.error("channels must be positive, got " + Twine(channels));
     Shape expected(rank);
-    if (groups > 1 && groups == c) {
-      // Depthwise: Relay's weight is [C, channels / C, kernel...].
+    if (groups > 1 && groups == c && groups == w[0]) {
+      // Depthwise (Relay: groups = C = the weight's O): the weight is
+      // [C, channels / C, kernel...]. ONNX's [C * M, 1, ...] is the grouped
+      // case below.
       if (channels % c != 0)
         return ctx.error("channels=" + Twine(channels) +
                          " of a depthwise convolution is not a multiple of "
