@@ -22,22 +22,6 @@ using namespace llvm;
 using namespace nnir;
 using namespace nnir::window;
 
-/// The data argument and the positions of its H and W axes in \p layoutText.
-static Expected<std::pair<const TensorType *, SmallVector<unsigned, 3>>>
-getResizeInput(ArrayRef<const Type *> args, StringRef layoutText,
-               const TypeRelationContext &ctx) {
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  Expected<Layout> layout = parseLayout(layoutText, "layout", ctx);
-  if (!layout)
-    return layout.takeError();
-  auto spatial = getSpatialAxes(*data, *layout, layoutText, "HW", ctx);
-  if (!spatial)
-    return spatial.takeError();
-  return std::make_pair(*data, std::move(*spatial));
-}
-
 /// round(in * scale), rounding halves to even as TVM's constant folding of
 /// `round` (std::nearbyint) does; \p attrName names the scale in errors.
 static Expected<int64_t> scaleExtent(int64_t in, double scale,
@@ -66,10 +50,10 @@ static Expected<Ref<Type>> upSamplingRelation(ArrayRef<const Type *> args,
   if (Error err = checkOneOf(
           a.method, {"nearest_neighbor", "bilinear", "bicubic"}, "method", ctx))
     return err;
-  auto input = getResizeInput(args, a.layout, ctx);
+  Expected<SpatialInput> input = getSpatialInput(args, a.layout, ctx);
   if (!input)
     return input.takeError();
-  auto [data, spatial] = *input;
+  auto &[data, spatial] = *input;
   ArrayRef<int64_t> in = data->getShape();
   Shape out(in.begin(), in.end());
   Expected<int64_t> h =
@@ -120,10 +104,10 @@ static Expected<Ref<Type>> resize2dRelation(ArrayRef<const Type *> args,
       values += (values.empty() ? "" : ", ") + formatDouble(v);
     return ctx.error("roi must have 4 values, got (" + values + ")");
   }
-  auto input = getResizeInput(args, a.layout, ctx);
+  Expected<SpatialInput> input = getSpatialInput(args, a.layout, ctx);
   if (!input)
     return input.takeError();
-  auto [data, spatial] = *input;
+  auto &[data, spatial] = *input;
   ArrayRef<int64_t> in = data->getShape();
   Shape out(in.begin(), in.end());
   out[spatial[0]] = (*a.size)[0];

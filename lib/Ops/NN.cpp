@@ -99,6 +99,21 @@ window::parsePermutation(StringRef text, StringRef canonical,
   return positions;
 }
 
+Expected<SpatialInput>
+window::getSpatialInput(ArrayRef<const Type *> args, StringRef layoutText,
+                        const TypeRelationContext &ctx) {
+  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
+  if (!data)
+    return data.takeError();
+  Expected<Layout> layout = parseLayout(layoutText, "layout", ctx);
+  if (!layout)
+    return layout.takeError();
+  auto spatial = getSpatialAxes(*data, *layout, layoutText, "HW", ctx);
+  if (!spatial)
+    return spatial.takeError();
+  return SpatialInput{*data, std::move(*spatial)};
+}
+
 Expected<SmallVector<unsigned, 3>>
 window::getSpatialAxes(const TensorType *data, const Layout &layout,
                        StringRef layoutText, StringRef spatial,

@@ -21,30 +21,6 @@ using namespace llvm;
 using namespace nnir;
 using namespace nnir::window;
 
-namespace {
-/// The data of a pooling call and the positions of its H and W axes.
-struct PoolInput {
-  const TensorType *data;
-  SmallVector<unsigned, 3> spatial;
-};
-} // namespace
-
-/// Reads the data argument and finds H and W through \p layoutText.
-static Expected<PoolInput> getPoolInput(ArrayRef<const Type *> args,
-                                        StringRef layoutText,
-                                        const TypeRelationContext &ctx) {
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  Expected<Layout> layout = parseLayout(layoutText, "layout", ctx);
-  if (!layout)
-    return layout.takeError();
-  auto spatial = getSpatialAxes(*data, *layout, layoutText, "HW", ctx);
-  if (!spatial)
-    return spatial.takeError();
-  return PoolInput{*data, std::move(*spatial)};
-}
-
 /// nn.max_pool2d, nn.avg_pool2d: H and W become
 /// (in + pad_before + pad_after - ((pool - 1) * dilation + 1)
 /// [+ stride - 1 with ceil_mode]) / stride + 1.
@@ -56,7 +32,7 @@ static Expected<Ref<Type>> pool2dRelation(ArrayRef<const Type *> args,
   if (!pool)
     return pool.takeError();
   const AttrsT &a = **pool;
-  Expected<PoolInput> input = getPoolInput(args, a.layout, ctx);
+  Expected<SpatialInput> input = getSpatialInput(args, a.layout, ctx);
   if (!input)
     return input.takeError();
   auto size = getWindowValues(a.poolSize, 2, "pool_size", ctx);
@@ -94,7 +70,7 @@ globalPool2dRelation(ArrayRef<const Type *> args, const Attrs *attrs,
       getAttrs<GlobalPool2DAttrs>(attrs, ctx);
   if (!pool)
     return pool.takeError();
-  Expected<PoolInput> input = getPoolInput(args, (*pool)->layout, ctx);
+  Expected<SpatialInput> input = getSpatialInput(args, (*pool)->layout, ctx);
   if (!input)
     return input.takeError();
   ArrayRef<int64_t> in = input->data->getShape();
@@ -114,7 +90,7 @@ adaptivePool2dRelation(ArrayRef<const Type *> args, const Attrs *attrs,
   if (!pool)
     return pool.takeError();
   const AdaptivePool2DAttrs &a = **pool;
-  Expected<PoolInput> input = getPoolInput(args, a.layout, ctx);
+  Expected<SpatialInput> input = getSpatialInput(args, a.layout, ctx);
   if (!input)
     return input.takeError();
   ArrayRef<int64_t> in = input->data->getShape();

@@ -65,6 +65,19 @@ getSpatialAxes(const TensorType *data, const Layout &layout,
                llvm::StringRef layoutText, llvm::StringRef spatial,
                const TypeRelationContext &ctx);
 
+/// The data argument of a pooling, upsampling or resize call and the
+/// positions of its H and W axes.
+struct SpatialInput {
+  const TensorType *data;
+  llvm::SmallVector<unsigned, 3> spatial;
+};
+
+/// Reads argument 0 as the data and finds H and W through \p layoutText
+/// (parseLayout + getSpatialAxes).
+llvm::Expected<SpatialInput>
+getSpatialInput(llvm::ArrayRef<const Type *> args, llvm::StringRef layoutText,
+                const TypeRelationContext &ctx);
+
 /// A per-dimension window attribute (strides, dilation, pool_size,
 /// kernel_size, output_padding) of 1 value (every dimension) or \p rank
 /// values, each at least \p minValue.
