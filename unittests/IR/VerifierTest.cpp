@@ -43,7 +43,7 @@ protected:
     registerAllOps();
     // Locations point into this buffer; only their identity matters.
     sm.AddNewSourceBuffer(
-        MemoryBuffer::getMemBuffer(std::string(200, ' '), "test.nnir"),
+        MemoryBuffer::getMemBufferCopy(std::string(200, ' '), "test.nnir"),
         SMLoc());
   }
 
