@@ -109,6 +109,14 @@ static Ref<FuncType> getAnnotatedSignature(const Function *func) {
   return FuncType::get(params, func->getRetType());
 }
 
+/// The deepest type inference builds. A tuple of a tuple of ... gets a type
+/// as deep as the chain of bindings that builds it, while every utility on
+/// types (printing, equality, hashing, the verifier) recurses on their
+/// nesting, and the parser reads printed types back only up to its nesting
+/// limit (1000 by default). Half that limit leaves room for the syntactic
+/// nesting around a printed type.
+static constexpr unsigned kMaxTypeDepth = 500;
+
 /// `%x`, for diagnostics.
 static std::string varName(const Var *var) {
   return ("%" + var->getNameHint()).str();
@@ -168,6 +176,13 @@ private:
   /// at \p at.
   Error unknownGlobal(const GlobalVar *var, const Expr *at);
 
+  /// Nesting depth of \p type (a tensor type is 1), computed without
+  /// recursion and memoised.
+  unsigned getTypeDepth(const Type *type);
+  /// The error for a type nested deeper than kMaxTypeDepth, at \p e (a
+  /// \p what: "tuple" or "function").
+  Error checkTypeDepth(const Expr *e, const Type *type, StringRef what);
+
   /// Pushes \p e for processing unless it is done already.
   void push(Expr *e) {
     if (!memo.count(e))
@@ -207,6 +222,8 @@ private:
 
   /// Original node -> node with its checked type.
   DenseMap<const Expr *, Ref<Expr>> memo;
+  /// Memo of getTypeDepth; it holds its types, so no key is ever reused.
+  DenseMap<const Type *, std::pair<Ref<const Type>, unsigned>> typeDepths;
   /// Let variables whose value is being typed and whose type is not known
   /// yet: a use in the value is a recursion that cannot be typed.
   DenseSet<const Var *> defining;
@@ -323,6 +340,8 @@ Error TypeInferencer::step(size_t index) {
       changed |= fields.back() != field;
     }
     Ref<Type> type = TupleType::get(types);
+    if (Error err = checkTypeDepth(tuple, type.get(), "tuple"))
+      return err;
     if (!changed && hasType(tuple, type.get()))
       finish(e, e);
     else
@@ -446,6 +465,47 @@ Error TypeInferencer::step(size_t index) {
   }
   }
   return error(e, "unknown expression kind");
+}
+
+unsigned TypeInferencer::getTypeDepth(const Type *root) {
+  // Post-order over the type DAG: a type is expanded once, then finished
+  // when its children are.
+  SmallVector<std::pair<const Type *, bool>, 16> work{{root, false}};
+  SmallVector<const Type *, 8> children;
+  while (!work.empty()) {
+    auto [type, expanded] = work.pop_back_val();
+    if (!type || typeDepths.count(type))
+      continue;
+    children.clear();
+    if (const auto *tuple = dyn_cast<TupleType>(type)) {
+      for (const Ref<Type> &field : tuple->getFields())
+        children.push_back(field.get());
+    } else if (const auto *func = dyn_cast<FuncType>(type)) {
+      for (const Ref<Type> &param : func->getParams())
+        children.push_back(param.get());
+      children.push_back(func->getResult());
+    }
+    if (!expanded) {
+      work.push_back({type, true});
+      for (const Type *child : children)
+        work.push_back({child, false});
+      continue;
+    }
+    unsigned depth = 0;
+    for (const Type *child : children)
+      if (child)
+        depth = std::max(depth, typeDepths.find(child)->second.second);
+    typeDepths[type] = {Ref<const Type>(type), depth + 1};
+  }
+  return root ? typeDepths.find(root)->second.second : 0;
+}
+
+Error TypeInferencer::checkTypeDepth(const Expr *e, const Type *type,
+                                     StringRef what) {
+  if (getTypeDepth(type) <= kMaxTypeDepth)
+    return Error::success();
+  return error(e, "the type of this " + what + " is nested deeper than " +
+                      Twine(kMaxTypeDepth) + " levels");
 }
 
 Error TypeInferencer::bindVar(Var *var, Ref<Type> type) {
@@ -655,6 +715,8 @@ Error TypeInferencer::visitFunctionEnd(Function *func) {
   if (annotated)
     resultType = retType;
   Ref<Type> type = FuncType::get(paramTypes, std::move(resultType));
+  if (Error err = checkTypeDepth(func, type.get(), "function"))
+    return err;
   if (!changed && hasType(func, type.get()))
     finish(func, func);
   else
