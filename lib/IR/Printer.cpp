@@ -24,8 +24,16 @@
 ///    bindings by block. `%N` numbers follow TVM's order: one counter per
 ///    printed module, in the order nodes finish printing.
 ///
+///    Blocks nest no deeper than kMaxBlockDepth: a chain of single-use
+///    functions (`%1 = fn () { %0 }` ...), ifs or parenthesised lets would
+///    otherwise print as deeply nested as the chain is long, however flat the
+///    input was. A node that would open a block deeper than that is bound in
+///    the innermost block where every variable it uses is in scope instead
+///    (a bottom-up pass records which binders, functions and lets, each node
+///    depends on).
+///
 /// 2. Emission writes each block's lines in that order. It recurses only on
-///    syntactic nesting (`fn` bodies, `if` branches, parenthesised lets);
+///    block nesting, bounded as above (or by the binders' own nesting);
 ///    chains of bindings and of lets are loops.
 //
 //===----------------------------------------------------------------------===//
@@ -41,11 +49,13 @@
 #include "nnir/IR/Type.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -198,6 +208,15 @@ static void printDense(raw_ostream &os, const Constant *c) {
 // The printer
 //===----------------------------------------------------------------------===//
 
+/// The deepest block nesting the printer creates on its own (see the file
+/// comment). Far below the parser's default nesting limit (1000), so the
+/// text reads back, and far above what models need, so TVM's layout is kept.
+static constexpr unsigned kMaxBlockDepth = 64;
+
+/// Nodes depending on more binders than this are never moved (tracking
+/// their binders would cost too much, and such nesting is syntactic).
+static constexpr unsigned kMaxTrackedBinders = 16;
+
 namespace {
 
 /// How a node is used by its parent; decides whether it may be inlined and in
@@ -232,6 +251,14 @@ struct NodeInfo {
   /// Expression-valued attributes of a Call or Function, in attrExprs.
   unsigned attrBegin = 0;
   unsigned attrCount = 0;
+  /// Position in the post-order (when the node finishes printing).
+  unsigned finish = 0;
+  /// Let: the number of nodes finished when its `let` line is printed.
+  unsigned letLine = 0;
+  /// The functions and lets (node indices, sorted) whose variables the node
+  /// uses free; see kMaxTrackedBinders.
+  SmallVector<unsigned, 2> binders;
+  bool tooManyBinders = false;
 };
 
 /// A line of a block before its result: `%N = ...;` or `let %x = ...;`.
@@ -264,6 +291,8 @@ private:
   const Expr *getChild(const NodeInfo &info, unsigned i, Use &use,
                        bool &done) const;
   void visitAtom(const Expr *expr);
+  void collectBinders(const std::vector<unsigned> &postOrder);
+  int getHoistBlock(const NodeInfo &info) const;
   void placeNodes(const std::vector<unsigned> &postOrder);
   void addUse(const Expr *child, int block);
   int newBlock(int parent, const Expr *root);
@@ -310,6 +339,8 @@ private:
   std::vector<const Expr *> attrExprs;
   /// Names of the unit's variables (keys of usedNames).
   DenseMap<const Var *, StringRef> varNames;
+  /// The function or let (node index) binding each parameter or let variable.
+  DenseMap<const Var *, unsigned> varBinders;
   std::vector<const Var *> freeVars;
   /// The block that starts with the `free_var` declarations.
   int freeVarBlock = 0;
@@ -385,12 +416,16 @@ void Printer::preVisit(unsigned index) {
     collectAttrExprs(call->getAttrs().get());
   } else if (const auto *fn = dyn_cast<Function>(e)) {
     for (const Ref<Var> &param : fn->getParams())
-      if (param)
+      if (param) {
         nameVar(param.get());
+        varBinders[param.get()] = index;
+      }
     collectAttrExprs(fn->getAttrs().get());
   } else if (const auto *let = dyn_cast<Let>(e)) {
-    if (let->getVar())
+    if (let->getVar()) {
       nameVar(let->getVar().get());
+      varBinders[let->getVar().get()] = index;
+    }
   }
   nodes[index].attrBegin = begin;
   nodes[index].attrCount = attrExprs.size() - begin;
@@ -514,6 +549,7 @@ void Printer::analyze(const Expr *root) {
   blocks.clear();
   attrExprs.clear();
   varNames.clear();
+  varBinders.clear();
   freeVars.clear();
   freeVarBlock = 0;
   newBlock(-1, root);
@@ -547,13 +583,16 @@ void Printer::analyze(const Expr *root) {
   while (!stack.empty()) {
     unsigned index = stack.back().node;
     unsigned childIndex = stack.back().next;
-    if (childIndex == 1 && isa<Let>(nodes[index].expr))
+    if (childIndex == 1 && isa<Let>(nodes[index].expr)) {
       events.push_back({true, index});
+      nodes[index].letLine = postOrder.size();
+    }
     Use use;
     bool done;
     const Expr *child = getChild(nodes[index], childIndex, use, done);
     if (done) {
       events.push_back({false, index});
+      nodes[index].finish = postOrder.size();
       postOrder.push_back(index);
       stack.pop_back();
       continue;
@@ -578,6 +617,7 @@ void Printer::analyze(const Expr *root) {
   }
 
   // Phase 1b: blocks and binding places, users first.
+  collectBinders(postOrder);
   nodes[0].block = 0;
   placeNodes(postOrder);
 
@@ -593,13 +633,84 @@ void Printer::analyze(const Expr *root) {
   }
 }
 
+void Printer::collectBinders(const std::vector<unsigned> &postOrder) {
+  // Children first: a node's binders are its children's and those of the
+  // variables it uses, less itself.
+  SmallVector<unsigned, 8> merged;
+  for (unsigned index : postOrder) {
+    NodeInfo &info = nodes[index];
+    merged.clear();
+    bool tooMany = false;
+    Use use;
+    bool done;
+    for (unsigned i = 0;; ++i) {
+      const Expr *child = getChild(info, i, use, done);
+      if (done)
+        break;
+      if (!child)
+        continue;
+      if (const auto *var = dyn_cast<Var>(child)) {
+        auto binder = varBinders.find(var);
+        if (binder != varBinders.end())
+          merged.push_back(binder->second);
+      } else if (!isAtomic(child)) {
+        const NodeInfo &childInfo = nodes[nodeIndex.find(child)->second];
+        tooMany |= childInfo.tooManyBinders;
+        merged.append(childInfo.binders.begin(), childInfo.binders.end());
+      }
+    }
+    llvm::sort(merged);
+    merged.erase(std::unique(merged.begin(), merged.end()), merged.end());
+    merged.erase(std::remove(merged.begin(), merged.end(), index),
+                 merged.end());
+    info.tooManyBinders = tooMany || merged.size() > kMaxTrackedBinders;
+    if (!info.tooManyBinders)
+      info.binders.assign(merged.begin(), merged.end());
+  }
+}
+
+/// Where a node about to open a block too deep is bound instead: the
+/// innermost block in which its binders' variables are in scope, or -1 to
+/// leave it where it is.
+int Printer::getHoistBlock(const NodeInfo &info) const {
+  if (info.isRoot || info.tooManyBinders ||
+      blocks[info.block].depth < kMaxBlockDepth)
+    return -1;
+  // Nothing may move above the body of the function being printed (block 0
+  // holds the definition itself).
+  int target = isa<Function>(nodes[0].expr) ? nodes[0].inner : 0;
+  for (unsigned binder : info.binders) {
+    const NodeInfo &binderInfo = nodes[binder];
+    // A let variable is in scope after the `let` line only: a node printed
+    // in the let's value stays where it is.
+    if (isa<Let>(binderInfo.expr) && info.finish < binderInfo.letLine)
+      return -1;
+    if (binderInfo.inner >= 0 &&
+        blocks[binderInfo.inner].depth > blocks[target].depth)
+      target = binderInfo.inner;
+  }
+  return blocks[target].depth < blocks[info.block].depth ? target : -1;
+}
+
 void Printer::placeNodes(const std::vector<unsigned> &postOrder) {
   for (auto it = postOrder.rbegin(), end = postOrder.rend(); it != end; ++it) {
     NodeInfo &info = nodes[*it];
-    int block = info.block;
     info.bound =
         !info.isRoot && (info.useCount >= 2 || info.lastUse == Use::Bind);
     const Expr *e = info.expr;
+    // A function, an if or a parenthesised let opens a block: bind it higher
+    // up when that block would be too deep.
+    bool opensBlock =
+        isa<Function>(e) || isa<If>(e) ||
+        (isa<Let>(e) && (info.bound || info.lastUse == Use::LetValue));
+    if (opensBlock) {
+      int hoisted = getHoistBlock(info);
+      if (hoisted >= 0) {
+        info.block = hoisted;
+        info.bound = true;
+      }
+    }
+    int block = info.block;
     switch (e->getKind()) {
     case Expr::Kind::Call: {
       const auto *call = cast<Call>(e);
