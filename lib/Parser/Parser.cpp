@@ -284,7 +284,11 @@ private:
                                                 unsigned depth);
   bool checkDenseStructure(const DenseElements &elems, const TensorType &type);
   bool storeDenseScalar(NDArray &array, int64_t index, const DenseScalar &s);
-  bool checkConstantSize(DataType dtype, ArrayRef<int64_t> shape, SMLoc loc);
+  /// Checks a constant against ParserOptions::maxConstantBytes before it is
+  /// allocated; an \p inlineConstant (a literal or `dense<...>`) also counts
+  /// towards the total the text may materialise.
+  bool checkConstantSize(DataType dtype, ArrayRef<int64_t> shape, SMLoc loc,
+                         bool inlineConstant = true);
 
   // Metadata.
   bool loadMetadata(const Token &metadataTok);
@@ -296,6 +300,9 @@ private:
   const ParserOptions &options;
   ParseMode mode;
   unsigned depth = 0;
+  /// Bytes of the inline constants made so far: a splat is a few bytes of
+  /// text for up to maxConstantBytes of data, so they are bounded in total.
+  uint64_t inlineConstantBytes = 0;
 
   bool failed = false;
   SMLoc errorLoc;
@@ -972,7 +979,7 @@ Ref<Expr> Parser::parseGraphVar() {
 }
 
 bool Parser::checkConstantSize(DataType dtype, ArrayRef<int64_t> shape,
-                               SMLoc loc) {
+                               SMLoc loc, bool inlineConstant) {
   std::optional<int64_t> bytes = getByteSize(shape, dtype.getStorageBytes());
   if (!bytes)
     return emitError(loc, "constant size overflows int64");
@@ -980,6 +987,12 @@ bool Parser::checkConstantSize(DataType dtype, ArrayRef<int64_t> shape,
     return emitError(loc, "constant of " + Twine(*bytes) +
                               " bytes exceeds the limit of " +
                               Twine(options.maxConstantBytes) + " bytes");
+  if (!inlineConstant)
+    return true;
+  if (uint64_t(*bytes) > options.maxConstantBytes - inlineConstantBytes)
+    return emitError(loc, "inline constants total more than the limit of " +
+                              Twine(options.maxConstantBytes) + " bytes");
+  inlineConstantBytes += *bytes;
   return true;
 }
 
@@ -1690,7 +1703,8 @@ Ref<Constant> Parser::resolveMetaRef(const Token &refTok) {
   Ref<Constant> &slot = metaConstants[refTok.number];
   if (!slot) {
     const NDArray &data = metadata->constants[refTok.number]->getData();
-    if (!checkConstantSize(data.getDType(), data.getShape(), refTok.getLoc()))
+    if (!checkConstantSize(data.getDType(), data.getShape(), refTok.getLoc(),
+                           /*inlineConstant=*/false))
       return nullptr;
     // Same buffer, with the location of this reference.
     slot = Constant::get(data, refTok.getLoc());

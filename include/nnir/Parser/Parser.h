@@ -44,7 +44,9 @@ struct ParserOptions {
   /// Deepest syntactic nesting accepted before a "nesting too deep" error.
   unsigned maxNestingDepth = 1000;
   /// Largest constant (in bytes) the parser will materialise, from inline
-  /// literals or the metadata section.
+  /// literals or the metadata section. The inline constants together may not
+  /// exceed it either: a splat (`dense<0> : Tensor[(N), float32]`) costs a
+  /// few bytes of text, and metadata tensors are bounded by the text anyway.
   uint64_t maxConstantBytes = uint64_t(1) << 32;
   /// Require the `#[version = "0.0.5"]` header (TVM requires it).
   bool requireVersion = false;
