@@ -47,3 +47,8 @@ if os.access(config.cmake_command, os.X_OK):
     config.available_features.add("cmake")
 if shutil.which("split-file", path=config.llvm_tools_dir):
     config.available_features.add("split-file")
+# The sanitizers of the build (-DNNIR_SANITIZE): `asan`, `ubsan`, `tsan`.
+for sanitizer in filter(None, config.nnir_sanitize.split(";")):
+    config.available_features.add(
+        {"address": "asan", "undefined": "ubsan", "thread": "tsan"}.get(
+            sanitizer, sanitizer))
