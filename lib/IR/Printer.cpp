@@ -305,15 +305,22 @@ private:
     return it == nodeIndex.end() ? nullptr : &nodes[it->second];
   }
 
-  // Emission.
+  // Emission. emitBlock, emitRef, emitNode and emitFunction recurse on block
+  // nesting; what does not recurse is kept out of their frames, which
+  // AddressSanitizer makes several times larger.
   void emitBlock(int block, unsigned indent);
   void emitRef(const Expr *expr, unsigned indent);
   void emitNode(const NodeInfo &info, unsigned indent);
-  void emitAtom(const Expr *expr);
+  LLVM_ATTRIBUTE_NOINLINE void emitFlatNode(const NodeInfo &info,
+                                            unsigned indent);
+  LLVM_ATTRIBUTE_NOINLINE void emitAtom(const Expr *expr);
   void emitConstant(const Constant *c);
   void emitFunction(const NodeInfo &info, unsigned indent);
-  void emitVarDecl(const Var *var);
-  void emitTypeComment(const Expr *expr);
+  LLVM_ATTRIBUTE_NOINLINE void emitFunctionHeader(const Function *fn,
+                                                  unsigned indent);
+  LLVM_ATTRIBUTE_NOINLINE void emitFreeVars(unsigned indent);
+  LLVM_ATTRIBUTE_NOINLINE void emitVarDecl(const Var *var);
+  LLVM_ATTRIBUTE_NOINLINE void emitTypeComment(const Expr *expr);
   void emitCallAttrs(const Call *call, bool &first, unsigned indent);
   void emitAttrs(ArrayRef<NamedAttrValue> attrs, bool &first, unsigned indent);
   void emitAttrValue(const AttrValue &value, unsigned indent);
@@ -898,7 +905,16 @@ void Printer::emitCallAttrs(const Call *call, bool &first, unsigned indent) {
 }
 
 void Printer::emitFunction(const NodeInfo &info, unsigned indent) {
-  const auto *fn = cast<Function>(info.expr);
+  emitFunctionHeader(cast<Function>(info.expr), indent);
+  os << '{';
+  emitNewline(indent + 2);
+  emitBlock(info.inner, indent + 2);
+  emitNewline(indent);
+  os << '}';
+}
+
+/// `(params, attrs) -> T ` of a function.
+void Printer::emitFunctionHeader(const Function *fn, unsigned indent) {
   os << '(';
   bool first = true;
   for (const Ref<Var> &param : fn->getParams()) {
@@ -923,14 +939,47 @@ void Printer::emitFunction(const NodeInfo &info, unsigned indent) {
     retType->print(os);
     os << ' ';
   }
-  os << '{';
-  emitNewline(indent + 2);
-  emitBlock(info.inner, indent + 2);
-  emitNewline(indent);
-  os << '}';
 }
 
 void Printer::emitNode(const NodeInfo &info, unsigned indent) {
+  const Expr *e = info.expr;
+  switch (e->getKind()) {
+  case Expr::Kind::If: {
+    const auto *ifExpr = cast<If>(e);
+    os << "if (";
+    emitRef(ifExpr->getCond().get(), indent);
+    os << ") {";
+    emitNewline(indent + 2);
+    emitBlock(info.inner, indent + 2);
+    emitNewline(indent);
+    os << "} else {";
+    emitNewline(indent + 2);
+    emitBlock(info.elseBlock, indent + 2);
+    emitNewline(indent);
+    os << '}';
+    return;
+  }
+  case Expr::Kind::Function:
+    os << "fn ";
+    emitFunction(info, indent);
+    return;
+  case Expr::Kind::Let:
+    // Only a let that does not continue a block reaches here.
+    os << '(';
+    emitNewline(indent + 2);
+    emitBlock(info.inner, indent + 2);
+    emitNewline(indent);
+    os << ')';
+    return;
+  default:
+    emitFlatNode(info, indent);
+    return;
+  }
+}
+
+/// A call, tuple or projection: its operands are bound or atomic, so this
+/// never opens a block.
+void Printer::emitFlatNode(const NodeInfo &info, unsigned indent) {
   const Expr *e = info.expr;
   switch (e->getKind()) {
   case Expr::Kind::Call: {
@@ -967,48 +1016,24 @@ void Printer::emitNode(const NodeInfo &info, unsigned indent) {
     os << '.' << item->getIndex();
     return;
   }
-  case Expr::Kind::If: {
-    const auto *ifExpr = cast<If>(e);
-    os << "if (";
-    emitRef(ifExpr->getCond().get(), indent);
-    os << ") {";
-    emitNewline(indent + 2);
-    emitBlock(info.inner, indent + 2);
-    emitNewline(indent);
-    os << "} else {";
-    emitNewline(indent + 2);
-    emitBlock(info.elseBlock, indent + 2);
-    emitNewline(indent);
-    os << '}';
-    return;
-  }
-  case Expr::Kind::Function:
-    os << "fn ";
-    emitFunction(info, indent);
-    return;
-  case Expr::Kind::Let:
-    // Only a let that does not continue a block reaches here.
-    os << '(';
-    emitNewline(indent + 2);
-    emitBlock(info.inner, indent + 2);
-    emitNewline(indent);
-    os << ')';
-    return;
   default:
     return;
   }
 }
 
+void Printer::emitFreeVars(unsigned indent) {
+  for (const Var *var : freeVars) {
+    os << "free_var ";
+    emitVarDecl(var);
+    os << ';';
+    emitNewline(indent);
+  }
+}
+
 void Printer::emitBlock(int block, unsigned indent) {
   // The caller has written the indentation of the first line.
-  if (block == freeVarBlock) {
-    for (const Var *var : freeVars) {
-      os << "free_var ";
-      emitVarDecl(var);
-      os << ';';
-      emitNewline(indent);
-    }
-  }
+  if (block == freeVarBlock)
+    emitFreeVars(indent);
   for (const Item &item : blocks[block].items) {
     const NodeInfo &info = nodes[item.node];
     if (item.isLet) {

@@ -128,6 +128,12 @@ private:
     return emitError(tok.getLoc(), "expected " + what);
   }
   Error takeError() { return makeError(errorLoc, errorMessage); }
+  /// The error of a DepthGuard (out of line: its Twines would otherwise sit
+  /// in every recursive frame).
+  LLVM_ATTRIBUTE_NOINLINE bool emitNestingError(SMLoc loc) {
+    return emitError(loc, "nesting too deep (limit " +
+                              Twine(options.maxNestingDepth) + ")");
+  }
 
   /// Bounds syntactic recursion.
   class DepthGuard {
@@ -135,8 +141,7 @@ private:
     DepthGuard(Parser &parser, SMLoc loc) : parser(parser) {
       ok = ++parser.depth <= parser.options.maxNestingDepth;
       if (!ok)
-        parser.emitError(loc, "nesting too deep (limit " +
-                                  Twine(parser.options.maxNestingDepth) + ")");
+        parser.emitNestingError(loc);
     }
     ~DepthGuard() { --parser.depth; }
     explicit operator bool() const { return ok; }
@@ -210,10 +215,21 @@ private:
   // The functions on the recursion path (parseExprSeq -> parseBinExpr ->
   // parseCallExpr -> parseAtomic -> parseTupleOrParens / parseIf / ...) keep
   // small frames: everything bulky that does not recurse (literals, names,
-  // diagnostics) is kept out of line, so the nesting limit fits well within
-  // the default stack.
+  // infix chains, tuple tails, building the result, diagnostics) is kept out
+  // of line, so the nesting limit fits well within the default stack, also
+  // under AddressSanitizer, whose frames give every temporary its own slot
+  // (about 2.5 KB per level of parentheses there, under 1 KB without).
   bool parseDefinition();
   Ref<Function> parseFunctionRest(SMLoc loc);
+  /// What comes before a function's body.
+  struct FunctionHead {
+    SmallVector<Ref<Var>, 4> params;
+    std::vector<NamedAttrValue> attrs;
+    Ref<Type> retType;
+  };
+  LLVM_ATTRIBUTE_NOINLINE bool parseFunctionHead(FunctionHead &head);
+  LLVM_ATTRIBUTE_NOINLINE Ref<Function>
+  finishFunction(FunctionHead &head, Ref<Expr> body, SMLoc loc);
   LLVM_ATTRIBUTE_NOINLINE Ref<Var> parseParam(StringSet<> &paramNames);
   struct SeqItem {
     Ref<Var> var; // null for `e;` sequencing
@@ -221,21 +237,30 @@ private:
     SMLoc loc;
   };
   Ref<Expr> parseExprSeq();
+  LLVM_ATTRIBUTE_NOINLINE Ref<Expr> finishExprSeq(std::vector<SeqItem> &items,
+                                                  Ref<Expr> result);
   LLVM_ATTRIBUTE_NOINLINE bool parseGraphBinding();
   LLVM_ATTRIBUTE_NOINLINE bool parseLetBinding(std::vector<SeqItem> &items);
+  LLVM_ATTRIBUTE_NOINLINE Ref<Var> parseLetHead();
+  LLVM_ATTRIBUTE_NOINLINE bool finishLetBinding(std::vector<SeqItem> &items,
+                                                Ref<Var> var, Ref<Expr> value,
+                                                SMLoc loc);
   Ref<Expr> parseBraceBody();
   LLVM_ATTRIBUTE_NOINLINE bool parseFreeVar();
   Ref<Expr> parseBinExpr();
+  LLVM_ATTRIBUTE_NOINLINE Ref<Expr> parseInfixRest(Ref<Expr> first);
   Ref<Expr> parseCallExpr();
-  Ref<Expr> parseCallArgs(Ref<Expr> callee, SMLoc loc);
+  LLVM_ATTRIBUTE_NOINLINE Ref<Expr> parseCallArgs(Ref<Expr> callee, SMLoc loc);
   LLVM_ATTRIBUTE_NOINLINE Ref<Expr>
   buildCall(Ref<Expr> callee, ArrayRef<Ref<Expr>> args,
             std::vector<NamedAttrValue> kwargs, SMLoc loc);
   Ref<Expr> parseAtomic();
+  LLVM_ATTRIBUTE_NOINLINE Ref<Expr> parseAtomicLeaf();
   LLVM_ATTRIBUTE_NOINLINE Ref<Expr> parseAtomicError();
   LLVM_ATTRIBUTE_NOINLINE Ref<Expr> parseTupleGetItem(Ref<Expr> tuple,
                                                       SMLoc loc);
   LLVM_ATTRIBUTE_NOINLINE Ref<Expr> parseTupleOrParens();
+  LLVM_ATTRIBUTE_NOINLINE Ref<Expr> parseTupleRest(Ref<Expr> first, SMLoc loc);
   LLVM_ATTRIBUTE_NOINLINE Ref<Expr> parseIf();
   LLVM_ATTRIBUTE_NOINLINE Ref<Expr> parseOpName();
   LLVM_ATTRIBUTE_NOINLINE Ref<Expr> parseLocalVar();
@@ -248,6 +273,8 @@ private:
   LLVM_ATTRIBUTE_NOINLINE bool isKeywordArgStart() const;
   bool parseKeywordArgs(std::vector<NamedAttrValue> &kwargs);
   bool parseAttrValue(AttrValue &out);
+  LLVM_ATTRIBUTE_NOINLINE bool parseAttrArray(AttrValue &out, SMLoc loc);
+  LLVM_ATTRIBUTE_NOINLINE bool parseAttrLeaf(AttrValue &out, SMLoc loc);
   LLVM_ATTRIBUTE_NOINLINE Ref<DictAttrs>
   makeDictAttrs(std::vector<NamedAttrValue> kwargs, StringRef owner);
 
@@ -448,53 +475,61 @@ Ref<Function> Parser::parseFunctionRest(SMLoc loc) {
   DepthGuard guard(*this, loc);
   if (!guard)
     return nullptr;
-  if (tok.is(TokenKind::LBracket)) {
-    emitError(tok.getLoc(), "type parameters are not supported by nnir");
+  FunctionHead head;
+  if (!parseFunctionHead(head))
     return nullptr;
-  }
+  Ref<Expr> body = parseBraceBody();
+  if (!body)
+    return nullptr;
+  return finishFunction(head, std::move(body), loc);
+}
+
+/// `(params, attrs) -> T`, with the parameters bound in a new scope.
+bool Parser::parseFunctionHead(FunctionHead &head) {
+  if (tok.is(TokenKind::LBracket))
+    return emitError(tok.getLoc(), "type parameters are not supported by nnir");
   if (!expect(TokenKind::LParen, "'(' to start the parameter list"))
-    return nullptr;
+    return false;
   pushScope();
-  SmallVector<Ref<Var>, 4> params;
-  std::vector<NamedAttrValue> attrs;
   StringSet<> paramNames;
   while (tok.isNot(TokenKind::RParen)) {
     if (tok.is(TokenKind::LocalVar)) {
       Ref<Var> param = parseParam(paramNames);
       if (!param)
-        return nullptr;
-      params.push_back(std::move(param));
+        return false;
+      head.params.push_back(std::move(param));
       if (!consumeIf(TokenKind::Comma))
         break;
       continue;
     }
     if (isKeywordArgStart()) {
-      if (!parseKeywordArgs(attrs))
-        return nullptr;
+      if (!parseKeywordArgs(head.attrs))
+        return false;
       break;
     }
-    emitUnexpected("a parameter ('%name'), an attribute or ')'");
-    return nullptr;
+    return emitUnexpected("a parameter ('%name'), an attribute or ')'");
   }
   if (!expect(TokenKind::RParen, "',' or ')'"))
-    return nullptr;
-  Ref<Type> retType;
+    return false;
   if (consumeIf(TokenKind::Arrow)) {
-    retType = parseType();
-    if (!retType)
-      return nullptr;
+    head.retType = parseType();
+    if (!head.retType)
+      return false;
   }
-  Ref<Expr> body = parseBraceBody();
-  if (!body)
-    return nullptr;
+  return true;
+}
+
+/// Closes the parameters' scope and builds the function.
+Ref<Function> Parser::finishFunction(FunctionHead &head, Ref<Expr> body,
+                                     SMLoc loc) {
   popScope();
   Ref<DictAttrs> dict;
-  if (!attrs.empty()) {
-    dict = makeDictAttrs(std::move(attrs), "the function");
+  if (!head.attrs.empty()) {
+    dict = makeDictAttrs(std::move(head.attrs), "the function");
     if (!dict)
       return nullptr;
   }
-  return Function::get(params, body, retType, dict, loc);
+  return Function::get(head.params, body, head.retType, dict, loc);
 }
 
 /// `%x (: T)?`, bound in the current scope.
@@ -578,6 +613,11 @@ Ref<Expr> Parser::parseExprSeq() {
     result = std::move(expr);
     break;
   }
+  return finishExprSeq(items, std::move(result));
+}
+
+/// Closes the scope of an expression sequence and builds its Lets.
+Ref<Expr> Parser::finishExprSeq(std::vector<SeqItem> &items, Ref<Expr> result) {
   popScope();
   for (auto it = items.rbegin(), e = items.rend(); it != e; ++it) {
     Ref<Var> var = it->var ? it->var : Var::get("", nullptr, it->loc);
@@ -603,31 +643,47 @@ bool Parser::parseGraphBinding() {
 /// `let %x (: T)? = e;`
 bool Parser::parseLetBinding(std::vector<SeqItem> &items) {
   SMLoc letLoc = tok.getLoc();
-  consume();
-  if (tok.isNot(TokenKind::LocalVar))
-    return emitUnexpected("a variable ('%name') after 'let'");
+  Ref<Var> var = parseLetHead();
+  if (!var)
+    return false;
+  Ref<Expr> value = parseBinExpr();
+  if (!value)
+    return false;
+  return finishLetBinding(items, std::move(var), std::move(value), letLoc);
+}
+
+/// `let %x (: T)? =`: the variable, bound.
+Ref<Var> Parser::parseLetHead() {
+  consume(); // let
+  if (tok.isNot(TokenKind::LocalVar)) {
+    emitUnexpected("a variable ('%name') after 'let'");
+    return nullptr;
+  }
   Token nameTok = tok;
   consume();
   if (!checkDottedName(nameTok))
-    return false;
+    return nullptr;
   Ref<Type> annotation;
   if (consumeIf(TokenKind::Colon)) {
     annotation = parseType();
     if (!annotation)
-      return false;
+      return nullptr;
   }
   Ref<Var> var = Var::get(nameTok.name, annotation, nameTok.getLoc());
   // As in TVM's parser (BindVar before the value), the let variable is in
   // scope in its own value, so a let-bound closure can call itself.
   bindLocal(nameTok.name, var);
   if (!expect(TokenKind::Equal, "'='"))
-    return false;
-  Ref<Expr> value = parseBinExpr();
-  if (!value)
-    return false;
+    return nullptr;
+  return var;
+}
+
+/// The `;` after a let binding's value.
+bool Parser::finishLetBinding(std::vector<SeqItem> &items, Ref<Var> var,
+                              Ref<Expr> value, SMLoc loc) {
   if (!expect(TokenKind::Semicolon, "';' after the let binding"))
     return false;
-  items.push_back({std::move(var), std::move(value), letLoc});
+  items.push_back({std::move(var), std::move(value), loc});
   return true;
 }
 
@@ -718,12 +774,19 @@ reduceInfix(SmallVectorImpl<Ref<Expr>> &operands,
 }
 
 Ref<Expr> Parser::parseBinExpr() {
+  Ref<Expr> first = parseCallExpr();
+  StringRef name;
+  int precedence;
+  if (!first || !getInfixOp(tok.kind, name, precedence))
+    return first;
+  return parseInfixRest(std::move(first));
+}
+
+/// The operators and operands after the first operand of an infix chain.
+Ref<Expr> Parser::parseInfixRest(Ref<Expr> first) {
   SmallVector<Ref<Expr>, 2> operands;
   SmallVector<PendingOp, 2> ops;
   auto reduce = [&]() { reduceInfix(operands, ops); };
-  Ref<Expr> first = parseCallExpr();
-  if (!first)
-    return nullptr;
   operands.push_back(std::move(first));
   StringRef name;
   int precedence;
@@ -814,31 +877,8 @@ Ref<Expr> Parser::buildCall(Ref<Expr> callee, ArrayRef<Ref<Expr>> args,
 Ref<Expr> Parser::parseAtomic() {
   SMLoc loc = tok.getLoc();
   Ref<Expr> expr;
+  // Only the constructs that nest are parsed here; the others are leaves.
   switch (tok.kind) {
-  case TokenKind::Integer:
-  case TokenKind::Float:
-  case TokenKind::KwTrue:
-  case TokenKind::KwFalse:
-    expr = parseScalarLiteral();
-    break;
-  case TokenKind::LocalVar:
-    expr = parseLocalVar();
-    break;
-  case TokenKind::GraphVar:
-    expr = parseGraphVar();
-    break;
-  case TokenKind::GlobalVar:
-    expr = parseGlobalVar();
-    break;
-  case TokenKind::MetaRef:
-    expr = parseMetaRef();
-    break;
-  case TokenKind::Identifier:
-    if (tok.name == "dense" && peekKind() == TokenKind::Less)
-      expr = parseDense();
-    else
-      expr = parseOpName();
-    break;
   case TokenKind::KwFn:
     consume();
     expr = parseFunctionRest(loc);
@@ -850,7 +890,8 @@ Ref<Expr> Parser::parseAtomic() {
     expr = parseTupleOrParens();
     break;
   default:
-    return parseAtomicError();
+    expr = parseAtomicLeaf();
+    break;
   }
   if (!expr)
     return nullptr;
@@ -858,6 +899,32 @@ Ref<Expr> Parser::parseAtomic() {
   if (tok.is(TokenKind::Period))
     return parseTupleGetItem(std::move(expr), loc);
   return expr;
+}
+
+/// An atomic expression that does not nest: a literal, a variable, a
+/// constant, an operator name.
+Ref<Expr> Parser::parseAtomicLeaf() {
+  switch (tok.kind) {
+  case TokenKind::Integer:
+  case TokenKind::Float:
+  case TokenKind::KwTrue:
+  case TokenKind::KwFalse:
+    return parseScalarLiteral();
+  case TokenKind::LocalVar:
+    return parseLocalVar();
+  case TokenKind::GraphVar:
+    return parseGraphVar();
+  case TokenKind::GlobalVar:
+    return parseGlobalVar();
+  case TokenKind::MetaRef:
+    return parseMetaRef();
+  case TokenKind::Identifier:
+    if (tok.name == "dense" && peekKind() == TokenKind::Less)
+      return parseDense();
+    return parseOpName();
+  default:
+    return parseAtomicError();
+  }
 }
 
 /// Reports a token that cannot start an atomic expression.
@@ -1059,6 +1126,11 @@ Ref<Expr> Parser::parseTupleOrParens() {
     return nullptr;
   if (consumeIf(TokenKind::RParen))
     return first;
+  return parseTupleRest(std::move(first), loc);
+}
+
+/// The fields of a tuple after the first one.
+Ref<Expr> Parser::parseTupleRest(Ref<Expr> first, SMLoc loc) {
   if (tok.isNot(TokenKind::Comma)) {
     emitUnexpected("',' or ')'");
     return nullptr;
@@ -1156,6 +1228,37 @@ bool Parser::parseAttrValue(AttrValue &out) {
   DepthGuard guard(*this, loc);
   if (!guard)
     return false;
+  if (tok.is(TokenKind::LBracket))
+    return parseAttrArray(out, loc);
+  if (consumeIf(TokenKind::LParen)) {
+    // Parentheses only group; `(1, 2)` is not a value.
+    if (!parseAttrValue(out))
+      return false;
+    return expect(TokenKind::RParen, "')'");
+  }
+  return parseAttrLeaf(out, loc);
+}
+
+/// `[v, ...]`
+bool Parser::parseAttrArray(AttrValue &out, SMLoc loc) {
+  consume(); // [
+  std::vector<AttrValue> elements;
+  while (tok.isNot(TokenKind::RBracket)) {
+    AttrValue element;
+    if (!parseAttrValue(element))
+      return false;
+    elements.push_back(std::move(element));
+    if (!consumeIf(TokenKind::Comma))
+      break;
+  }
+  if (!expect(TokenKind::RBracket, "',' or ']'"))
+    return false;
+  out = AttrValue::array(std::move(elements), loc);
+  return true;
+}
+
+/// A literal, `None` or an expression.
+bool Parser::parseAttrLeaf(AttrValue &out, SMLoc loc) {
   switch (tok.kind) {
   case TokenKind::Integer:
     if (tok.dtype == DataType::uint64())
@@ -1177,28 +1280,6 @@ bool Parser::parseAttrValue(AttrValue &out) {
     out = AttrValue::string(tok.text, loc);
     consume();
     return true;
-  case TokenKind::LBracket: {
-    consume();
-    std::vector<AttrValue> elements;
-    while (tok.isNot(TokenKind::RBracket)) {
-      AttrValue element;
-      if (!parseAttrValue(element))
-        return false;
-      elements.push_back(std::move(element));
-      if (!consumeIf(TokenKind::Comma))
-        break;
-    }
-    if (!expect(TokenKind::RBracket, "',' or ']'"))
-      return false;
-    out = AttrValue::array(std::move(elements), loc);
-    return true;
-  }
-  case TokenKind::LParen:
-    // Parentheses only group; `(1, 2)` is not a value.
-    consume();
-    if (!parseAttrValue(out))
-      return false;
-    return expect(TokenKind::RParen, "')'");
   case TokenKind::Question:
     return emitError(loc, "dynamic dimensions ('?') are not supported by nnir");
   case TokenKind::Identifier:
