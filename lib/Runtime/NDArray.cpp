@@ -31,7 +31,7 @@ static bool isSupported(DataType dtype) {
 }
 
 Expected<NDArray> NDArray::create(DataType dtype, ArrayRef<int64_t> shape,
-                                  uint64_t maxBytes) {
+                                  uint64_t maxBytes, bool zeroFill) {
   if (!isSupported(dtype))
     return createStringError(inconvertibleErrorCode(),
                              "unsupported dtype '%s'", dtype.str().c_str());
@@ -65,13 +65,15 @@ Expected<NDArray> NDArray::create(DataType dtype, ArrayRef<int64_t> shape,
         inconvertibleErrorCode(),
         formatv("cannot allocate a tensor of {0} bytes", *bytes).str());
   }
-  std::memset(s->data, 0, allocBytes);
+  if (zeroFill)
+    std::memset(s->data, 0, allocBytes);
   return NDArray(s);
 }
 
 Expected<NDArray> NDArray::fromBytes(DataType dtype, ArrayRef<int64_t> shape,
                                      ArrayRef<uint8_t> bytes) {
-  Expected<NDArray> array = create(dtype, shape);
+  Expected<NDArray> array =
+      create(dtype, shape, UINT64_MAX, /*zeroFill=*/false);
   if (!array)
     return array.takeError();
   if (array->getByteSize() != bytes.size())

@@ -35,12 +35,14 @@ public:
   /// A null array (no storage). Most accessors require a non-null array.
   NDArray() = default;
 
-  /// Allocates a zero-filled array. Fails on an unsupported dtype, a negative
-  /// extent, a size that overflows int64, a size above \p maxBytes, or an
-  /// allocation failure.
+  /// Allocates an array, zero-filled unless \p zeroFill is false (kernels
+  /// that write every element skip the fill). Fails on an unsupported dtype,
+  /// a negative extent, a size that overflows int64, a size above
+  /// \p maxBytes, or an allocation failure; nothing is allocated then.
   static llvm::Expected<NDArray> create(DataType dtype,
                                         llvm::ArrayRef<int64_t> shape,
-                                        uint64_t maxBytes = UINT64_MAX);
+                                        uint64_t maxBytes = UINT64_MAX,
+                                        bool zeroFill = true);
 
   /// Builds an array from raw row-major bytes (copied).
   static llvm::Expected<NDArray> fromBytes(DataType dtype,

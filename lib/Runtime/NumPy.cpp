@@ -1,0 +1,430 @@
+//===- NumPy.cpp - NumPy .npy and .npz files ------------------------------===//
+//
+/// \file
+/// The `.npy` format (numpy/lib/format.py): the magic string "\x93NUMPY", a
+/// major and a minor version byte, the header length (u16 in version 1, u32
+/// in versions 2 and 3), then the header: a Python dict literal with the keys
+/// 'descr', 'fortran_order' and 'shape', padded with spaces and ended by a
+/// newline. The raw data follows. Version 3 only allows UTF-8 in the header,
+/// which changes nothing for the dtypes nnir reads.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnir/Runtime/NumPy.h"
+
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <zip.h>
+
+#include <cstring>
+
+using namespace llvm;
+using namespace nnir;
+
+static constexpr char kMagic[] = "\x93NUMPY";
+static constexpr size_t kMagicSize = 6;
+/// NumPy aligns the start of the data to this many bytes.
+static constexpr size_t kHeaderAlign = 64;
+
+static Error npyError(const Twine &message) {
+  return createStringError(inconvertibleErrorCode(), message);
+}
+
+//===----------------------------------------------------------------------===//
+// Descriptors
+//===----------------------------------------------------------------------===//
+
+std::string nnir::getNpyDescr(DataType dtype) {
+  if (dtype.isBool())
+    return "|b1";
+  if (dtype.isBFloat())
+    return "<V2";
+  char kind = dtype.isFloat() ? 'f' : dtype.isInt() ? 'i' : 'u';
+  unsigned bytes = dtype.getStorageBytes();
+  return formatv("{0}{1}{2}", bytes == 1 ? '|' : '<', kind, bytes).str();
+}
+
+/// The dtype of a NumPy descriptor string, or an error that says why it is
+/// not one nnir reads.
+static Expected<DataType> parseDescr(StringRef descr) {
+  if (descr.size() < 3)
+    return npyError("unsupported dtype descriptor '" + descr + "'");
+  char order = descr[0];
+  char kind = descr[1];
+  unsigned bytes;
+  if (descr.drop_front(2).getAsInteger(10, bytes))
+    return npyError("unsupported dtype descriptor '" + descr + "'");
+  if (order == '>' && bytes > 1)
+    return npyError("big-endian data ('" + descr +
+                    "') is not supported; convert with "
+                    "arr.astype(arr.dtype.newbyteorder('<'))");
+  if (order != '<' && order != '|' && order != '=' && order != '>')
+    return npyError("unsupported dtype descriptor '" + descr + "'");
+  std::optional<DataType> dtype;
+  switch (kind) {
+  case 'b':
+    if (bytes == 1)
+      dtype = DataType::boolean();
+    break;
+  case 'i':
+  case 'u':
+    if (bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8)
+      dtype = DataType(kind == 'i' ? DataType::Int : DataType::UInt,
+                       static_cast<uint8_t>(bytes * 8));
+    break;
+  case 'f':
+    if (bytes == 2 || bytes == 4 || bytes == 8)
+      dtype = DataType(DataType::Float, static_cast<uint8_t>(bytes * 8));
+    break;
+  case 'V':
+    // ml_dtypes' bfloat16 saves as an anonymous 2-byte void type.
+    if (bytes == 2)
+      dtype = DataType::bfloat16();
+    break;
+  default:
+    break;
+  }
+  if (!dtype)
+    return npyError("unsupported dtype descriptor '" + descr +
+                    "' (nnir reads bool, int8-64, uint8-64, float16/32/64 "
+                    "and bfloat16 as '<V2')");
+  return *dtype;
+}
+
+//===----------------------------------------------------------------------===//
+// The header dict
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A parser for the one Python literal a `.npy` header holds:
+/// `{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }`.
+class HeaderParser {
+public:
+  explicit HeaderParser(StringRef text) : rest(text) {}
+
+  Error parse() {
+    if (!consume('{'))
+      return error("expected '{'");
+    while (true) {
+      skipSpace();
+      if (consume('}'))
+        break;
+      std::string key;
+      if (Error e = parseString(key))
+        return e;
+      if (!consume(':'))
+        return error("expected ':' after '" + key + "'");
+      if (key == "descr") {
+        skipSpace();
+        if (rest.starts_with("["))
+          return npyError("structured dtypes are not supported");
+        if (Error e = parseString(descr))
+          return e;
+        haveDescr = true;
+      } else if (key == "fortran_order") {
+        skipSpace();
+        if (rest.consume_front("True"))
+          fortranOrder = true;
+        else if (rest.consume_front("False"))
+          fortranOrder = false;
+        else
+          return error("expected True or False for 'fortran_order'");
+        haveOrder = true;
+      } else if (key == "shape") {
+        if (Error e = parseShape())
+          return e;
+        haveShape = true;
+      } else {
+        return error("unexpected key '" + key + "'");
+      }
+      skipSpace();
+      if (consume('}'))
+        break;
+      if (!consume(','))
+        return error("expected ',' or '}'");
+    }
+    skipSpace();
+    if (!rest.empty())
+      return error("unexpected text after the header dict");
+    if (!haveDescr || !haveOrder || !haveShape)
+      return error("the header lacks one of 'descr', 'fortran_order', "
+                   "'shape'");
+    return Error::success();
+  }
+
+  std::string descr;
+  bool fortranOrder = false;
+  Shape shape;
+
+private:
+  Error error(const Twine &message) {
+    return npyError("malformed .npy header: " + message);
+  }
+  void skipSpace() { rest = rest.ltrim(" \t\n\r"); }
+  bool consume(char c) {
+    skipSpace();
+    return rest.consume_front(StringRef(&c, 1));
+  }
+  Error parseString(std::string &out) {
+    skipSpace();
+    if (rest.empty() || (rest[0] != '\'' && rest[0] != '"'))
+      return error("expected a string");
+    char quote = rest[0];
+    size_t end = rest.find(quote, 1);
+    if (end == StringRef::npos)
+      return error("unterminated string");
+    out = rest.substr(1, end - 1).str();
+    rest = rest.drop_front(end + 1);
+    return Error::success();
+  }
+  Error parseShape() {
+    if (!consume('('))
+      return error("expected '(' for 'shape'");
+    while (true) {
+      if (consume(')'))
+        return Error::success();
+      skipSpace();
+      size_t digits = 0;
+      while (digits < rest.size() && isDigit(rest[digits]))
+        ++digits;
+      int64_t extent;
+      if (digits == 0 || rest.take_front(digits).getAsInteger(10, extent))
+        return error("expected a non-negative integer extent in 'shape'");
+      rest = rest.drop_front(digits);
+      shape.push_back(extent);
+      if (consume(')'))
+        return Error::success();
+      if (!consume(','))
+        return error("expected ',' or ')' in 'shape'");
+    }
+  }
+
+  StringRef rest;
+  bool haveDescr = false, haveOrder = false, haveShape = false;
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// .npy
+//===----------------------------------------------------------------------===//
+
+Expected<NDArray> nnir::readNpy(StringRef bytes, uint64_t maxBytes) {
+  if (bytes.size() < kMagicSize + 4 ||
+      !bytes.starts_with(StringRef(kMagic, kMagicSize)))
+    return npyError("not a .npy file (no \\x93NUMPY magic)");
+  unsigned major = static_cast<uint8_t>(bytes[kMagicSize]);
+  unsigned minor = static_cast<uint8_t>(bytes[kMagicSize + 1]);
+  if (major < 1 || major > 3 || minor != 0)
+    return npyError(formatv("unsupported .npy format version {0}.{1} (nnir "
+                            "reads 1.0, 2.0 and 3.0)",
+                            major, minor)
+                        .str());
+  size_t pos = kMagicSize + 2;
+  uint64_t headerSize;
+  if (major == 1) {
+    headerSize = support::endian::read16le(bytes.data() + pos);
+    pos += 2;
+  } else {
+    if (bytes.size() < pos + 4)
+      return npyError("truncated .npy header");
+    headerSize = support::endian::read32le(bytes.data() + pos);
+    pos += 4;
+  }
+  if (bytes.size() - pos < headerSize)
+    return npyError("truncated .npy header");
+  HeaderParser header(bytes.substr(pos, headerSize));
+  if (Error e = header.parse())
+    return e;
+  pos += headerSize;
+  Expected<DataType> dtype = parseDescr(header.descr);
+  if (!dtype)
+    return dtype.takeError();
+  std::optional<int64_t> expected =
+      getByteSize(header.shape, dtype->getStorageBytes());
+  if (!expected)
+    return npyError("the array size overflows");
+  // Fortran order of a 0-d or 1-d array is the same layout as C order.
+  if (header.fortranOrder && header.shape.size() > 1)
+    return npyError("Fortran-order arrays are not supported; save "
+                    "numpy.ascontiguousarray(arr)");
+  if (static_cast<uint64_t>(*expected) > maxBytes)
+    return npyError(formatv("array of {0} bytes exceeds the limit of {1} bytes",
+                            *expected, maxBytes)
+                        .str());
+  uint64_t available = bytes.size() - pos;
+  if (available < static_cast<uint64_t>(*expected))
+    return npyError(formatv("truncated .npy data: {0} bytes, expected {1}",
+                            available, *expected)
+                        .str());
+  if (available > static_cast<uint64_t>(*expected))
+    return npyError(
+        formatv("{0} trailing bytes after the .npy data", available - *expected)
+            .str());
+  Expected<NDArray> array =
+      NDArray::create(*dtype, header.shape, maxBytes, /*zeroFill=*/false);
+  if (!array)
+    return array.takeError();
+  if (*expected)
+    std::memcpy(array->getMutableData(), bytes.data() + pos, *expected);
+  return array;
+}
+
+std::string nnir::writeNpy(const NDArray &array) {
+  std::string header;
+  raw_string_ostream os(header);
+  os << "{'descr': '" << getNpyDescr(array.getDType())
+     << "', 'fortran_order': False, 'shape': (";
+  for (int64_t extent : array.getShape())
+    os << extent << ", ";
+  if (array.getRank() != 0)
+    header.resize(header.size() - 2);
+  if (array.getRank() == 1)
+    header += ",";
+  header += "), }";
+  // Pad with spaces so that magic + version + length + header + '\n' is a
+  // multiple of the alignment.
+  unsigned major = 1;
+  size_t prefix = kMagicSize + 2 + 2;
+  size_t total = alignTo(prefix + header.size() + 1, kHeaderAlign);
+  if (total - prefix > UINT16_MAX) {
+    major = 2;
+    prefix += 2;
+    total = alignTo(prefix + header.size() + 1, kHeaderAlign);
+  }
+  header.append(total - prefix - header.size() - 1, ' ');
+  header += '\n';
+
+  std::string out(kMagic, kMagicSize);
+  out += static_cast<char>(major);
+  out += '\0';
+  char length[4];
+  if (major == 1) {
+    support::endian::write16le(length, static_cast<uint16_t>(header.size()));
+    out.append(length, 2);
+  } else {
+    support::endian::write32le(length, static_cast<uint32_t>(header.size()));
+    out.append(length, 4);
+  }
+  out += header;
+  ArrayRef<uint8_t> data = array.getBytes();
+  out.append(reinterpret_cast<const char *>(data.data()), data.size());
+  return out;
+}
+
+Expected<NDArray> nnir::loadNpyFile(StringRef path, uint64_t maxBytes) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
+      MemoryBuffer::getFile(path, /*IsText=*/false,
+                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return createStringError(buffer.getError(), "cannot read '%s': %s",
+                             path.str().c_str(),
+                             buffer.getError().message().c_str());
+  Expected<NDArray> array = readNpy((*buffer)->getBuffer(), maxBytes);
+  if (!array)
+    return createStringError(inconvertibleErrorCode(), "'%s': %s",
+                             path.str().c_str(),
+                             toString(array.takeError()).c_str());
+  return array;
+}
+
+Error nnir::saveNpyFile(StringRef path, const NDArray &array) {
+  SmallString<256> temp;
+  int fd;
+  SmallString<256> model(path);
+  model += ".tmp%%%%%%";
+  if (std::error_code ec = sys::fs::createUniqueFile(model, fd, temp))
+    return createStringError(ec, "cannot write '%s': %s", path.str().c_str(),
+                             ec.message().c_str());
+  {
+    raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << writeNpy(array);
+    os.close();
+    if (os.has_error()) {
+      std::error_code ec = os.error();
+      os.clear_error();
+      sys::fs::remove(temp);
+      return createStringError(ec, "cannot write '%s': %s", path.str().c_str(),
+                               ec.message().c_str());
+    }
+  }
+  if (std::error_code ec = sys::fs::rename(temp, path)) {
+    sys::fs::remove(temp);
+    return createStringError(ec, "cannot write '%s': %s", path.str().c_str(),
+                             ec.message().c_str());
+  }
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// .npz
+//===----------------------------------------------------------------------===//
+
+Expected<std::vector<std::pair<std::string, NDArray>>>
+nnir::loadNpzFile(StringRef path, uint64_t maxBytes) {
+  std::string file = path.str();
+  auto fail = [&](const Twine &message) {
+    return npyError("'" + path + "': " + message);
+  };
+  int zerr = 0;
+  zip_t *archive = zip_open(file.c_str(), ZIP_RDONLY, &zerr);
+  if (!archive) {
+    zip_error_t error;
+    zip_error_init_with_code(&error, zerr);
+    std::string message = zip_error_strerror(&error);
+    zip_error_fini(&error);
+    return fail("cannot open as a .npz (zip) archive: " + message);
+  }
+  auto closeArchive = make_scope_exit([&] { zip_discard(archive); });
+
+  std::vector<std::pair<std::string, NDArray>> arrays;
+  zip_int64_t count = zip_get_num_entries(archive, 0);
+  for (zip_int64_t i = 0; i < count; ++i) {
+    zip_stat_t stat;
+    zip_stat_init(&stat);
+    if (zip_stat_index(archive, i, 0, &stat) != 0 ||
+        !(stat.valid & ZIP_STAT_NAME) || !(stat.valid & ZIP_STAT_SIZE))
+      return fail(
+          formatv("cannot read member {0}: {1}", i, zip_strerror(archive))
+              .str());
+    StringRef name(stat.name);
+    if (name.ends_with("/"))
+      continue; // A directory entry.
+    // The header of a .npy is at most a few KiB beyond the data; refuse a
+    // member that cannot fit the limit before inflating it.
+    if (maxBytes != UINT64_MAX && stat.size > maxBytes + (1u << 20))
+      return fail(formatv("member '{0}' of {1} bytes exceeds the limit of {2} "
+                          "bytes",
+                          name, stat.size, maxBytes)
+                      .str());
+    zip_file_t *member = zip_fopen_index(archive, i, 0);
+    if (!member)
+      return fail(
+          formatv("cannot read member '{0}': {1}", name, zip_strerror(archive))
+              .str());
+    std::string bytes;
+    bytes.resize(stat.size);
+    zip_int64_t read = zip_fread(member, bytes.data(), stat.size);
+    bool complete = read >= 0 && static_cast<zip_uint64_t>(read) == stat.size;
+    std::string readError = complete ? "" : zip_file_strerror(member);
+    zip_fclose(member);
+    if (!complete)
+      return fail(
+          formatv("cannot read member '{0}': {1}", name, readError).str());
+    Expected<NDArray> array = readNpy(bytes, maxBytes);
+    if (!array)
+      return fail(
+          formatv("member '{0}': {1}", name, toString(array.takeError()))
+              .str());
+    name.consume_back(".npy");
+    arrays.emplace_back(name.str(), std::move(*array));
+  }
+  return arrays;
+}
