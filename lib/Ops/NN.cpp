@@ -37,75 +37,13 @@ using namespace nnir::window;
 // Window.h: layouts, window attributes, sliding-window arithmetic
 //===----------------------------------------------------------------------===//
 
-int window::Layout::find(char name) const {
-  for (unsigned i = 0, e = axes.size(); i != e; ++i)
-    if (axes[i].name == name)
-      return i;
-  return -1;
-}
-
-Expected<window::Layout> window::parseLayout(StringRef text, StringRef attrName,
-                                             const TypeRelationContext &ctx) {
-  auto invalid = [&](const Twine &why) {
-    return ctx.error("invalid " + attrName + " '" + text + "': " + why);
-  };
-  if (text.empty())
-    return invalid("it has no axes");
-  Layout layout;
-  size_t i = 0, e = text.size();
-  while (i != e) {
-    char c = text[i];
-    int64_t factor = 0;
-    if (isDigit(c)) {
-      size_t start = i;
-      while (i != e && isDigit(text[i]))
-        ++i;
-      StringRef digits = text.slice(start, i);
-      if (digits.getAsInteger(10, factor) || factor <= 0)
-        return invalid("bad split factor " + digits);
-      if (i == e || !isLower(text[i]))
-        return invalid("split factor " + digits +
-                       " is not followed by a lower-case axis");
-      c = text[i];
-    } else if (!isUpper(c)) {
-      return invalid("unexpected character '" + Twine(c) + "'");
-    }
-    if (layout.find(c) >= 0)
-      return invalid("axis " + Twine(c) + " appears twice");
-    layout.axes.push_back({c, factor});
-    ++i;
-  }
-  for (const LayoutAxis &axis : layout.axes)
-    if (axis.factor && layout.find(toUpper(axis.name)) < 0)
-      return invalid("sub-axis " + Twine(axis.factor) + Twine(axis.name) +
-                     " splits " + Twine(toUpper(axis.name)) +
-                     ", which the layout does not have");
-  return layout;
-}
-
-Expected<SmallVector<unsigned, 5>>
-window::parsePermutation(StringRef text, StringRef canonical,
-                         StringRef attrName, const TypeRelationContext &ctx) {
-  SmallVector<unsigned, 5> positions;
-  bool ok = text.size() == canonical.size();
-  for (char c : canonical) {
-    size_t at = text.find(c);
-    ok = ok && at != StringRef::npos;
-    positions.push_back(at);
-  }
-  if (!ok)
-    return ctx.error("unsupported " + attrName + " '" + text +
-                     "' (expected an ordering of " + canonical + ")");
-  return positions;
-}
-
 Expected<SpatialInput>
 window::getSpatialInput(ArrayRef<const Type *> args, StringRef layoutText,
                         const TypeRelationContext &ctx) {
   Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
   if (!data)
     return data.takeError();
-  Expected<Layout> layout = parseLayout(layoutText, "layout", ctx);
+  Expected<Layout> layout = parseLayoutAttr(layoutText, "layout", ctx);
   if (!layout)
     return layout.takeError();
   auto spatial = getSpatialAxes(*data, *layout, layoutText, "HW", ctx);
@@ -123,7 +61,7 @@ window::getSpatialAxes(const TensorType *data, const Layout &layout,
                      Twine(layout.getRank()) + " axes, but data " +
                      data->str() + " has rank " + Twine(data->getRank()));
   for (unsigned i = 0, e = layout.getRank(); i != e; ++i) {
-    const LayoutAxis &axis = layout.axes[i];
+    const LayoutAxis &axis = layout[i];
     if (axis.factor && data->getShape()[i] != axis.factor)
       return ctx.error("data " + data->str() + " does not fit layout '" +
                        layoutText + "': axis " + Twine(i) + " (" +
@@ -132,7 +70,7 @@ window::getSpatialAxes(const TensorType *data, const Layout &layout,
   }
   SmallVector<unsigned, 3> positions;
   for (char name : spatial) {
-    if (layout.find(toLower(name)) >= 0)
+    if (layout.contains(toLower(name)))
       return ctx.error("layout '" + layoutText + "' splits the " + Twine(name) +
                        " axis, which must stay whole");
     int at = layout.find(name);
@@ -324,18 +262,19 @@ static Expected<Ref<Type>> convolution(const ConvView &a,
       getTensorArgOfRank(args, 1, "weight", rank, ctx);
   if (!weight)
     return weight.takeError();
-  auto dataPos =
-      parsePermutation(a.dataLayout, a.dataCanonical, "data_layout", ctx);
+  auto dataPos = parseLayoutPermutation(a.dataLayout, a.dataCanonical,
+                                        "data_layout", ctx);
   if (!dataPos)
     return dataPos.takeError();
-  auto kernelPos =
-      parsePermutation(a.kernelLayout, a.kernelCanonical, "kernel_layout", ctx);
+  auto kernelPos = parseLayoutPermutation(a.kernelLayout, a.kernelCanonical,
+                                          "kernel_layout", ctx);
   if (!kernelPos)
     return kernelPos.takeError();
   auto outPos =
       a.outLayout.empty()
           ? *dataPos
-          : parsePermutation(a.outLayout, a.dataCanonical, "out_layout", ctx);
+          : parseLayoutPermutation(a.outLayout, a.dataCanonical, "out_layout",
+                                   ctx);
   if (!outPos)
     return outPos.takeError();
   if (a.groups <= 0)
@@ -484,16 +423,18 @@ conv2dTransposeRelation(ArrayRef<const Type *> args, const Attrs *attrs,
       getTensorArgOfRank(args, 1, "weight", 4, ctx);
   if (!weight)
     return weight.takeError();
-  auto dataPos = parsePermutation(a.dataLayout, "NCHW", "data_layout", ctx);
+  auto dataPos =
+      parseLayoutPermutation(a.dataLayout, "NCHW", "data_layout", ctx);
   if (!dataPos)
     return dataPos.takeError();
   auto kernelPos =
-      parsePermutation(a.kernelLayout, "IOHW", "kernel_layout", ctx);
+      parseLayoutPermutation(a.kernelLayout, "IOHW", "kernel_layout", ctx);
   if (!kernelPos)
     return kernelPos.takeError();
-  auto outPos = a.outLayout.empty()
-                    ? *dataPos
-                    : parsePermutation(a.outLayout, "NCHW", "out_layout", ctx);
+  auto outPos =
+      a.outLayout.empty()
+          ? *dataPos
+          : parseLayoutPermutation(a.outLayout, "NCHW", "out_layout", ctx);
   if (!outPos)
     return outPos.takeError();
   if (a.groups <= 0)

@@ -14,7 +14,7 @@ void nnir::registerAllOps() {
   std::call_once(once, [] {
     registerElementwiseOps();
     registerReductionOps();
-    registerTransformOps();
+    registerDataMovementOps();
     registerNNOps();
     registerAnnotationOps();
   });

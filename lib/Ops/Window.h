@@ -1,9 +1,9 @@
 //===- Window.h - Helpers shared by the NN operator files -------*- C++ -*-===//
 //
 /// \file
-/// Private to lib/Ops. Data layouts ("NCHW", "NHWC", "NCHW16c"), the window
-/// attributes of convolution and pooling (strides, dilation, padding) and
-/// sliding-window arithmetic, shared by the convolution (NN.cpp), pooling
+/// Private to lib/Ops. Spatial axes of data layouts (nnir/Ops/Layout.h), the
+/// window attributes of convolution and pooling (strides, dilation, padding)
+/// and sliding-window arithmetic, shared by the convolution (NN.cpp), pooling
 /// (Pooling.cpp) and image (Image.cpp) operators; and the registration
 /// functions of Pooling.cpp and Image.cpp, which registerNNOps() calls.
 /// The helpers are defined in NN.cpp. Every error goes through the relation's
@@ -15,6 +15,7 @@
 #define NNIR_OPS_WINDOW_H
 
 #include "nnir/IR/TypeRelation.h"
+#include "nnir/Ops/Layout.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -26,36 +27,6 @@
 
 namespace nnir {
 namespace window {
-
-/// One axis of a data layout: a primal axis (`C`, factor 0) or a sub-axis
-/// that splits one (`16c`: name 'c', factor 16).
-struct LayoutAxis {
-  char name;
-  int64_t factor;
-};
-
-/// A parsed layout string: its axes from the outermost.
-struct Layout {
-  llvm::SmallVector<LayoutAxis, 6> axes;
-
-  unsigned getRank() const { return axes.size(); }
-  /// The position of primal (upper-case) or sub-axis (lower-case) \p name,
-  /// or -1.
-  int find(char name) const;
-};
-
-/// Parses \p text (upper-case primal axes, each at most once, and sub-axes
-/// `<factor><lower-case letter>` of primal axes that are present). \p attrName
-/// ("layout") names the attribute in errors.
-llvm::Expected<Layout> parseLayout(llvm::StringRef text,
-                                   llvm::StringRef attrName,
-                                   const TypeRelationContext &ctx);
-
-/// The positions in \p text of the letters of \p canonical; \p text must be
-/// an ordering of exactly those letters ("NHWC" for "NCHW" gives 0, 3, 1, 2).
-llvm::Expected<llvm::SmallVector<unsigned, 5>>
-parsePermutation(llvm::StringRef text, llvm::StringRef canonical,
-                 llvm::StringRef attrName, const TypeRelationContext &ctx);
 
 /// Checks that \p data fits \p layout (same rank; each sub-axis extent equals
 /// its factor) and that the layout has the primal axes \p spatial ("HW"),
@@ -73,7 +44,7 @@ struct SpatialInput {
 };
 
 /// Reads argument 0 as the data and finds H and W through \p layoutText
-/// (parseLayout + getSpatialAxes).
+/// (parseLayoutAttr + getSpatialAxes).
 llvm::Expected<SpatialInput>
 getSpatialInput(llvm::ArrayRef<const Type *> args, llvm::StringRef layoutText,
                 const TypeRelationContext &ctx);

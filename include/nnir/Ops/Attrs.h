@@ -11,9 +11,9 @@
 #define NNIR_OPS_ATTRS_H
 
 #include "nnir/Ops/AnnotationAttrs.h"
+#include "nnir/Ops/DataMovementAttrs.h"
 #include "nnir/Ops/ElementwiseAttrs.h"
 #include "nnir/Ops/NNAttrs.h"
 #include "nnir/Ops/ReductionAttrs.h"
-#include "nnir/Ops/TransformAttrs.h"
 
 #endif // NNIR_OPS_ATTRS_H

@@ -18,7 +18,7 @@ void registerAllOps();
 /// Per-family registration (called by registerAllOps()).
 void registerElementwiseOps();
 void registerReductionOps();
-void registerTransformOps();
+void registerDataMovementOps();
 void registerNNOps();
 void registerAnnotationOps();
 

@@ -1,4 +1,4 @@
-//===- Transform.cpp - Data movement operators ----------------------------===//
+//===- DataMovement.cpp - Data movement operators -------------------------===//
 //
 /// \file
 /// Relay's data movement operators (transform.cc): reshape, reshape_like,
@@ -21,6 +21,7 @@
 #include "nnir/IR/Op.h"
 #include "nnir/IR/OpProperties.h"
 #include "nnir/Ops/Attrs.h"
+#include "nnir/Ops/Layout.h"
 #include "nnir/Ops/Ops.h"
 #include "nnir/Ops/TypeRelations.h"
 
@@ -902,74 +903,6 @@ static RelationResult broadcastToLikeRelation(ArrayRef<const Type *> args,
 // layout_transform
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// One axis of a layout: an upper-case (primal) letter, or a lower-case
-/// letter with the factor its primal axis is split by ("4c" in NCHW4c).
-struct LayoutAxis {
-  char name;
-  int64_t factor; // 0 for a primal axis.
-};
-} // namespace
-
-/// Parses a TVM layout string (TVM's tir::Layout): upper-case letters are
-/// primal axes, `<n><x>` a sub-axis of primal X with factor n; every letter
-/// at most once, and every sub-axis's primal axis present.
-static Expected<SmallVector<LayoutAxis, 6>>
-parseLayoutString(StringRef layout, StringRef attrName,
-                  const TypeRelationContext &ctx) {
-  auto invalid = [&](const Twine &why) {
-    return ctx.error("invalid " + attrName + " \"" + layout + "\": " + why);
-  };
-  if (layout.empty())
-    return invalid("the layout is empty");
-  SmallVector<LayoutAxis, 6> axes;
-  std::optional<int64_t> factor;
-  for (char c : layout) {
-    if (isDigit(c)) {
-      int64_t value = factor.value_or(0);
-      if (MulOverflow(value, int64_t(10), value) ||
-          AddOverflow(value, int64_t(c - '0'), value))
-        return invalid("factor overflow");
-      factor = value;
-    } else if (isUpper(c)) {
-      if (factor)
-        return invalid("a factor must be followed by a lower-case axis, got " +
-                       Twine("'") + Twine(c) + "'");
-      axes.push_back({c, 0});
-    } else if (isLower(c)) {
-      if (!factor || *factor == 0)
-        return invalid("sub-axis '" + Twine(c) +
-                       "' needs a positive factor, as in 4" + Twine(c));
-      axes.push_back({c, *factor});
-      factor.reset();
-    } else {
-      return invalid("unexpected character '" + Twine(c) + "'");
-    }
-  }
-  if (factor)
-    return invalid("it ends with a factor");
-  for (size_t i = 0, e = axes.size(); i != e; ++i) {
-    char name = axes[i].name;
-    for (size_t j = 0; j != i; ++j)
-      if (axes[j].name == name)
-        return invalid("axis '" + Twine(name) + "' appears twice");
-    if (isLower(name) && !llvm::any_of(axes, [&](const LayoutAxis &a) {
-          return a.name == toUpper(name);
-        }))
-      return invalid("sub-axis '" + Twine(name) + "' has no primal axis '" +
-                     Twine(toUpper(name)) + "'");
-  }
-  return axes;
-}
-
-/// The factor of the sub-axis of primal \p name in \p axes, or 1.
-static int64_t getSubFactor(ArrayRef<LayoutAxis> axes, char name) {
-  for (const LayoutAxis &axis : axes)
-    if (axis.name == toLower(name))
-      return axis.factor;
-  return 1;
-}
-
 /// layout_transform: the data's shape read in src_layout and written in
 /// dst_layout (NCHW -> NHWC permutes; NCHW -> NCHW4c splits C into C/4 and
 /// 4, which needs C divisible by 4; NCHW4c -> NCHW merges them). Both
@@ -985,62 +918,57 @@ static RelationResult layoutTransformRelation(ArrayRef<const Type *> args,
   if (!data)
     return data.takeError();
   StringRef srcName = (*params)->srcLayout, dstName = (*params)->dstLayout;
-  auto src = parseLayoutString(srcName, "src_layout", ctx);
+  Expected<Layout> src = parseLayoutAttr(srcName, "src_layout", ctx);
   if (!src)
     return src.takeError();
-  auto dst = parseLayoutString(dstName, "dst_layout", ctx);
+  Expected<Layout> dst = parseLayoutAttr(dstName, "dst_layout", ctx);
   if (!dst)
     return dst.takeError();
-  std::string srcPrimal, dstPrimal;
-  for (const LayoutAxis &axis : *src)
-    if (!axis.factor)
-      srcPrimal += axis.name;
-  for (const LayoutAxis &axis : *dst)
-    if (!axis.factor)
-      dstPrimal += axis.name;
+  std::string srcPrimal = src->getPrimalAxes();
+  std::string dstPrimal = dst->getPrimalAxes();
   llvm::sort(srcPrimal);
   llvm::sort(dstPrimal);
   if (srcPrimal != dstPrimal)
-    return ctx.error("cannot convert from src_layout \"" + srcName +
-                     "\" to dst_layout \"" + dstName +
-                     "\": their primal axes differ");
+    return ctx.error("cannot convert from src_layout '" + srcName +
+                     "' to dst_layout '" + dstName +
+                     "': their primal axes differ");
   ArrayRef<int64_t> in = (*data)->getShape();
-  if (in.size() != src->size())
-    return ctx.error("src_layout \"" + srcName + "\" has " +
-                     Twine(src->size()) + " axes but the data is " +
+  if (in.size() != src->getRank())
+    return ctx.error("src_layout '" + srcName + "' has " +
+                     Twine(src->getRank()) + " axes but the data is " +
                      (*data)->str());
 
   // The full extent of every primal axis.
   int64_t full[26] = {};
-  for (size_t i = 0, e = src->size(); i != e; ++i) {
+  for (unsigned i = 0, e = src->getRank(); i != e; ++i) {
     const LayoutAxis &axis = (*src)[i];
-    if (axis.factor) {
+    if (!axis.isPrimal()) {
       if (in[i] != axis.factor)
         return ctx.error("dimension " + Twine(i) + " of " + (*data)->str() +
-                         " is " + Twine(in[i]) + " but src_layout \"" +
-                         srcName + "\" gives its sub-axis '" +
+                         " is " + Twine(in[i]) + " but src_layout '" +
+                         srcName + "' gives its sub-axis '" +
                          Twine(axis.name) + "' the factor " +
                          Twine(axis.factor));
       continue;
     }
     int64_t extent = in[i];
-    if (MulOverflow(extent, getSubFactor(*src, axis.name), extent))
+    if (MulOverflow(extent, src->getSplitFactor(axis.name), extent))
       return ctx.error("dimension overflow in " + (*data)->str());
     full[axis.name - 'A'] = extent;
   }
   Shape out;
-  for (const LayoutAxis &axis : *dst) {
-    if (axis.factor) {
+  for (const LayoutAxis &axis : dst->getAxes()) {
+    if (!axis.isPrimal()) {
       out.push_back(axis.factor);
       continue;
     }
     int64_t extent = full[axis.name - 'A'];
-    int64_t factor = getSubFactor(*dst, axis.name);
+    int64_t factor = dst->getSplitFactor(axis.name);
     if (extent % factor != 0)
       return ctx.error("cannot split axis '" + Twine(axis.name) +
                        "' of extent " + Twine(extent) + " (" + (*data)->str() +
-                       " in \"" + srcName + "\") by " + Twine(factor) +
-                       " for dst_layout \"" + dstName + "\"");
+                       " in '" + srcName + "') by " + Twine(factor) +
+                       " for dst_layout '" + dstName + "'");
     out.push_back(extent / factor);
   }
   return makeTensorType(out, (*data)->getDType(), ctx);
@@ -1385,7 +1313,7 @@ addOp(StringRef name, StringRef description,
   return builder;
 }
 
-void nnir::registerTransformOps() {
+void nnir::registerDataMovementOps() {
   using P = OpPatternKind;
   auto data = std::make_pair("data", "Tensor");
 

@@ -1,4 +1,4 @@
-//===- TransformAttrs.h - Attribute records of transform ops ----*- C++ -*-===//
+//===- DataMovementAttrs.h - Attribute records of data movement -*- C++ -*-===//
 //
 /// \file
 /// The attribute records of the data movement operators, with TVM Relay's field
@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef NNIR_OPS_TRANSFORMATTRS_H
-#define NNIR_OPS_TRANSFORMATTRS_H
+#ifndef NNIR_OPS_DATAMOVEMENTATTRS_H
+#define NNIR_OPS_DATAMOVEMENTATTRS_H
 
 #include "nnir/IR/Attrs.h"
 
@@ -286,4 +286,4 @@ struct SliceLikeAttrs : AttrsNode<SliceLikeAttrs> {
 
 } // namespace nnir
 
-#endif // NNIR_OPS_TRANSFORMATTRS_H
+#endif // NNIR_OPS_DATAMOVEMENTATTRS_H

@@ -1,0 +1,82 @@
+//===- Layout.h - Data layouts of tensors -----------------------*- C++ -*-===//
+//
+/// \file
+/// A data layout names the axes of a tensor from the outermost (TVM's
+/// tir::Layout): "NCHW", "NHWC", "NCHW16c", "OIHW4i4o". An upper-case letter
+/// is a primal axis; `<factor><lower-case letter>` is a sub-axis that splits
+/// the primal axis of the same letter by that factor (C = c.outer * 16 in
+/// NCHW16c). Every letter appears at most once, and every sub-axis's primal
+/// axis is present.
+///
+/// This is the one parser of layout strings: convolution and pooling
+/// attributes (`data_layout`, `layout`), layout_transform's `src_layout` and
+/// `dst_layout`, and the passes that read them all go through Layout::parse.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNIR_OPS_LAYOUT_H
+#define NNIR_OPS_LAYOUT_H
+
+#include "nnir/IR/TypeRelation.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace nnir {
+
+/// One axis of a layout: a primal axis (`C`, factor 0) or a sub-axis that
+/// splits one (`16c`: name 'c', factor 16).
+struct LayoutAxis {
+  char name;
+  int64_t factor;
+
+  bool isPrimal() const { return factor == 0; }
+};
+
+class Layout {
+public:
+  /// Parses \p text. The error says what is wrong without naming the
+  /// attribute ("axis 'H' appears twice"); parseLayoutAttr() adds that.
+  static llvm::Expected<Layout> parse(llvm::StringRef text);
+
+  llvm::ArrayRef<LayoutAxis> getAxes() const { return axes; }
+  unsigned getRank() const { return axes.size(); }
+  const LayoutAxis &operator[](unsigned i) const { return axes[i]; }
+
+  /// The position of the primal (upper-case) or sub-axis (lower-case)
+  /// \p name, or -1.
+  int find(char name) const;
+  bool contains(char name) const { return find(name) >= 0; }
+  /// The factor that splits primal axis \p primal (16 for 'C' in NCHW16c),
+  /// or 1 when it is not split.
+  int64_t getSplitFactor(char primal) const;
+  /// The primal axes in layout order ("NCHW" for NCHW16c).
+  std::string getPrimalAxes() const;
+
+private:
+  llvm::SmallVector<LayoutAxis, 6> axes;
+};
+
+/// Parses the layout attribute \p attrName of an operator call; errors are
+/// located at the call: "nn.max_pool2d: invalid layout 'NHHW': axis 'H'
+/// appears twice".
+llvm::Expected<Layout> parseLayoutAttr(llvm::StringRef text,
+                                       llvm::StringRef attrName,
+                                       const TypeRelationContext &ctx);
+
+/// The positions in \p text of the letters of \p canonical, for attributes
+/// that must be an ordering of exactly those primal axes (convolution's
+/// data_layout "NHWC" for "NCHW" gives 0, 3, 1, 2); anything else is
+/// "unsupported <attrName> '<text>' (expected an ordering of NCHW)".
+llvm::Expected<llvm::SmallVector<unsigned, 5>>
+parseLayoutPermutation(llvm::StringRef text, llvm::StringRef canonical,
+                       llvm::StringRef attrName,
+                       const TypeRelationContext &ctx);
+
+} // namespace nnir
+
+#endif // NNIR_OPS_LAYOUT_H
