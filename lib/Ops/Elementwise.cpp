@@ -8,6 +8,8 @@
 /// ones (`add`, ..., comparisons; Broadcast) broadcast numpy-style from the
 /// right and require equal dtypes, comparisons give bool; `where` broadcasts
 /// all three operands; `nn.prelu` (Broadcast) takes alpha along one axis.
+/// Every one is a row of one table (kElementwiseOps): name, description,
+/// arguments, fusion pattern, type relation and attribute record.
 ///
 /// Where Relay's relation accepts a dtype that its compute then rejects, the
 /// relation here rejects it at the call instead: logical operators take bool
@@ -64,18 +66,18 @@ static StringRef describeClass(DTypeClass cls) {
   return "";
 }
 
-/// Unary operators: the input's type, restricted to \p cls.
-static TypeRelationFn unaryRelation(DTypeClass cls) {
-  return [cls](ArrayRef<const Type *> args, const Attrs *attrs,
-               const TypeRelationContext &ctx) -> Expected<Ref<Type>> {
-    Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-    if (!data)
-      return data.takeError();
-    if (!isInClass((*data)->getDType(), cls))
-      return ctx.error("expected a tensor of " + describeClass(cls) +
-                       " dtype, got " + (*data)->str());
-    return identityRelation(args, attrs, ctx);
-  };
+/// Unary operators: the input's type, restricted to \p Cls.
+template <DTypeClass Cls>
+static Expected<Ref<Type>> unaryRelation(ArrayRef<const Type *> args,
+                                         const Attrs *attrs,
+                                         const TypeRelationContext &ctx) {
+  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
+  if (!data)
+    return data.takeError();
+  if (!isInClass((*data)->getDType(), Cls))
+    return ctx.error("expected a tensor of " + describeClass(Cls) +
+                     " dtype, got " + (*data)->str());
+  return identityRelation(args, attrs, ctx);
 }
 
 /// isnan, isinf, isfinite: the input's shape, bool.
@@ -88,26 +90,26 @@ unaryPredicateRelation(ArrayRef<const Type *> args, const Attrs *,
   return makeTensorType((*data)->getShape(), DataType::boolean(), ctx);
 }
 
-/// Broadcasting binary operators on \p cls operands; comparisons when
-/// \p compare (bool result).
-static TypeRelationFn binaryRelation(DTypeClass cls, bool compare) {
-  return [cls, compare](ArrayRef<const Type *> args, const Attrs *,
-                        const TypeRelationContext &ctx) -> Expected<Ref<Type>> {
-    Expected<const TensorType *> lhs = getTensorArg(args, 0, "lhs", ctx);
-    if (!lhs)
-      return lhs.takeError();
-    Expected<const TensorType *> rhs = getTensorArg(args, 1, "rhs", ctx);
-    if (!rhs)
-      return rhs.takeError();
-    for (const TensorType *operand : {*lhs, *rhs})
-      if (!isInClass(operand->getDType(), cls))
-        return ctx.error("expected operands of " + describeClass(cls) +
-                         " dtype, got " + operand->str());
-    std::optional<DataType> outDType;
-    if (compare)
-      outDType = DataType::boolean();
-    return broadcastTypes(*lhs, *rhs, ctx, outDType);
-  };
+/// Broadcasting binary operators on \p Cls operands; comparisons when
+/// \p Compare (bool result).
+template <DTypeClass Cls, bool Compare>
+static Expected<Ref<Type>> binaryRelation(ArrayRef<const Type *> args,
+                                          const Attrs *,
+                                          const TypeRelationContext &ctx) {
+  Expected<const TensorType *> lhs = getTensorArg(args, 0, "lhs", ctx);
+  if (!lhs)
+    return lhs.takeError();
+  Expected<const TensorType *> rhs = getTensorArg(args, 1, "rhs", ctx);
+  if (!rhs)
+    return rhs.takeError();
+  for (const TensorType *operand : {*lhs, *rhs})
+    if (!isInClass(operand->getDType(), Cls))
+      return ctx.error("expected operands of " + describeClass(Cls) +
+                       " dtype, got " + operand->str());
+  std::optional<DataType> outDType;
+  if (Compare)
+    outDType = DataType::boolean();
+  return broadcastTypes(*lhs, *rhs, ctx, outDType);
 }
 
 /// clip: identity. As in Relay, a_min > a_max is accepted (every element
@@ -244,134 +246,156 @@ static Expected<Ref<Type>> whereRelation(ArrayRef<const Type *> args,
 }
 
 //===----------------------------------------------------------------------===//
-// Registration
+// The table of elementwise operators
 //===----------------------------------------------------------------------===//
 
-/// Sets the fusion pattern of the op being built and, as Relay's
-/// elementwise registrations do, marks it explicitly as not stateful.
-static OpBuilder &setPattern(OpBuilder &builder, OpPatternKind kind) {
-  return builder.setAttr<OpPatternKind>(kOpPatternAttr, kind)
-      .setAttr<bool>(kOpIsStatefulAttr, false);
+namespace {
+using RelationFn = Expected<Ref<Type>> (*)(ArrayRef<const Type *> args,
+                                           const Attrs *attrs,
+                                           const TypeRelationContext &ctx);
+
+/// One elementwise operator. To give every operator a new property, add a
+/// field with a default here and fill it in the rows below; registration
+/// reads the table and nothing else.
+struct ElementwiseOpDef {
+  StringLiteral name;
+  StringLiteral description;
+  /// The names of the tensor arguments, in order.
+  ArrayRef<StringLiteral> args;
+  /// Relay's TOpPattern.
+  OpPatternKind pattern;
+  RelationFn relation;
+  /// Declares the attribute record of the op (withAttrs<T>), if it has one.
+  void (*declareAttrs)(OpBuilder &) = nullptr;
+};
+} // namespace
+
+template <typename AttrsT> static void withAttrs(OpBuilder &builder) {
+  builder.setAttrsType<AttrsT>();
 }
+
+static constexpr StringLiteral kData[] = {"data"};
+static constexpr StringLiteral kLhsRhs[] = {"lhs", "rhs"};
+static constexpr StringLiteral kCastLikeArgs[] = {"data", "dtype_like"};
+static constexpr StringLiteral kPReluArgs[] = {"data", "alpha"};
+static constexpr StringLiteral kWhereArgs[] = {"condition", "x", "y"};
+static constexpr StringLiteral kUnary = "elementwise unary operator";
+static constexpr StringLiteral kBinary =
+    "elementwise binary operator with numpy broadcasting";
+
+using P = OpPatternKind;
+using C = DTypeClass;
+
+/// Every elementwise operator, in registration order. Unary operators are
+/// Relay's RELAY_REGISTER_UNARY_OP ones (and fast_exp/fast_tanh/fast_erf,
+/// which TVM's FastMath pass introduces), binary ones its
+/// RELAY_REGISTER_BINARY_OP and RELAY_REGISTER_CMP_OP ones.
+static const ElementwiseOpDef kElementwiseOps[] = {
+    // name, description, arguments, pattern, type relation[, attributes]
+    {"abs", kUnary, kData, P::ElemWise, identityRelation},
+    {"negative", kUnary, kData, P::ElemWise, identityRelation},
+    {"exp", kUnary, kData, P::ElemWise, identityRelation},
+    {"log", kUnary, kData, P::ElemWise, identityRelation},
+    {"log2", kUnary, kData, P::ElemWise, identityRelation},
+    {"log10", kUnary, kData, P::ElemWise, identityRelation},
+    {"sqrt", kUnary, kData, P::ElemWise, identityRelation},
+    {"rsqrt", kUnary, kData, P::ElemWise, identityRelation},
+    {"erf", kUnary, kData, P::ElemWise, identityRelation},
+    {"sigmoid", kUnary, kData, P::ElemWise, identityRelation},
+    {"tanh", kUnary, kData, P::ElemWise, identityRelation},
+    {"sin", kUnary, kData, P::ElemWise, identityRelation},
+    {"cos", kUnary, kData, P::ElemWise, identityRelation},
+    {"tan", kUnary, kData, P::ElemWise, identityRelation},
+    {"floor", kUnary, kData, P::ElemWise, identityRelation},
+    {"ceil", kUnary, kData, P::ElemWise, identityRelation},
+    {"round", kUnary, kData, P::ElemWise, identityRelation},
+    {"trunc", kUnary, kData, P::ElemWise, identityRelation},
+    {"sign", kUnary, kData, P::ElemWise, identityRelation},
+    {"logical_not", kUnary, kData, P::ElemWise, unaryRelation<C::Bool>},
+    {"bitwise_not", kUnary, kData, P::ElemWise,
+     unaryRelation<C::IntegerOrBool>},
+    {"copy", kUnary, kData, P::ElemWise, identityRelation},
+    {"zeros_like", kUnary, kData, P::ElemWise, identityRelation},
+    {"ones_like", kUnary, kData, P::ElemWise, identityRelation},
+    {"isnan", kUnary, kData, P::ElemWise, unaryPredicateRelation},
+    {"isinf", kUnary, kData, P::ElemWise, unaryPredicateRelation},
+    {"isfinite", kUnary, kData, P::ElemWise, unaryPredicateRelation},
+    {"nn.relu", kUnary, kData, P::ElemWise, identityRelation},
+    {"fast_exp", kUnary, kData, P::ElemWise, identityRelation},
+    {"fast_tanh", kUnary, kData, P::ElemWise, identityRelation},
+    {"fast_erf", kUnary, kData, P::ElemWise, identityRelation},
+
+    {"add", kBinary, kLhsRhs, P::Broadcast, binaryRelation<C::Any, false>},
+    {"subtract", kBinary, kLhsRhs, P::Broadcast, binaryRelation<C::Any, false>},
+    {"multiply", kBinary, kLhsRhs, P::Broadcast, binaryRelation<C::Any, false>},
+    {"divide", kBinary, kLhsRhs, P::Broadcast, binaryRelation<C::Any, false>},
+    {"floor_divide", kBinary, kLhsRhs, P::Broadcast,
+     binaryRelation<C::Any, false>},
+    {"trunc_divide", kBinary, kLhsRhs, P::Broadcast,
+     binaryRelation<C::Any, false>},
+    {"mod", kBinary, kLhsRhs, P::Broadcast, binaryRelation<C::Any, false>},
+    {"floor_mod", kBinary, kLhsRhs, P::Broadcast,
+     binaryRelation<C::Any, false>},
+    {"trunc_mod", kBinary, kLhsRhs, P::Broadcast,
+     binaryRelation<C::Any, false>},
+    {"power", kBinary, kLhsRhs, P::Broadcast, binaryRelation<C::Any, false>},
+    {"maximum", kBinary, kLhsRhs, P::Broadcast, binaryRelation<C::Any, false>},
+    {"minimum", kBinary, kLhsRhs, P::Broadcast, binaryRelation<C::Any, false>},
+    {"logical_and", kBinary, kLhsRhs, P::Broadcast,
+     binaryRelation<C::Bool, false>},
+    {"logical_or", kBinary, kLhsRhs, P::Broadcast,
+     binaryRelation<C::Bool, false>},
+    {"logical_xor", kBinary, kLhsRhs, P::Broadcast,
+     binaryRelation<C::Bool, false>},
+    {"bitwise_and", kBinary, kLhsRhs, P::Broadcast,
+     binaryRelation<C::IntegerOrBool, false>},
+    {"bitwise_or", kBinary, kLhsRhs, P::Broadcast,
+     binaryRelation<C::IntegerOrBool, false>},
+    {"bitwise_xor", kBinary, kLhsRhs, P::Broadcast,
+     binaryRelation<C::IntegerOrBool, false>},
+    {"left_shift", kBinary, kLhsRhs, P::Broadcast,
+     binaryRelation<C::Integer, false>},
+    {"right_shift", kBinary, kLhsRhs, P::Broadcast,
+     binaryRelation<C::Integer, false>},
+    {"equal", kBinary, kLhsRhs, P::Broadcast, binaryRelation<C::Any, true>},
+    {"not_equal", kBinary, kLhsRhs, P::Broadcast, binaryRelation<C::Any, true>},
+    {"less", kBinary, kLhsRhs, P::Broadcast, binaryRelation<C::Any, true>},
+    {"less_equal", kBinary, kLhsRhs, P::Broadcast,
+     binaryRelation<C::Any, true>},
+    {"greater", kBinary, kLhsRhs, P::Broadcast, binaryRelation<C::Any, true>},
+    {"greater_equal", kBinary, kLhsRhs, P::Broadcast,
+     binaryRelation<C::Any, true>},
+
+    {"clip", "clamp every element to [a_min, a_max]", kData, P::ElemWise,
+     clipRelation, withAttrs<ClipAttrs>},
+    {"cast", "convert every element to dtype", kData, P::ElemWise,
+     castRelation, withAttrs<CastAttrs>},
+    {"cast_like", "convert every element to the dtype of dtype_like",
+     kCastLikeArgs, P::ElemWise, castLikeRelation},
+    {"reinterpret", "reinterpret the bits of every element as dtype", kData,
+     P::ElemWise, reinterpretRelation, withAttrs<CastAttrs>},
+    {"nn.leaky_relu", "x if x > 0, else alpha * x", kData, P::ElemWise,
+     leakyReluRelation, withAttrs<LeakyReluAttrs>},
+    // Relay registers nn.prelu as Broadcast: alpha runs along one axis.
+    {"nn.prelu", "x if x > 0, else alpha[c] * x along the channel axis",
+     kPReluArgs, P::Broadcast, preluRelation, withAttrs<PReluAttrs>},
+    {"where", "select elements of x or y by a condition", kWhereArgs,
+     P::Broadcast, whereRelation},
+};
 
 void nnir::registerElementwiseOps() {
   OpRegistry &registry = OpRegistry::instance();
-  // RELAY_REGISTER_UNARY_OP (and fast_exp/fast_tanh/fast_erf, which TVM's
-  // FastMath pass introduces), isnan/isinf/isfinite, nn.relu,
-  // zeros_like/ones_like: ElemWise.
-  for (const char *name :
-       {"abs",         "negative", "exp",        "log",       "log2",
-        "log10",       "sqrt",     "rsqrt",      "erf",       "sigmoid",
-        "tanh",        "sin",      "cos",        "tan",       "floor",
-        "ceil",        "round",    "trunc",      "sign",      "logical_not",
-        "bitwise_not", "copy",     "zeros_like", "ones_like", "isnan",
-        "isinf",       "isfinite", "nn.relu",    "fast_exp",  "fast_tanh",
-        "fast_erf"}) {
-    StringRef opName = name;
-    TypeRelationFn relation = identityRelation;
-    if (opName == "isnan" || opName == "isinf" || opName == "isfinite")
-      relation = unaryPredicateRelation;
-    else if (opName == "logical_not")
-      relation = unaryRelation(DTypeClass::Bool);
-    else if (opName == "bitwise_not")
-      relation = unaryRelation(DTypeClass::IntegerOrBool);
-    OpBuilder builder = registry.add(name);
-    builder.describe("elementwise unary operator")
-        .setNumInputs(1)
-        .addArgument("data", "Tensor")
-        .setAttr<TypeRelationFn>(kTypeRelationAttr, std::move(relation));
-    setPattern(builder, OpPatternKind::ElemWise);
+  for (const ElementwiseOpDef &def : kElementwiseOps) {
+    OpBuilder builder = registry.add(def.name);
+    builder.describe(def.description).setNumInputs(def.args.size());
+    for (StringLiteral arg : def.args)
+      builder.addArgument(arg, "Tensor");
+    if (def.declareAttrs)
+      def.declareAttrs(builder);
+    // As Relay's elementwise registrations do, every one is marked
+    // explicitly as not stateful.
+    builder.setAttr<TypeRelationFn>(kTypeRelationAttr, def.relation)
+        .setAttr<OpPatternKind>(kOpPatternAttr, def.pattern)
+        .setAttr<bool>(kOpIsStatefulAttr, false);
   }
-
-  // RELAY_REGISTER_BINARY_OP and RELAY_REGISTER_CMP_OP: Broadcast.
-  struct BinaryFamily {
-    std::initializer_list<const char *> names;
-    DTypeClass cls;
-    bool compare;
-  };
-  const BinaryFamily binaryFamilies[] = {
-      {{"add", "subtract", "multiply", "divide", "floor_divide", "trunc_divide",
-        "mod", "floor_mod", "trunc_mod", "power", "maximum", "minimum"},
-       DTypeClass::Any,
-       false},
-      {{"logical_and", "logical_or", "logical_xor"}, DTypeClass::Bool, false},
-      {{"bitwise_and", "bitwise_or", "bitwise_xor"},
-       DTypeClass::IntegerOrBool,
-       false},
-      {{"left_shift", "right_shift"}, DTypeClass::Integer, false},
-      {{"equal", "not_equal", "less", "less_equal", "greater", "greater_equal"},
-       DTypeClass::Any,
-       true},
-  };
-  for (const BinaryFamily &family : binaryFamilies) {
-    for (const char *name : family.names) {
-      OpBuilder builder = registry.add(name);
-      builder.describe("elementwise binary operator with numpy broadcasting")
-          .setNumInputs(2)
-          .addArgument("lhs", "Tensor")
-          .addArgument("rhs", "Tensor")
-          .setAttr<TypeRelationFn>(kTypeRelationAttr,
-                                   binaryRelation(family.cls, family.compare));
-      setPattern(builder, OpPatternKind::Broadcast);
-    }
-  }
-
-  OpBuilder clip = registry.add("clip");
-  clip.describe("clamp every element to [a_min, a_max]")
-      .setNumInputs(1)
-      .addArgument("data", "Tensor")
-      .setAttrsType<ClipAttrs>()
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, clipRelation);
-  setPattern(clip, OpPatternKind::ElemWise);
-
-  OpBuilder castOp = registry.add("cast");
-  castOp.describe("convert every element to dtype")
-      .setNumInputs(1)
-      .addArgument("data", "Tensor")
-      .setAttrsType<CastAttrs>()
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, castRelation);
-  setPattern(castOp, OpPatternKind::ElemWise);
-
-  OpBuilder castLike = registry.add("cast_like");
-  castLike.describe("convert every element to the dtype of dtype_like")
-      .setNumInputs(2)
-      .addArgument("data", "Tensor")
-      .addArgument("dtype_like", "Tensor")
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, castLikeRelation);
-  setPattern(castLike, OpPatternKind::ElemWise);
-
-  OpBuilder reinterpret = registry.add("reinterpret");
-  reinterpret.describe("reinterpret the bits of every element as dtype")
-      .setNumInputs(1)
-      .addArgument("data", "Tensor")
-      .setAttrsType<CastAttrs>()
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, reinterpretRelation);
-  setPattern(reinterpret, OpPatternKind::ElemWise);
-
-  OpBuilder leakyRelu = registry.add("nn.leaky_relu");
-  leakyRelu.describe("x if x > 0, else alpha * x")
-      .setNumInputs(1)
-      .addArgument("data", "Tensor")
-      .setAttrsType<LeakyReluAttrs>()
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, leakyReluRelation);
-  setPattern(leakyRelu, OpPatternKind::ElemWise);
-
-  // Relay registers nn.prelu as Broadcast: alpha runs along one axis.
-  OpBuilder prelu = registry.add("nn.prelu");
-  prelu.describe("x if x > 0, else alpha[c] * x along the channel axis")
-      .setNumInputs(2)
-      .addArgument("data", "Tensor")
-      .addArgument("alpha", "Tensor")
-      .setAttrsType<PReluAttrs>()
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, preluRelation);
-  setPattern(prelu, OpPatternKind::Broadcast);
-
-  OpBuilder where = registry.add("where");
-  where.describe("select elements of x or y by a condition")
-      .setNumInputs(3)
-      .addArgument("condition", "Tensor")
-      .addArgument("x", "Tensor")
-      .addArgument("y", "Tensor")
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, whereRelation);
-  setPattern(where, OpPatternKind::Broadcast);
 }
