@@ -8,6 +8,7 @@
 #include "nnir/IR/Expr.h"
 
 #include "nnir/IR/Op.h"
+#include "nnir/Support/Diagnostics.h"
 
 using namespace llvm;
 using namespace nnir;
@@ -116,4 +117,11 @@ bool Function::hasNonZeroAttr(StringRef name) const {
   default:
     return false;
   }
+}
+
+Error nnir::makeArityError(const Twine &callee, size_t expected, size_t got,
+                           SMLoc loc) {
+  return makeError(loc, callee + " expects " + Twine(expected) +
+                            (expected == 1 ? " argument" : " arguments") +
+                            ", got " + Twine(got));
 }

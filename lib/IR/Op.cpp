@@ -7,10 +7,11 @@
 
 #include "nnir/IR/Op.h"
 
+#include "nnir/Support/Suggestions.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ErrorHandling.h"
 
-#include <algorithm>
 
 using namespace llvm;
 using namespace nnir;
@@ -29,6 +30,12 @@ Expected<Ref<Attrs>> Op::createAttrs(ArrayRef<NamedAttrValue> kwargs,
                               "': " + name + " takes no attributes");
   }
   return Ref<Attrs>();
+}
+
+Error Op::checkNumArgs(size_t numArgs, SMLoc loc) const {
+  if (numInputs < 0 || numArgs == size_t(numInputs))
+    return Error::success();
+  return makeArityError(name, numInputs, numArgs, loc);
 }
 
 Ref<Attrs> Op::createDefaultAttrs() const {
@@ -56,22 +63,10 @@ Op *OpRegistry::lookup(StringRef name) const {
 
 std::vector<std::string> OpRegistry::suggest(StringRef name,
                                              unsigned maxResults) const {
-  std::vector<std::pair<unsigned, StringRef>> scored;
-  unsigned limit = std::max<unsigned>(2, name.size() / 3);
-  for (const Ref<Op> &op : ops) {
-    unsigned distance = name.edit_distance(op->getName(), true, limit + 1);
-    if (distance <= limit)
-      scored.push_back({distance, op->getName()});
-  }
-  std::stable_sort(scored.begin(), scored.end(),
-                   [](const auto &a, const auto &b) { return a.first < b.first; });
-  std::vector<std::string> result;
-  for (const auto &entry : scored) {
-    if (result.size() == maxResults)
-      break;
-    result.push_back(entry.second.str());
-  }
-  return result;
+  NameSuggester suggester(name);
+  for (const Ref<Op> &op : ops)
+    suggester.consider(op->getName());
+  return suggester.getClosest(maxResults);
 }
 
 void OpRegistry::checkType(StringRef key, const OpAttrMapBase &map,

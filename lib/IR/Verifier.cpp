@@ -304,12 +304,8 @@ void VerifierImpl::checkCall(const Call *call) {
     return;
   size_t numArgs = call->getNumArgs();
   if (auto *op = dyn_cast<Op>(callee)) {
-    if (op->getNumInputs() >= 0 &&
-        numArgs != static_cast<size_t>(op->getNumInputs())) {
-      error(call, "operator '" + op->getName() + "' expects " +
-                      Twine(op->getNumInputs()) + " argument" +
-                      (op->getNumInputs() == 1 ? "" : "s") + ", got " +
-                      Twine(numArgs));
+    if (Error err = op->checkNumArgs(numArgs)) {
+      error(call, toString(std::move(err)));
       return;
     }
     // A null record (or an empty DictAttrs) stands for the defaults.
@@ -336,9 +332,8 @@ void VerifierImpl::checkCall(const Call *call) {
     targetName = ("@" + global->getName()).str();
   }
   if (target && target->getNumParams() != numArgs)
-    error(call, targetName + " expects " + Twine(target->getNumParams()) +
-                    " argument" + (target->getNumParams() == 1 ? "" : "s") +
-                    ", got " + Twine(numArgs));
+    error(call, toString(makeArityError(targetName, target->getNumParams(),
+                                        numArgs)));
 }
 
 /// Structural type equality in which `_` (IncompleteType) matches anything.

@@ -25,6 +25,7 @@
 #include "nnir/IR/Metadata.h"
 #include "nnir/IR/Op.h"
 #include "nnir/Support/Diagnostics.h"
+#include "nnir/Support/Suggestions.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
@@ -847,11 +848,8 @@ Ref<Expr> Parser::parseCallArgs(Ref<Expr> callee, SMLoc loc) {
 Ref<Expr> Parser::buildCall(Ref<Expr> callee, ArrayRef<Ref<Expr>> args,
                             std::vector<NamedAttrValue> kwargs, SMLoc loc) {
   if (auto *op = dyn_cast<Op>(callee.get())) {
-    int expected = op->getNumInputs();
-    if (expected >= 0 && size_t(expected) != args.size()) {
-      emitError(loc, op->getName() + " expects " + Twine(expected) +
-                         (expected == 1 ? " argument" : " arguments") +
-                         ", got " + Twine(args.size()));
+    if (Error err = op->checkNumArgs(args.size(), loc)) {
+      emitError(std::move(err), loc);
       return nullptr;
     }
     Expected<Ref<Attrs>> attrs = op->createAttrs(kwargs, loc);
@@ -1105,10 +1103,7 @@ Ref<Expr> Parser::parseOpName() {
   if (Op *op = Op::lookup(name))
     return op;
   std::string message = "unknown operator '" + name + "'";
-  std::vector<std::string> suggestions =
-      OpRegistry::instance().suggest(name, 1);
-  if (!suggestions.empty())
-    message += "; did you mean '" + suggestions.front() + "'?";
+  message += formatDidYouMean(OpRegistry::instance().suggest(name, 1));
   emitError(loc, message);
   return nullptr;
 }

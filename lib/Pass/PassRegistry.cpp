@@ -12,6 +12,7 @@
 #include "PassRegistryImpl.h"
 
 #include "nnir/Support/Diagnostics.h"
+#include "nnir/Support/Suggestions.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -39,49 +40,24 @@ const OptionValue &PassOptions::get(StringRef name) const {
 // Shared checks and messages
 //===----------------------------------------------------------------------===//
 
-/// Registered names (and \p extraNames) within edit distance of \p name,
-/// closest first: the limit is a third of the name's length, at least 2 (as
-/// OpRegistry::suggest).
-static std::vector<std::pair<unsigned, std::string>>
-scoreNames(const PassRegistry &registry, StringRef name,
-           ArrayRef<StringRef> extraNames) {
-  std::vector<std::pair<unsigned, std::string>> scored;
-  unsigned limit = std::max<unsigned>(2, name.size() / 3);
-  auto consider = [&](StringRef candidate) {
-    unsigned distance = name.edit_distance(candidate, true, limit + 1);
-    if (distance <= limit)
-      scored.push_back({distance, candidate.str()});
-  };
+/// Registered names (and \p extraNames) close to \p name.
+static NameSuggester suggestNames(const PassRegistry &registry, StringRef name,
+                                  ArrayRef<StringRef> extraNames) {
+  NameSuggester suggester(name);
   for (const PassRegistration *reg : registry.getRegistrations())
-    consider(reg->name);
+    suggester.consider(reg->name);
   for (StringRef extra : extraNames)
-    consider(extra);
-  std::stable_sort(
-      scored.begin(), scored.end(),
-      [](const auto &a, const auto &b) { return a.first < b.first; });
-  return scored;
+    suggester.consider(extra);
+  return suggester;
 }
 
 std::string passimpl::getUnknownPassMessage(const PassRegistry &registry,
                                             StringRef name,
                                             ArrayRef<StringRef> extraNames) {
-  std::string message = ("unknown pass '" + name + "'").str();
-  auto scored = scoreNames(registry, name, extraNames);
-  if (scored.empty())
-    return message;
   // Only the closest names (ties), at most three: "'A', 'B' or 'C'".
-  std::vector<StringRef> best;
-  for (const auto &entry : scored)
-    if (entry.first == scored.front().first && best.size() < 3)
-      best.push_back(entry.second);
-  message += "; did you mean ";
-  for (size_t i = 0; i < best.size(); ++i) {
-    if (i)
-      message += i + 1 == best.size() ? " or " : ", ";
-    message += ("'" + best[i] + "'").str();
-  }
-  message += "?";
-  return message;
+  return ("unknown pass '" + name + "'").str() +
+         formatDidYouMean(
+             suggestNames(registry, name, extraNames).getBest(3));
 }
 
 const PassOptionInfo *passimpl::findPassOption(ArrayRef<PassOptionInfo> options,
@@ -253,11 +229,5 @@ Expected<Ref<Pass>> PassRegistry::create(
 
 std::vector<std::string> PassRegistry::suggest(StringRef name,
                                                unsigned maxResults) const {
-  std::vector<std::string> result;
-  for (auto &entry : scoreNames(*this, name, {})) {
-    if (result.size() == maxResults)
-      break;
-    result.push_back(std::move(entry.second));
-  }
-  return result;
+  return suggestNames(*this, name, {}).getClosest(maxResults);
 }

@@ -20,6 +20,7 @@
 #include "nnir/Pass/PassPlugin.h"
 #include "nnir/Pass/PassRegistry.h"
 #include "nnir/Support/Diagnostics.h"
+#include "nnir/Support/Suggestions.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -432,10 +433,7 @@ static void warnAboutUnknownPasses(ArrayRef<std::string> names, StringRef flag,
       continue;
     WithColor::warning(errs, kNNIROptToolName)
         << flag << " names '" << name << "', which is not a registered pass";
-    std::vector<std::string> close = registry.suggest(name, 1);
-    if (!close.empty())
-      errs << "; did you mean '" << close.front() << "'?";
-    errs << "\n";
+    errs << formatDidYouMean(registry.suggest(name, 1)) << "\n";
   }
 }
 

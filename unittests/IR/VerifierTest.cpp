@@ -190,10 +190,10 @@ TEST_F(VerifierTest, OperatorArity) {
   Ref<Var> x = Var::get("x");
   Diag diag =
       verifyMain(Function::get({x}, call("add", {x}, nullptr, loc(15))));
-  EXPECT_EQ(diag.message, "operator 'add' expects 2 arguments, got 1");
+  EXPECT_EQ(diag.message, "add expects 2 arguments, got 1");
   EXPECT_EQ(column(diag.loc), 15u);
   EXPECT_EQ(verifyMain(Function::get({x}, call("nn.relu", {x, x}))).message,
-            "operator 'nn.relu' expects 1 argument, got 2");
+            "nn.relu expects 1 argument, got 2");
 }
 
 TEST_F(VerifierTest, OperatorAttributeRecords) {
@@ -358,7 +358,7 @@ TEST_F(VerifierTest, FirstErrorInWalkOrderIsReported) {
   Ref<Expr> body =
       Tuple::get({call("add", {x}), GlobalVar::get("undefined"), free});
   EXPECT_EQ(verifyMain(Function::get({x}, body)).message,
-            "operator 'add' expects 2 arguments, got 1");
+            "add expects 2 arguments, got 1");
   Ref<Expr> freeFirst = Tuple::get({free, call("add", {x})});
   EXPECT_EQ(verifyMain(Function::get({x}, freeFirst)).message,
             "free variable %free in @main");

@@ -290,6 +290,12 @@ private:
   Ref<DictAttrs> attrs;
 };
 
+/// The error of a call that passes \p got arguments to \p callee (an
+/// operator's name, `@f`, "function"), which takes \p expected: "add expects 2
+/// arguments, got 1". Every arity check words its error this way.
+llvm::Error makeArityError(const llvm::Twine &callee, size_t expected,
+                           size_t got, llvm::SMLoc loc = {});
+
 /// Names of function attributes the infrastructure knows.
 namespace attr {
 inline constexpr llvm::StringLiteral kPrimitive = "Primitive";

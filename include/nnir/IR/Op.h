@@ -54,6 +54,11 @@ public:
   /// Number of inputs, or -1 when variadic.
   int getNumInputs() const { return numInputs; }
   llvm::ArrayRef<OpArgument> getArguments() const { return arguments; }
+  /// Checks that a call passes this operator's number of inputs (any number
+  /// when it is variadic): "add expects 2 arguments, got 1", located at
+  /// \p loc. The parser, the verifier and type inference all check arity
+  /// here.
+  llvm::Error checkNumArgs(size_t numArgs, llvm::SMLoc loc = {}) const;
 
   /// True if calls carry a typed attribute record.
   bool hasAttrsType() const { return attrsCreator != nullptr; }
