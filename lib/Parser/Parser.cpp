@@ -1100,8 +1100,17 @@ Ref<Expr> Parser::parseOpName() {
     name += tok.name;
     consume();
   }
-  if (Op *op = Op::lookup(name))
+  if (Op *op = Op::lookup(name)) {
+    // Relay gives an operator used as a value (`let %g = nn.relu;`) the
+    // operator's polymorphic type; nnir's types have no type parameters, so
+    // an operator must be called where it is named.
+    if (tok.isNot(TokenKind::LParen)) {
+      emitError(loc, "operator '" + name +
+                         "' can only be called, not used as a value");
+      return nullptr;
+    }
     return op;
+  }
   std::string message = "unknown operator '" + name + "'";
   message += formatDidYouMean(OpRegistry::instance().suggest(name, 1));
   emitError(loc, message);
