@@ -4,9 +4,26 @@
 /// The TypeInferencer walks expressions in post-order with an explicit stack
 /// of frames (a node and how far its processing got), computes each node's
 /// type from its children's and rebuilds it with that checked type unless it
-/// already has it. Global functions are ordered callees first by an
-/// iterative depth-first search over the functions whose type is not fully
-/// annotated.
+/// already has it.
+///
+/// Types flow bottom-up. Where nothing is known yet (a parameter without an
+/// annotation, a `_` in an annotation, the return type of a recursive
+/// function) the inferencer stands a type variable in (a fresh
+/// IncompleteType) and solves for it by unification, as Relay's TypeSolver
+/// does: a call unifies its arguments with the callee's parameters, an `if`
+/// its branches, a let its annotation with its value. An operator call whose
+/// argument types are not all known yet becomes a constraint that waits for
+/// the variable it is missing and runs the operator's relation when that
+/// variable is bound (so does a tuple projection of an operand not yet known
+/// to be a tuple). When a function needed variables, it is walked a second
+/// time with its binders' solved types, which builds every node with its
+/// final type; a function that needs none (every parameter annotated, the
+/// common case) is walked once, without any of this machinery.
+///
+/// Global functions are inferred callees first. Functions that refer to each
+/// other without annotated signatures (recursion) are inferred together, in
+/// one solver; a reference to one of them that is not typed yet gets a
+/// placeholder type that its definition is unified with.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,8 +35,11 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
 
 using namespace llvm;
@@ -117,6 +137,12 @@ static Ref<FuncType> getAnnotatedSignature(const Function *func) {
 /// nesting around a printed type.
 static constexpr unsigned kMaxTypeDepth = 500;
 
+/// The deepest the solver follows types while unifying or substituting.
+/// Each type it builds is at most kMaxTypeDepth deep, but substituting the
+/// solution of one variable into another can nest deeper; such a solution
+/// is refused (it could not be printed) rather than followed without bound.
+static constexpr unsigned kMaxSolverDepth = 2 * kMaxTypeDepth;
+
 /// `%x`, for diagnostics.
 static std::string varName(const Var *var) {
   return ("%" + var->getNameHint()).str();
@@ -127,6 +153,44 @@ static std::string varName(const Var *var) {
 //===----------------------------------------------------------------------===//
 
 namespace {
+
+/// A global function whose type is inferred in the current group: with its
+/// placeholder type once something refers to it before it is typed.
+struct GroupMember {
+  std::string name;
+  Function *func;
+  /// Its type while the group is being solved (null until first needed).
+  Ref<FuncType> placeholder;
+  /// Where it was first referred to through the placeholder.
+  SMLoc placeholderLoc;
+  /// Its type from the first walk.
+  Ref<Type> walkedType;
+};
+
+/// A binder whose type the first walk stood variables in for.
+struct VarBinder {
+  enum class Kind : uint8_t { Param, FreeVar, LetVar };
+  Var *var;
+  Kind kind;
+  /// For a parameter of a global function: "@name".
+  std::string owner;
+};
+
+/// An operator call whose argument types are not all known, or a tuple
+/// projection of an operand not known to be a tuple: solved when the type
+/// variable it waits for is bound.
+struct Constraint {
+  /// The Call or TupleGetItem.
+  Expr *expr;
+  /// Argument types (a call) or the operand's type (a projection).
+  SmallVector<Ref<Type>, 4> args;
+  /// The typed arguments, for relations that read constant values.
+  SmallVector<Ref<Expr>, 4> typedArgs;
+  /// The variable standing for the node's type.
+  Ref<Type> result;
+  bool solved = false;
+};
+
 class TypeInferencer {
 public:
   /// \p module resolves GlobalVars (may be null for closed expressions).
@@ -141,16 +205,16 @@ public:
   void setGlobalType(StringRef name, Ref<Type> type) {
     globalTypes[name] = std::move(type);
   }
-  const Type *getGlobalType(StringRef name) const {
-    auto it = globalTypes.find(name);
-    return it == globalTypes.end() ? nullptr : it->second.get();
-  }
 
-  /// The typed form of \p root. \p globalName names the global function
-  /// \p root is (empty for other expressions); \p fallbackLoc locates errors
-  /// at nodes without a location.
-  Expected<Ref<Expr>> infer(Expr *root, StringRef globalName,
-                            SMLoc fallbackLoc);
+  /// Infers the global functions \p group, which refer to each other (or
+  /// one function), and records their types. Returns the typed functions in
+  /// the order of \p group.
+  Expected<SmallVector<Ref<Function>, 4>>
+  inferGroup(ArrayRef<std::pair<StringRef, Function *>> group);
+
+  /// The typed form of expression \p root (not a global function); errors
+  /// at nodes without a location are located at \p fallbackLoc.
+  Expected<Ref<Expr>> inferExpr(Expr *root, SMLoc fallbackLoc);
 
   /// The one typed GlobalVar of function \p name with type \p type: the
   /// module's own if it already has that type.
@@ -162,19 +226,33 @@ private:
     unsigned stage;
   };
 
+  /// Walks \p root (global function \p globalName, or an expression when it
+  /// is empty) once. Binders take their types from binderTypes when it has
+  /// them; others without a complete annotation get type variables.
+  Expected<Ref<Expr>> walk(Expr *root, StringRef globalName, SMLoc fallbackLoc);
   /// Advances the frame at stack position \p index by one stage.
   Error step(size_t index);
   Error visitCall(Call *call);
+  Error visitOpCall(Call *call, Op *op);
   Error visitTupleGetItem(TupleGetItem *item);
   Error visitIf(If *e);
+  Error visitLetBinder(Let *let);
+  Error visitLetValue(Let *let);
+  Error visitFunctionStart(Function *func);
   Error visitFunctionEnd(Function *func);
 
   Error bindVar(Var *var, Ref<Type> type);
   Error visitFreeVar(Var *var);
-  Error visitGlobalVar(GlobalVar *var);
-  /// The error for a reference to a global function of unknown type, located
-  /// at \p at.
-  Error unknownGlobal(const GlobalVar *var, const Expr *at);
+  Error visitGlobalVar(GlobalVar *var, const Expr *at);
+  /// The type of global function \p name for a reference at \p at, or null
+  /// with an error.
+  Expected<Ref<Type>> getGlobalType(const GlobalVar *var, const Expr *at);
+
+  /// The error for an operator used as a value, located at \p user.
+  Error opAsValue(const Op *op, const Expr *user) {
+    return error(user, "operator '" + op->getName() +
+                           "' can only be called, not used as a value");
+  }
 
   /// Nesting depth of \p type (a tensor type is 1), computed without
   /// recursion and memoised.
@@ -194,6 +272,21 @@ private:
     ++(typed.get() == e ? numKept : numRebuilt);
     memo[e] = std::move(typed);
   }
+  /// finish() with \p e rebuilt by \p rebuild unless it is unchanged and
+  /// already has \p type.
+  template <typename RebuildFn>
+  void finishAs(Expr *e, bool changed, const Ref<Type> &type,
+                RebuildFn rebuild) {
+    if (!changed && hasFinalType(e, type))
+      finish(e, e);
+    else
+      finish(e, rebuild());
+  }
+  /// Like hasType, but never true for a type that still holds variables (an
+  /// original node's `_` would compare equal to them).
+  bool hasFinalType(const Expr *e, const Ref<Type> &type) {
+    return hasType(e, type.get()) && (!numVars || !mentionsVars(type.get()));
+  }
 
   const Ref<Expr> &typedOf(const Expr *e) const { return memo.find(e)->second; }
   const Ref<Type> &typeOf(const Expr *e) const {
@@ -209,8 +302,59 @@ private:
 
   /// How diagnostics name a callee: `@f`, `%f`, or "the function".
   std::string describeCallee(const Expr *callee) const;
-  /// The function a callee refers to statically (a global or a literal).
+  /// The function a callee refers to statically (a global, a literal or a
+  /// let-bound literal).
   const Function *getStaticCallee(const Expr *callee) const;
+
+  //===--------------------------------------------------------------------===//
+  // The solver
+  //===--------------------------------------------------------------------===//
+
+  /// A new type variable.
+  Ref<Type> freshVar() {
+    ++numVars;
+    return IncompleteType::get();
+  }
+  /// \p annotation with a fresh variable for every `_` (a fresh variable for
+  /// a missing annotation).
+  Ref<Type> instantiate(const Ref<Type> &annotation);
+  /// \p type with the variables bound at its head followed.
+  Ref<Type> head(Ref<Type> type) const;
+  /// Makes \p a and \p b equal, binding variables; false if they cannot be.
+  /// Without variables this is typesEqual.
+  bool unify(const Ref<Type> &a, const Ref<Type> &b);
+  bool unifyRec(const Ref<Type> &a, const Ref<Type> &b, unsigned depth);
+  bool bindTypeVar(const IncompleteType *var, const Ref<Type> &type);
+  bool occurs(const Type *var, const Type *type);
+  /// \p type with every bound variable substituted; null when the result
+  /// would be nested deeper than kMaxSolverDepth.
+  Ref<Type> resolve(const Ref<Type> &type);
+  Ref<Type> resolveRec(const Ref<Type> &type, unsigned depth,
+                       DenseMap<const Type *, Ref<Type>> &done);
+  /// An unbound variable in \p type (after substitution), or null.
+  const IncompleteType *findUnboundVar(const Type *type);
+  /// Whether \p type (as written, bindings not followed) holds variables.
+  bool mentionsVars(const Type *type) const {
+    return numVars && !isComplete(type);
+  }
+  /// \p type resolved as far as possible, for a message.
+  std::string describe(const Ref<Type> &type) {
+    Ref<Type> resolved = numVars ? resolve(type) : type;
+    return (resolved ? resolved : type)->str();
+  }
+
+  /// Adds a constraint and tries to solve it.
+  Error addConstraint(Constraint constraint);
+  /// Solves constraint \p id, or makes it wait for a variable.
+  Error solve(unsigned id);
+  /// Solves the constraints whose variables were bound.
+  Error drain();
+  /// The errors for what the first walk left undetermined.
+  Error checkSolved();
+  /// Forgets the variables and their solutions.
+  void resetSolver();
+  /// 0-d bool, the type of an if's condition.
+  Ref<Type> boolScalar = TensorType::getScalar(DataType::boolean());
 
   const IRModule *module;
   StringMap<Ref<Type>> globalTypes;
@@ -227,7 +371,34 @@ private:
   /// Let variables whose value is being typed and whose type is not known
   /// yet: a use in the value is a recursion that cannot be typed.
   DenseSet<const Var *> defining;
+  /// Let variables bound to function literals, for diagnostics.
+  DenseMap<const Var *, const Function *> letFunctions;
   SmallVector<Frame, 64> stack;
+
+  /// The members of the group of global functions being inferred.
+  SmallVector<GroupMember, 2> group;
+  /// The type of each binder (parameter, let variable or free variable) that
+  /// has no complete annotation: the variables standing for them during the
+  /// first walk, their solutions during the second.
+  DenseMap<const Var *, Ref<Type>> binderTypes;
+  /// Binders given variables in the first walk, in order.
+  SmallVector<VarBinder, 8> varBinders;
+  /// The type of binder \p var: its annotation when complete, else its
+  /// solved type (second walk) or, in the first walk, its annotation with
+  /// variables for the missing parts (recorded as a binder of \p kind).
+  Ref<Type> getBinderType(Var *var, VarBinder::Kind kind, StringRef owner = "");
+  /// Type variables made in the current group; zero means the walk is plain
+  /// bottom-up checking.
+  unsigned numVars = 0;
+  /// Bound variables (IncompleteType -> its type).
+  DenseMap<const Type *, Ref<Type>> bindings;
+  std::vector<Constraint> constraints;
+  /// Constraints waiting for a variable to be bound.
+  DenseMap<const Type *, SmallVector<unsigned, 2>> waiters;
+  /// Constraints whose variable was bound.
+  SmallVector<unsigned, 8> ready;
+  /// Pairs already being unified (types may be DAGs).
+  DenseSet<std::pair<const Type *, const Type *>> unifying;
 
   StringRef globalName;
   const Expr *root = nullptr;
@@ -237,18 +408,26 @@ private:
 
 Ref<GlobalVar> TypeInferencer::getTypedGlobal(StringRef name,
                                               const Ref<Type> &type) {
+  GlobalVar *entry = module ? module->getGlobalVar(name) : nullptr;
+  SMLoc loc = entry ? entry->getLoc() : SMLoc();
+  // Not cached while the type holds variables: the group is walked again.
+  if (mentionsVars(type.get()))
+    return GlobalVar::get(name, loc, type);
   Ref<GlobalVar> &slot = typedGlobals[name];
   if (!slot) {
-    GlobalVar *entry = module ? module->getGlobalVar(name) : nullptr;
     if (entry && hasType(entry, type.get()))
       slot = entry;
     else
-      slot = GlobalVar::get(name, entry ? entry->getLoc() : SMLoc(), type);
+      slot = GlobalVar::get(name, loc, type);
   }
   return slot;
 }
 
-Expected<Ref<Expr>> TypeInferencer::infer(Expr *e, StringRef name, SMLoc loc) {
+//===----------------------------------------------------------------------===//
+// The walk
+//===----------------------------------------------------------------------===//
+
+Expected<Ref<Expr>> TypeInferencer::walk(Expr *e, StringRef name, SMLoc loc) {
   if (!e)
     return makeError(loc, "cannot infer the type of a null expression");
   globalName = name;
@@ -266,6 +445,9 @@ Expected<Ref<Expr>> TypeInferencer::infer(Expr *e, StringRef name, SMLoc loc) {
     }
     if (Error err = step(stack.size() - 1))
       return err;
+    if (!ready.empty())
+      if (Error err = drain())
+        return err;
   }
   return typedOf(e);
 }
@@ -277,6 +459,10 @@ Error TypeInferencer::step(size_t index) {
     if (!operand)
       return error(e, "a " + Expr::getKindName(e->getKind()) +
                           " has a null operand");
+    // Only a call's callee may be an operator; its other operands are
+    // values.
+    if (auto *op = dyn_cast<Op>(operand.get()))
+      return opAsValue(op, e);
     return Error::success();
   };
 
@@ -290,16 +476,17 @@ Error TypeInferencer::step(size_t index) {
     return visitFreeVar(cast<Var>(e));
   case Expr::Kind::GlobalVar:
     stack.pop_back();
-    return visitGlobalVar(cast<GlobalVar>(e));
+    return visitGlobalVar(cast<GlobalVar>(e), e);
   case Expr::Kind::Op:
-    return error(e, "operator '" + cast<Op>(e)->getName() +
-                        "' can only be called, not used as a value");
+    // Only a root can get here: operands are checked by their users.
+    return opAsValue(cast<Op>(e), e);
 
   case Expr::Kind::Call: {
     auto *call = cast<Call>(e);
     if (stage == 0) {
-      if (Error err = checkOperand(call->getCallee()))
-        return err;
+      const Ref<Expr> &callee = call->getCallee();
+      if (!callee)
+        return checkOperand(callee);
       for (const Ref<Expr> &arg : call->getArgs())
         if (Error err = checkOperand(arg))
           return err;
@@ -309,11 +496,10 @@ Error TypeInferencer::step(size_t index) {
         push(call->getArg(i).get());
       // A call locates an unknown global better than the GlobalVar, which
       // the parser shares between all references.
-      if (auto *global = dyn_cast<GlobalVar>(call->getCallee().get());
-          global && !globalTypes.count(global->getName()))
-        return unknownGlobal(global, call);
-      if (!isa<Op>(call->getCallee().get()))
-        push(call->getCallee().get());
+      if (auto *global = dyn_cast<GlobalVar>(callee.get()))
+        return visitGlobalVar(global, call);
+      if (!isa<Op>(callee.get()))
+        push(callee.get());
       return Error::success();
     }
     stack.pop_back();
@@ -342,10 +528,8 @@ Error TypeInferencer::step(size_t index) {
     Ref<Type> type = TupleType::get(types);
     if (Error err = checkTypeDepth(tuple, type.get(), "tuple"))
       return err;
-    if (!changed && hasType(tuple, type.get()))
-      finish(e, e);
-    else
-      finish(e, Tuple::get(fields, tuple->getLoc(), type));
+    finishAs(e, changed, type,
+             [&] { return Tuple::get(fields, tuple->getLoc(), type); });
     return Error::success();
   }
 
@@ -363,58 +547,36 @@ Error TypeInferencer::step(size_t index) {
 
   case Expr::Kind::Let: {
     auto *let = cast<Let>(e);
-    Var *var = let->getVar().get();
     if (stage == 0) {
-      if (!var)
+      if (!let->getVar())
         return error(e, "a Let has a null variable");
       if (Error err = checkOperand(let->getValue()))
         return err;
       if (Error err = checkOperand(let->getBody()))
         return err;
-      // Bind the variable before its value when its type is known, so that
-      // a let-bound function may call itself.
-      if (isComplete(var->getTypeAnnotation().get())) {
-        if (Error err = bindVar(var, var->getTypeAnnotation()))
-          return err;
-      } else if (auto *fn = dyn_cast<Function>(let->getValue().get());
-                 fn && getAnnotatedSignature(fn)) {
-        if (Error err = bindVar(var, getAnnotatedSignature(fn)))
-          return err;
-      } else {
-        defining.insert(var);
-      }
+      if (Error err = visitLetBinder(let))
+        return err;
       push(let->getValue().get());
       return Error::success();
     }
     if (stage == 1) {
-      const Ref<Type> &valueType = typeOf(let->getValue().get());
-      if (defining.erase(var)) {
-        // A partial annotation (`(T, _)`) must fit the value's type.
-        const Type *annotation = var->getTypeAnnotation().get();
-        if (annotation && !matchesAnnotation(annotation, valueType.get()))
-          return error(var, varName(var) + " is annotated " +
-                                annotation->str() + " but its value has type " +
-                                valueType->str());
-        if (Error err = bindVar(var, valueType))
-          return err;
-      } else if (!typesEqual(typeOf(var).get(), valueType.get())) {
-        return error(var, varName(var) + " is annotated " + typeOf(var)->str() +
-                              " but its value has type " + valueType->str());
-      }
+      if (Error err = visitLetValue(let))
+        return err;
       push(let->getBody().get());
       return Error::success();
     }
     stack.pop_back();
+    Var *var = let->getVar().get();
     Ref<Expr> newVar = typedOf(var);
     const Ref<Expr> &value = typedOf(let->getValue().get());
     const Ref<Expr> &body = typedOf(let->getBody().get());
     const Ref<Type> &type = body->getCheckedType();
-    if (newVar == let->getVar() && value == let->getValue() &&
-        body == let->getBody() && hasType(let, type.get()))
-      finish(e, e);
-    else
-      finish(e, Let::get(cast<Var>(newVar.get()), value, body, let->getLoc(),
-                         type));
+    bool changed = newVar != let->getVar() || value != let->getValue() ||
+                   body != let->getBody();
+    finishAs(e, changed, type, [&] {
+      return Let::get(cast<Var>(newVar.get()), value, body, let->getLoc(),
+                      type);
+    });
     return Error::success();
   }
 
@@ -439,24 +601,8 @@ Error TypeInferencer::step(size_t index) {
     if (stage == 0) {
       if (Error err = checkOperand(func->getBody()))
         return err;
-      for (const Ref<Var> &param : func->getParams()) {
-        if (!param)
-          return error(e, "a Function has a null parameter");
-        const Type *annotation = param->getTypeAnnotation().get();
-        if (!isComplete(annotation)) {
-          std::string owner = e == root && !globalName.empty()
-                                  ? (" of @" + globalName).str()
-                                  : std::string();
-          return error(param.get(),
-                       "parameter " + varName(param.get()) + owner +
-                           (annotation
-                                ? " has an incomplete type annotation " +
-                                      annotation->str()
-                                : std::string(" has no type annotation")));
-        }
-        if (Error err = bindVar(param.get(), param->getTypeAnnotation()))
-          return err;
-      }
+      if (Error err = visitFunctionStart(func))
+        return err;
       push(func->getBody().get());
       return Error::success();
     }
@@ -512,7 +658,7 @@ Error TypeInferencer::bindVar(Var *var, Ref<Type> type) {
   // As in Relay, a missing (or `_`) annotation is filled in with the type.
   Ref<Type> annotation = var->getTypeAnnotation();
   bool annotated = isComplete(annotation.get());
-  if (annotated && hasType(var, type.get()))
+  if (annotated && hasFinalType(var, type))
     finish(var, var);
   else
     finish(var, Var::get(var->getNameHint(), annotated ? annotation : type,
@@ -520,32 +666,74 @@ Error TypeInferencer::bindVar(Var *var, Ref<Type> type) {
   return Error::success();
 }
 
+Ref<Type> TypeInferencer::getBinderType(Var *var, VarBinder::Kind kind,
+                                        StringRef owner) {
+  const Ref<Type> &annotation = var->getTypeAnnotation();
+  if (isComplete(annotation.get()))
+    return annotation;
+  auto [it, inserted] = binderTypes.try_emplace(var, nullptr);
+  if (inserted) {
+    it->second = instantiate(annotation);
+    varBinders.push_back({var, kind, owner.str()});
+  }
+  return it->second;
+}
+
 Error TypeInferencer::visitFreeVar(Var *var) {
   if (defining.count(var))
     return error(var, "cannot infer the type of " + varName(var) +
                           ", which is used in its own definition; annotate "
                           "its type");
-  if (!isComplete(var->getTypeAnnotation().get()))
-    return error(var, "cannot infer the type of free variable " + varName(var) +
-                          " without a type annotation");
-  return bindVar(var, var->getTypeAnnotation());
+  return bindVar(var, getBinderType(var, VarBinder::Kind::FreeVar));
 }
 
-Error TypeInferencer::unknownGlobal(const GlobalVar *var, const Expr *at) {
-  if (!module || !module->lookup(var->getName()))
-    return error(at, "use of undefined global function @" + var->getName());
-  return error(at, "cannot infer the return type of recursive function @" +
-                       var->getName() + "; annotate it");
+Expected<Ref<Type>> TypeInferencer::getGlobalType(const GlobalVar *var,
+                                                  const Expr *at) {
+  StringRef name = var->getName();
+  auto it = globalTypes.find(name);
+  if (it != globalTypes.end())
+    return it->second;
+  auto member = llvm::find_if(
+      group, [&](const GroupMember &m) { return m.name == name; });
+  if (member == group.end()) {
+    if (!module || !module->lookup(name))
+      return error(at, "use of undefined global function @" + name);
+    return error(at, "cannot infer the return type of recursive function @" +
+                         name + "; annotate it");
+  }
+  // A recursive reference: the function's type is solved with the group.
+  member->placeholderLoc = at->getLoc().isValid() ? at->getLoc() : fallbackLoc;
+  if (member->walkedType) {
+    // Already walked: its type holds the variables to solve.
+    member->placeholder = cast<FuncType>(member->walkedType.get());
+    globalTypes[name] = member->walkedType;
+    return member->walkedType;
+  }
+  // Not walked yet: its parameters share their types with the function's
+  // own binders, and its definition will be unified with the placeholder.
+  SmallVector<Ref<Type>, 4> params;
+  for (const Ref<Var> &param : member->func->getParams()) {
+    if (!param)
+      return error(member->func, "a Function has a null parameter");
+    params.push_back(
+        getBinderType(param.get(), VarBinder::Kind::Param, "@" + member->name));
+  }
+  member->placeholder =
+      FuncType::get(params, instantiate(member->func->getRetType()));
+  globalTypes[name] = member->placeholder;
+  return Ref<Type>(member->placeholder);
 }
 
-Error TypeInferencer::visitGlobalVar(GlobalVar *var) {
-  auto it = globalTypes.find(var->getName());
-  if (it == globalTypes.end())
-    return unknownGlobal(var, var);
-  if (hasType(var, it->second.get()))
+Error TypeInferencer::visitGlobalVar(GlobalVar *var, const Expr *at) {
+  Expected<Ref<Type>> type = getGlobalType(var, at);
+  if (!type)
+    return type.takeError();
+  if (memo.count(var))
+    return Error::success();
+  if (hasFinalType(var, *type))
     finish(var, var);
   else
-    finish(var, getTypedGlobal(var->getName(), it->second));
+    finish(var, getTypedGlobal(var->getName(), *type));
   return Error::success();
 }
 
@@ -562,11 +750,24 @@ const Function *TypeInferencer::getStaticCallee(const Expr *callee) const {
     return func;
   if (const auto *global = dyn_cast<GlobalVar>(callee))
     return module ? module->lookup(global->getName()) : nullptr;
+  if (const auto *var = dyn_cast<Var>(callee))
+    return letFunctions.lookup(var);
   return nullptr;
 }
 
-Error TypeInferencer::visitCall(Call *call) {
-  Expr *callee = call->getCallee().get();
+/// Runs \p relation for a call of \p op on arguments of \p argTypes.
+static Expected<Ref<Type>> runRelation(const TypeRelationFn &relation, Op *op,
+                                       ArrayRef<const Type *> argTypes,
+                                       const Attrs *attrs, SMLoc loc,
+                                       ArrayRef<Ref<Expr>> typedArgs) {
+  TypeRelationContext ctx{op->getName(), loc, typedArgs};
+  Expected<Ref<Type>> result = relation(argTypes, attrs, ctx);
+  if (result && !*result)
+    return ctx.error("the type relation gave no type");
+  return result;
+}
+
+Error TypeInferencer::visitOpCall(Call *call, Op *op) {
   SmallVector<Ref<Expr>, 4> args;
   SmallVector<const Type *, 4> argTypes;
   bool changed = false;
@@ -575,23 +776,31 @@ Error TypeInferencer::visitCall(Call *call) {
     argTypes.push_back(args.back()->getCheckedType().get());
     changed |= args.back() != arg;
   }
+  int numInputs = op->getNumInputs();
+  if (numInputs >= 0 && size_t(numInputs) != args.size())
+    return error(call, op->getName() + ": expected " + Twine(numInputs) +
+                           (numInputs == 1 ? " argument" : " arguments") +
+                           ", got " + Twine(args.size()));
+  auto [cached, inserted] = relations.try_emplace(op, nullptr);
+  if (inserted)
+    cached->second = getTypeRelation(op);
+  if (!cached->second)
+    return error(call, "operator '" + op->getName() + "' has no type relation");
 
-  Ref<Expr> newCallee;
   Ref<Type> type;
-  if (auto *op = dyn_cast<Op>(callee)) {
-    newCallee = op;
-    int numInputs = op->getNumInputs();
-    if (numInputs >= 0 && size_t(numInputs) != args.size())
-      return error(call, op->getName() + ": expected " + Twine(numInputs) +
-                             (numInputs == 1 ? " argument" : " arguments") +
-                             ", got " + Twine(args.size()));
-    auto [cached, inserted] = relations.try_emplace(op, nullptr);
-    if (inserted)
-      cached->second = getTypeRelation(op);
-    const TypeRelationFn *relation = cached->second;
-    if (!relation)
-      return error(call,
-                   "operator '" + op->getName() + "' has no type relation");
+  if (numVars &&
+      llvm::any_of(argTypes, [&](const Type *t) { return mentionsVars(t); })) {
+    // Some argument type involves variables: the relation runs once they
+    // are solved (now, if they already are).
+    Constraint constraint;
+    constraint.expr = call;
+    for (const Ref<Expr> &arg : args)
+      constraint.args.push_back(arg->getCheckedType());
+    constraint.typedArgs = args;
+    constraint.result = type = freshVar();
+    if (Error err = addConstraint(std::move(constraint)))
+      return err;
+  } else {
     const Attrs *attrs = call->getAttrs().get();
     if (attrs && attrs->isDictAttrs() && cast<DictAttrs>(attrs)->empty())
       attrs = nullptr;
@@ -602,68 +811,110 @@ Error TypeInferencer::visitCall(Call *call) {
       attrs = defaults.get();
     }
     SMLoc loc = call->getLoc().isValid() ? call->getLoc() : fallbackLoc;
-    TypeRelationContext ctx{op->getName(), loc, args};
-    Expected<Ref<Type>> result = (*relation)(argTypes, attrs, ctx);
+    Expected<Ref<Type>> result =
+        runRelation(*cached->second, op, argTypes, attrs, loc, args);
     if (!result)
       return result.takeError();
-    if (!*result)
-      return error(call, op->getName() + ": the type relation gave no type");
     type = std::move(*result);
-  } else {
-    newCallee = typedOf(callee);
-    changed |= newCallee != call->getCallee();
-    const Type *calleeType = newCallee->getCheckedType().get();
-    const auto *funcType = dyn_cast<FuncType>(calleeType);
-    if (!funcType)
-      return error(call, "cannot call " + describeCallee(callee) +
-                             " of non-function type " + calleeType->str());
-    std::string name = describeCallee(callee);
-    if (funcType->getParams().size() != args.size())
-      return error(
-          call,
-          name + " expects " + Twine(funcType->getParams().size()) +
-              (funcType->getParams().size() == 1 ? " argument" : " arguments") +
-              ", got " + Twine(args.size()));
-    const Function *staticCallee = getStaticCallee(callee);
-    for (size_t i = 0, e = args.size(); i != e; ++i) {
-      const Type *paramType = funcType->getParams()[i].get();
-      if (typesEqual(argTypes[i], paramType))
-        continue;
-      std::string param;
-      if (staticCallee && i < staticCallee->getNumParams())
-        param = " (parameter " + varName(staticCallee->getParam(i).get()) + ")";
-      return error(call, "argument #" + Twine(i) + " of " + name + param +
-                             " has type " + argTypes[i]->str() + ", expected " +
-                             paramType->str());
-    }
-    type = funcType->getResultRef();
   }
+  finishAs(call, changed, type, [&] {
+    return Call::get(op, args, call->getAttrs(), call->getLoc(), type);
+  });
+  return Error::success();
+}
 
-  if (!changed && hasType(call, type.get()))
-    finish(call, call);
-  else
-    finish(call, Call::get(newCallee, args, call->getAttrs(), call->getLoc(),
-                           std::move(type)));
+Error TypeInferencer::visitCall(Call *call) {
+  Expr *callee = call->getCallee().get();
+  if (auto *op = dyn_cast<Op>(callee))
+    return visitOpCall(call, op);
+
+  SmallVector<Ref<Expr>, 4> args;
+  SmallVector<Ref<Type>, 4> argTypes;
+  bool changed = false;
+  for (const Ref<Expr> &arg : call->getArgs()) {
+    args.push_back(typedOf(arg.get()));
+    argTypes.push_back(args.back()->getCheckedType());
+    changed |= args.back() != arg;
+  }
+  const Ref<Expr> &newCallee = typedOf(callee);
+  changed |= newCallee != call->getCallee();
+  Ref<Type> calleeType = newCallee->getCheckedType();
+  if (numVars) {
+    calleeType = head(calleeType);
+    if (isa<IncompleteType>(calleeType.get())) {
+      // Calling something of unknown type: it is a function of the
+      // argument types.
+      Ref<Type> funcType = FuncType::get(argTypes, freshVar());
+      // It is fresh: only the occurs check can refuse it.
+      if (!unify(calleeType, funcType)) {
+        std::string types;
+        for (const Ref<Type> &argType : argTypes)
+          types += (types.empty() ? "" : ", ") + describe(argType);
+        return error(call, "cannot call " + describeCallee(callee) +
+                               " with arguments of types (" + types +
+                               "): its type would contain itself");
+      }
+      calleeType = funcType;
+    }
+  }
+  const auto *funcType = dyn_cast<FuncType>(calleeType.get());
+  if (!funcType)
+    return error(call, "cannot call " + describeCallee(callee) +
+                           " of non-function type " + describe(calleeType));
+  std::string name = describeCallee(callee);
+  if (funcType->getParams().size() != args.size())
+    return error(
+        call,
+        name + " expects " + Twine(funcType->getParams().size()) +
+            (funcType->getParams().size() == 1 ? " argument" : " arguments") +
+            ", got " + Twine(args.size()));
+  const Function *staticCallee = getStaticCallee(callee);
+  for (size_t i = 0, e = args.size(); i != e; ++i) {
+    const Ref<Type> &paramType = funcType->getParams()[i];
+    if (unify(argTypes[i], paramType))
+      continue;
+    std::string param;
+    if (staticCallee && i < staticCallee->getNumParams())
+      param = " (parameter " + varName(staticCallee->getParam(i).get()) + ")";
+    return error(call, "argument #" + Twine(i) + " of " + name + param +
+                           " has type " + describe(argTypes[i]) +
+                           ", expected " + describe(paramType));
+  }
+  const Ref<Type> &type = funcType->getResultRef();
+  finishAs(call, changed, type, [&] {
+    return Call::get(newCallee, args, call->getAttrs(), call->getLoc(), type);
+  });
   return Error::success();
 }
 
 Error TypeInferencer::visitTupleGetItem(TupleGetItem *item) {
   const Ref<Expr> &tuple = typedOf(item->getTuple().get());
-  const Type *tupleType = tuple->getCheckedType().get();
-  const auto *fields = dyn_cast<TupleType>(tupleType);
-  if (!fields)
-    return error(item, "tuple index applied to an operand of non-tuple type " +
-                           tupleType->str());
-  if (item->getIndex() >= fields->size())
-    return error(item, "tuple index " + Twine(item->getIndex()) +
-                           " is out of range for a tuple of type " +
-                           tupleType->str());
-  const Ref<Type> &type = fields->getFields()[item->getIndex()];
-  if (tuple == item->getTuple() && hasType(item, type.get()))
-    finish(item, item);
-  else
-    finish(item,
-           TupleGetItem::get(tuple, item->getIndex(), item->getLoc(), type));
+  Ref<Type> tupleType = tuple->getCheckedType();
+  Ref<Type> type;
+  if (numVars && isa<IncompleteType>(head(tupleType).get())) {
+    Constraint constraint;
+    constraint.expr = item;
+    constraint.args.push_back(tupleType);
+    constraint.result = type = freshVar();
+    if (Error err = addConstraint(std::move(constraint)))
+      return err;
+  } else {
+    if (numVars)
+      tupleType = head(tupleType);
+    const auto *fields = dyn_cast<TupleType>(tupleType.get());
+    if (!fields)
+      return error(item,
+                   "tuple index applied to an operand of non-tuple type " +
+                       describe(tupleType));
+    if (item->getIndex() >= fields->size())
+      return error(item, "tuple index " + Twine(item->getIndex()) +
+                             " is out of range for a tuple of type " +
+                             describe(tupleType));
+    type = fields->getFields()[item->getIndex()];
+  }
+  finishAs(item, tuple != item->getTuple(), type, [&] {
+    return TupleGetItem::get(tuple, item->getIndex(), item->getLoc(), type);
+  });
   return Error::success();
 }
 
@@ -671,22 +922,78 @@ Error TypeInferencer::visitIf(If *e) {
   const Ref<Expr> &cond = typedOf(e->getCond().get());
   const Ref<Expr> &thenBranch = typedOf(e->getThen().get());
   const Ref<Expr> &elseBranch = typedOf(e->getElse().get());
-  const Type *condType = cond->getCheckedType().get();
-  const auto *condTensor = dyn_cast<TensorType>(condType);
-  if (!condTensor || condTensor->getRank() != 0 ||
-      !condTensor->getDType().isBool())
+  const Ref<Type> &condType = cond->getCheckedType();
+  if (!unify(condType, boolScalar))
     return error(e, "the condition of an if must be a 0-d bool tensor, got " +
-                        condType->str());
+                        describe(condType));
   const Ref<Type> &type = thenBranch->getCheckedType();
-  const Type *elseType = elseBranch->getCheckedType().get();
-  if (!typesEqual(type.get(), elseType))
+  const Ref<Type> &elseType = elseBranch->getCheckedType();
+  if (!unify(type, elseType))
     return error(e, "the branches of an if have different types: " +
-                        type->str() + " vs " + elseType->str());
-  if (cond == e->getCond() && thenBranch == e->getThen() &&
-      elseBranch == e->getElse() && hasType(e, type.get()))
-    finish(e, e);
-  else
-    finish(e, If::get(cond, thenBranch, elseBranch, e->getLoc(), type));
+                        describe(type) + " vs " + describe(elseType));
+  bool changed = cond != e->getCond() || thenBranch != e->getThen() ||
+                 elseBranch != e->getElse();
+  finishAs(e, changed, type, [&] {
+    return If::get(cond, thenBranch, elseBranch, e->getLoc(), type);
+  });
+  return Error::success();
+}
+
+Error TypeInferencer::visitLetBinder(Let *let) {
+  Var *var = let->getVar().get();
+  // Bind the variable before its value when its type is known, so that a
+  // let-bound function may call itself.
+  if (isComplete(var->getTypeAnnotation().get()))
+    return bindVar(var, var->getTypeAnnotation());
+  auto *fn = dyn_cast<Function>(let->getValue().get());
+  if (!fn) {
+    defining.insert(var);
+    return Error::success();
+  }
+  letFunctions[var] = fn;
+  if (Ref<FuncType> signature = getAnnotatedSignature(fn))
+    return bindVar(var, signature);
+  // As in Relay, a let-bound function literal may call itself: its type is
+  // a variable until the literal is typed.
+  return bindVar(var, getBinderType(var, VarBinder::Kind::LetVar));
+}
+
+Error TypeInferencer::visitLetValue(Let *let) {
+  Var *var = let->getVar().get();
+  const Ref<Type> &valueType = typeOf(let->getValue().get());
+  if (defining.erase(var)) {
+    // A partial annotation (`(T, _)`) must fit the value's type.
+    const Ref<Type> &annotation = var->getTypeAnnotation();
+    if (annotation &&
+        !(mentionsVars(valueType.get())
+              ? unify(instantiate(annotation), valueType)
+              : matchesAnnotation(annotation.get(), valueType.get())))
+      return error(var, varName(var) + " is annotated " + annotation->str() +
+                            " but its value has type " + describe(valueType));
+    return bindVar(var, valueType);
+  }
+  const Ref<Type> &varType = typeOf(var);
+  if (unify(varType, valueType))
+    return Error::success();
+  if (!var->getTypeAnnotation())
+    return error(var, "cannot infer the type of " + varName(var) +
+                          ": its value's type " + describe(valueType) +
+                          " would contain itself");
+  return error(var, varName(var) + " is annotated " +
+                        var->getTypeAnnotation()->str() +
+                        " but its value has type " + describe(valueType));
+}
+
+Error TypeInferencer::visitFunctionStart(Function *func) {
+  for (const Ref<Var> &param : func->getParams()) {
+    if (!param)
+      return error(func, "a Function has a null parameter");
+    std::string owner =
+        func == root && !globalName.empty() ? ("@" + globalName).str() : "";
+    Ref<Type> type = getBinderType(param.get(), VarBinder::Kind::Param, owner);
+    if (Error err = bindVar(param.get(), std::move(type)))
+      return err;
+  }
   return Error::success();
 }
 
@@ -705,25 +1012,454 @@ Error TypeInferencer::visitFunctionEnd(Function *func) {
   const Ref<Type> &retType = func->getRetType();
   bool annotated = isComplete(retType.get());
   changed |= !annotated;
-  if (retType && !matchesAnnotation(retType.get(), resultType.get())) {
+  if (retType &&
+      !(annotated || mentionsVars(resultType.get())
+            ? unify(annotated ? retType : instantiate(retType), resultType)
+            : matchesAnnotation(retType.get(), resultType.get()))) {
     std::string owner = func == root && !globalName.empty()
                             ? ("@" + globalName).str()
                             : std::string("the function");
     return error(func, owner + " is annotated to return " + retType->str() +
-                           " but its body has type " + resultType->str());
+                           " but its body has type " + describe(resultType));
   }
   if (annotated)
     resultType = retType;
   Ref<Type> type = FuncType::get(paramTypes, std::move(resultType));
   if (Error err = checkTypeDepth(func, type.get(), "function"))
     return err;
-  if (!changed && hasType(func, type.get()))
-    finish(func, func);
-  else
-    finish(func, Function::get(params, body,
-                               cast<FuncType>(type.get())->getResultRef(),
-                               func->getAttrs(), func->getLoc(), type));
+  // The definition of a function referred to recursively fixes the type
+  // those references assumed.
+  if (func == root && !globalName.empty() && numVars)
+    for (GroupMember &member : group)
+      if (member.name == globalName && member.placeholder &&
+          !unify(member.placeholder, type))
+        return error(func, "cannot infer the return type of recursive "
+                           "function @" +
+                               globalName + ": it would contain itself");
+  finishAs(func, changed, type, [&] {
+    return Function::get(params, body,
+                         cast<FuncType>(type.get())->getResultRef(),
+                         func->getAttrs(), func->getLoc(), type);
+  });
   return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// The solver
+//===----------------------------------------------------------------------===//
+
+Ref<Type> TypeInferencer::instantiate(const Ref<Type> &annotation) {
+  if (!annotation || isa<IncompleteType>(annotation.get()))
+    return freshVar();
+  if (isComplete(annotation.get()))
+    return annotation;
+  if (const auto *tuple = dyn_cast<TupleType>(annotation.get())) {
+    SmallVector<Ref<Type>, 4> fields;
+    for (const Ref<Type> &field : tuple->getFields())
+      fields.push_back(instantiate(field));
+    return TupleType::get(fields, tuple->getLoc());
+  }
+  const auto *func = cast<FuncType>(annotation.get());
+  SmallVector<Ref<Type>, 4> params;
+  for (const Ref<Type> &param : func->getParams())
+    params.push_back(instantiate(param));
+  return FuncType::get(params, instantiate(func->getResultRef()),
+                       func->getLoc());
+}
+
+Ref<Type> TypeInferencer::head(Ref<Type> type) const {
+  while (type && isa<IncompleteType>(type.get())) {
+    auto it = bindings.find(type.get());
+    if (it == bindings.end())
+      break;
+    type = it->second;
+  }
+  return type;
+}
+
+bool TypeInferencer::unify(const Ref<Type> &a, const Ref<Type> &b) {
+  if (a == b)
+    return true;
+  if (!numVars)
+    return typesEqual(a.get(), b.get());
+  unifying.clear();
+  return unifyRec(a, b, 0);
+}
+
+bool TypeInferencer::unifyRec(const Ref<Type> &a, const Ref<Type> &b,
+                              unsigned depth) {
+  Ref<Type> x = head(a), y = head(b);
+  if (x == y)
+    return true;
+  if (!x || !y || depth > kMaxSolverDepth)
+    return false;
+  if (const auto *var = dyn_cast<IncompleteType>(x.get()))
+    return bindTypeVar(var, y);
+  if (const auto *var = dyn_cast<IncompleteType>(y.get()))
+    return bindTypeVar(var, x);
+  if (x->getKind() != y->getKind())
+    return false;
+  if (!unifying.insert({x.get(), y.get()}).second)
+    return true;
+  switch (x->getKind()) {
+  case Type::Kind::Tensor:
+  case Type::Kind::Incomplete:
+    return typesEqual(x.get(), y.get());
+  case Type::Kind::Tuple: {
+    ArrayRef<Ref<Type>> xs = cast<TupleType>(x.get())->getFields();
+    ArrayRef<Ref<Type>> ys = cast<TupleType>(y.get())->getFields();
+    if (xs.size() != ys.size())
+      return false;
+    for (size_t i = 0, e = xs.size(); i != e; ++i)
+      if (!unifyRec(xs[i], ys[i], depth + 1))
+        return false;
+    return true;
+  }
+  case Type::Kind::Func: {
+    const auto *fx = cast<FuncType>(x.get());
+    const auto *fy = cast<FuncType>(y.get());
+    if (fx->getParams().size() != fy->getParams().size())
+      return false;
+    for (size_t i = 0, e = fx->getParams().size(); i != e; ++i)
+      if (!unifyRec(fx->getParams()[i], fy->getParams()[i], depth + 1))
+        return false;
+    return unifyRec(fx->getResultRef(), fy->getResultRef(), depth + 1);
+  }
+  }
+  return false;
+}
+
+bool TypeInferencer::occurs(const Type *var, const Type *type) {
+  SmallVector<std::pair<const Type *, unsigned>, 16> work{{type, 0}};
+  DenseSet<const Type *> seen;
+  while (!work.empty()) {
+    auto [t, depth] = work.pop_back_val();
+    if (!t || !seen.insert(t).second)
+      continue;
+    if (t == var || depth > kMaxSolverDepth)
+      return true;
+    if (isa<IncompleteType>(t)) {
+      auto it = bindings.find(t);
+      if (it != bindings.end())
+        work.push_back({it->second.get(), depth});
+    } else if (const auto *tuple = dyn_cast<TupleType>(t)) {
+      for (const Ref<Type> &field : tuple->getFields())
+        work.push_back({field.get(), depth + 1});
+    } else if (const auto *func = dyn_cast<FuncType>(t)) {
+      for (const Ref<Type> &param : func->getParams())
+        work.push_back({param.get(), depth + 1});
+      work.push_back({func->getResult(), depth + 1});
+    }
+  }
+  return false;
+}
+
+bool TypeInferencer::bindTypeVar(const IncompleteType *var,
+                                 const Ref<Type> &type) {
+  // A variable cannot stand for a type that contains it (or one nested
+  // without bound).
+  if (occurs(var, type.get()))
+    return false;
+  bindings[var] = type;
+  auto it = waiters.find(var);
+  if (it != waiters.end()) {
+    append_range(ready, it->second);
+    waiters.erase(it);
+  }
+  return true;
+}
+
+Ref<Type> TypeInferencer::resolve(const Ref<Type> &type) {
+  DenseMap<const Type *, Ref<Type>> done;
+  return resolveRec(type, 0, done);
+}
+
+Ref<Type> TypeInferencer::resolveRec(const Ref<Type> &type, unsigned depth,
+                                     DenseMap<const Type *, Ref<Type>> &done) {
+  Ref<Type> t = head(type);
+  if (!t || isa<TensorType, IncompleteType>(t.get()))
+    return t;
+  if (depth > kMaxSolverDepth)
+    return nullptr;
+  auto it = done.find(t.get());
+  if (it != done.end())
+    return it->second;
+  Ref<Type> result;
+  if (const auto *tuple = dyn_cast<TupleType>(t.get())) {
+    SmallVector<Ref<Type>, 4> fields;
+    bool changed = false;
+    for (const Ref<Type> &field : tuple->getFields()) {
+      fields.push_back(resolveRec(field, depth + 1, done));
+      if (!fields.back())
+        return nullptr;
+      changed |= fields.back() != field;
+    }
+    result = changed ? Ref<Type>(TupleType::get(fields, tuple->getLoc())) : t;
+  } else {
+    const auto *func = cast<FuncType>(t.get());
+    SmallVector<Ref<Type>, 4> params;
+    bool changed = false;
+    for (const Ref<Type> &param : func->getParams()) {
+      params.push_back(resolveRec(param, depth + 1, done));
+      if (!params.back())
+        return nullptr;
+      changed |= params.back() != param;
+    }
+    Ref<Type> ret = resolveRec(func->getResultRef(), depth + 1, done);
+    if (!ret)
+      return nullptr;
+    changed |= ret != func->getResultRef();
+    result =
+        changed ? Ref<Type>(FuncType::get(params, ret, func->getLoc())) : t;
+  }
+  done[t.get()] = result;
+  return result;
+}
+
+const IncompleteType *TypeInferencer::findUnboundVar(const Type *type) {
+  SmallVector<const Type *, 16> work{type};
+  DenseSet<const Type *> seen;
+  while (!work.empty()) {
+    const Type *t = work.pop_back_val();
+    if (!t || !seen.insert(t).second)
+      continue;
+    if (isa<IncompleteType>(t)) {
+      auto it = bindings.find(t);
+      if (it == bindings.end())
+        return cast<IncompleteType>(t);
+      work.push_back(it->second.get());
+    } else if (const auto *tuple = dyn_cast<TupleType>(t)) {
+      for (const Ref<Type> &field : reverse(tuple->getFields()))
+        work.push_back(field.get());
+    } else if (const auto *func = dyn_cast<FuncType>(t)) {
+      work.push_back(func->getResult());
+      for (const Ref<Type> &param : reverse(func->getParams()))
+        work.push_back(param.get());
+    }
+  }
+  return nullptr;
+}
+
+Error TypeInferencer::addConstraint(Constraint constraint) {
+  constraints.push_back(std::move(constraint));
+  return solve(constraints.size() - 1);
+}
+
+Error TypeInferencer::solve(unsigned id) {
+  if (constraints[id].solved)
+    return Error::success();
+  for (const Ref<Type> &arg : constraints[id].args)
+    if (const IncompleteType *var = findUnboundVar(arg.get())) {
+      waiters[var].push_back(id);
+      return Error::success();
+    }
+  constraints[id].solved = true;
+  // Copied: solving may add constraints.
+  Expr *e = constraints[id].expr;
+  Ref<Type> resultVar = constraints[id].result;
+  SmallVector<Ref<Type>, 4> args;
+  for (const Ref<Type> &arg : constraints[id].args) {
+    args.push_back(resolve(arg));
+    if (!args.back())
+      return error(e, "the type of an operand of this expression is nested "
+                      "deeper than " +
+                          Twine(kMaxSolverDepth) + " levels");
+  }
+
+  Ref<Type> type;
+  if (auto *item = dyn_cast<TupleGetItem>(e)) {
+    const auto *fields = dyn_cast<TupleType>(args[0].get());
+    if (!fields)
+      return error(item,
+                   "tuple index applied to an operand of non-tuple type " +
+                       args[0]->str());
+    if (item->getIndex() >= fields->size())
+      return error(item, "tuple index " + Twine(item->getIndex()) +
+                             " is out of range for a tuple of type " +
+                             args[0]->str());
+    type = fields->getFields()[item->getIndex()];
+  } else {
+    auto *call = cast<Call>(e);
+    Op *op = call->getCalledOp();
+    const Attrs *attrs = call->getAttrs().get();
+    if (attrs && attrs->isDictAttrs() && cast<DictAttrs>(attrs)->empty())
+      attrs = nullptr;
+    if (!attrs && op->hasAttrsType()) {
+      Ref<Attrs> &defaults = defaultAttrs[op];
+      if (!defaults)
+        defaults = op->createDefaultAttrs();
+      attrs = defaults.get();
+    }
+    SmallVector<const Type *, 4> argTypes;
+    for (const Ref<Type> &arg : args)
+      argTypes.push_back(arg.get());
+    SMLoc loc = call->getLoc().isValid() ? call->getLoc() : fallbackLoc;
+    Expected<Ref<Type>> result =
+        runRelation(*relations.lookup(op), op, argTypes, attrs, loc,
+                    constraints[id].typedArgs);
+    if (!result)
+      return result.takeError();
+    type = std::move(*result);
+  }
+  if (!unify(resultVar, type))
+    return error(e, "this expression has type " + type->str() +
+                        " but its uses need " + describe(resultVar));
+  return Error::success();
+}
+
+Error TypeInferencer::drain() {
+  while (!ready.empty()) {
+    unsigned id = ready.pop_back_val();
+    if (Error err = solve(id))
+      return err;
+  }
+  return Error::success();
+}
+
+Error TypeInferencer::checkSolved() {
+  if (Error err = drain())
+    return err;
+  // Parameters and free variables first: a let-bound function is left
+  // undetermined by its parameters.
+  for (bool letVars : {false, true})
+    for (const VarBinder &binder : varBinders) {
+      if ((binder.kind == VarBinder::Kind::LetVar) != letVars)
+        continue;
+      Var *var = binder.var;
+      Ref<Type> type = resolve(binderTypes.lookup(var));
+      if (!type)
+        return error(var, "the type of " + varName(var) +
+                              " is nested deeper than " +
+                              Twine(kMaxSolverDepth) + " levels");
+      if (isComplete(type.get()))
+        continue;
+      std::string message;
+      const Ref<Type> &annotation = var->getTypeAnnotation();
+      switch (binder.kind) {
+      case VarBinder::Kind::Param:
+        message = "parameter " + varName(var) +
+                  (binder.owner.empty() ? "" : " of " + binder.owner) +
+                  (annotation ? " has an incomplete type annotation " +
+                                    annotation->str()
+                              : std::string(" has no type annotation"));
+        break;
+      case VarBinder::Kind::FreeVar:
+        message = "cannot infer the type of free variable " + varName(var) +
+                  " without a type annotation";
+        break;
+      case VarBinder::Kind::LetVar:
+        // Its parameters are known (checked first), so the function's own
+        // result is what nothing determines: it calls itself.
+        return error(var, "cannot infer the return type of " + varName(var) +
+                              ", which calls itself; annotate it");
+      }
+      // typesEqual takes `_` for equal to `_`.
+      if (isa<IncompleteType>(type.get())) {
+        if (binder.kind != VarBinder::Kind::FreeVar)
+          message += " and nothing determines its type";
+      } else if (annotation && typesEqual(type.get(), annotation.get())) {
+        message += " and nothing determines the rest";
+      } else {
+        message += "; its uses determine only " + type->str();
+      }
+      return error(var, message);
+    }
+  for (const GroupMember &member : group) {
+    if (!member.placeholder)
+      continue;
+    Ref<Type> type = resolve(member.placeholder);
+    if (type && isComplete(type.get()))
+      continue;
+    return makeError(member.placeholderLoc,
+                     "cannot infer the return type of recursive function @" +
+                         member.name + "; annotate it");
+  }
+  // Every variable stems from a binder or a placeholder checked above; a
+  // constraint still waiting would be a bug, reported rather than hidden.
+  for (const Constraint &constraint : constraints)
+    if (!constraint.solved)
+      return error(constraint.expr, "cannot infer the type of this expression");
+  return Error::success();
+}
+
+void TypeInferencer::resetSolver() {
+  memo.clear();
+  bindings.clear();
+  constraints.clear();
+  waiters.clear();
+  ready.clear();
+  varBinders.clear();
+  numVars = 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Groups and expressions
+//===----------------------------------------------------------------------===//
+
+Expected<SmallVector<Ref<Function>, 4>> TypeInferencer::inferGroup(
+    ArrayRef<std::pair<StringRef, Function *>> functions) {
+  group.clear();
+  for (auto [name, func] : functions)
+    group.push_back({name.str(), func, nullptr, SMLoc(), nullptr});
+  numVars = 0;
+  int64_t rebuiltBefore = numRebuilt, keptBefore = numKept;
+
+  SmallVector<Ref<Function>, 4> typed;
+  for (GroupMember &member : group) {
+    Expected<Ref<Expr>> result =
+        walk(member.func, member.name, member.func->getLoc());
+    if (!result)
+      return result.takeError();
+    typed.push_back(cast<Function>(result->get()));
+    member.walkedType = typed.back()->getCheckedType();
+  }
+
+  if (numVars) {
+    // The first walk stood variables in: solve them, then walk again with
+    // the solutions, which builds every node with its final type.
+    if (Error err = checkSolved())
+      return err;
+    for (auto &[var, type] : binderTypes)
+      type = resolve(type);
+    for (GroupMember &member : group) {
+      globalTypes[member.name] = resolve(member.walkedType);
+      typedGlobals.erase(member.name);
+    }
+    resetSolver();
+    numRebuilt = rebuiltBefore;
+    numKept = keptBefore;
+    typed.clear();
+    for (GroupMember &member : group) {
+      Expected<Ref<Expr>> result =
+          walk(member.func, member.name, member.func->getLoc());
+      if (!result)
+        return result.takeError();
+      typed.push_back(cast<Function>(result->get()));
+    }
+    binderTypes.clear();
+    if (numVars)
+      return makeError(group.front().func->getLoc(),
+                       "internal error: type inference did not converge");
+  }
+  for (size_t i = 0, e = group.size(); i != e; ++i)
+    globalTypes[group[i].name] = typed[i]->getCheckedType();
+  group.clear();
+  return typed;
+}
+
+Expected<Ref<Expr>> TypeInferencer::inferExpr(Expr *e, SMLoc loc) {
+  numVars = 0;
+  Expected<Ref<Expr>> result = walk(e, "", loc);
+  if (!result || !numVars)
+    return result;
+  if (Error err = checkSolved())
+    return err;
+  for (auto &[var, type] : binderTypes)
+    type = resolve(type);
+  resetSolver();
+  result = walk(e, "", loc);
+  binderTypes.clear();
+  return result;
 }
 
 //===----------------------------------------------------------------------===//
@@ -735,99 +1471,95 @@ namespace {
 /// first call (or reference).
 class GlobalRefCollector final : public ExprVisitor {
 public:
-  struct GlobalRef {
-    std::string name;
-    SMLoc loc;
-  };
-  SmallVector<GlobalRef, 4> refs;
+  SmallVector<std::string, 4> refs;
 
-  void visitGlobalVar(GlobalVar *var) override { note(var->getName(), var); }
-  void visitCall(Call *call) override {
-    if (auto *callee = dyn_cast_or_null<GlobalVar>(call->getCallee().get()))
-      note(callee->getName(), call, /*isCall=*/true);
-    ExprVisitor::visitCall(call);
+  void visitGlobalVar(GlobalVar *var) override {
+    if (seen.insert(var->getName()).second)
+      refs.push_back(var->getName().str());
   }
 
 private:
-  void note(StringRef name, const Expr *at, bool isCall = false) {
-    auto [it, inserted] = index.try_emplace(name, refs.size());
-    if (inserted) {
-      refs.push_back({name.str(), at->getLoc()});
-      fromCall.push_back(isCall);
-    } else if (isCall && !fromCall[it->second] && at->getLoc().isValid()) {
-      // A call locates a recursion better than the shared GlobalVar node.
-      refs[it->second].loc = at->getLoc();
-      fromCall[it->second] = true;
-    }
-  }
-  StringMap<size_t> index;
-  SmallVector<bool, 4> fromCall;
+  StringSet<> seen;
 };
 } // namespace
 
-/// The order in which to infer the functions of \p module: every function
-/// after the functions without an annotated signature that it refers to.
-/// Iterative depth-first search; a cycle among such functions is an error.
-static Expected<SmallVector<size_t, 8>>
+/// The groups in which to infer the functions of \p module: the strongly
+/// connected components of the graph of references to functions without an
+/// annotated signature, callees first (Tarjan's algorithm, iterative).
+/// Within a group, functions keep their definition order.
+static SmallVector<SmallVector<size_t, 1>, 8>
 orderFunctions(const IRModule &module, ArrayRef<bool> hasSignature) {
   ArrayRef<IRModule::Entry> entries = module.getFunctions();
   size_t n = entries.size();
-  SmallVector<size_t, 8> order;
-  // With every type annotated, or a single function (whose recursion is
-  // found when it is typed), the order does not matter.
+  SmallVector<SmallVector<size_t, 1>, 8> groups;
+  // With every type annotated the order does not matter; a single function
+  // is its own group (its recursion is found when it is typed).
   bool allAnnotated = llvm::all_of(hasSignature, [](bool b) { return b; });
   if (allAnnotated || n == 1) {
     for (size_t i = 0; i != n; ++i)
-      order.push_back(i);
-    return order;
+      groups.push_back({i});
+    return groups;
   }
 
   StringMap<size_t> position;
   for (size_t i = 0; i != n; ++i)
     position[entries[i].var->getName()] = i;
-  // Edges to functions whose type must be inferred first, with the location
-  // of the reference.
-  std::vector<SmallVector<std::pair<size_t, SMLoc>, 2>> deps(n);
+  std::vector<SmallVector<size_t, 2>> deps(n);
   for (size_t i = 0; i != n; ++i) {
     GlobalRefCollector collector;
     collector.visit(entries[i].func.get());
-    for (const auto &ref : collector.refs) {
-      auto it = position.find(ref.name);
+    for (const std::string &ref : collector.refs) {
+      auto it = position.find(ref);
       if (it != position.end() && !hasSignature[it->second])
-        deps[i].push_back({it->second, ref.loc});
+        deps[i].push_back(it->second);
     }
   }
 
-  enum class State : uint8_t { New, Active, Done };
-  SmallVector<State, 8> state(n, State::New);
-  SmallVector<std::pair<size_t, size_t>, 8> stack; // function, next edge
+  constexpr size_t kUnvisited = ~size_t(0);
+  SmallVector<size_t, 8> indexOf(n, kUnvisited), lowLink(n, 0);
+  SmallVector<bool, 8> onStack(n, false);
+  SmallVector<size_t, 8> sccStack;
+  SmallVector<std::pair<size_t, size_t>, 8> callStack; // function, next edge
+  size_t counter = 0;
   for (size_t start = 0; start != n; ++start) {
-    if (state[start] != State::New)
+    if (indexOf[start] != kUnvisited)
       continue;
-    state[start] = State::Active;
-    stack.push_back({start, 0});
-    while (!stack.empty()) {
-      auto &[f, next] = stack.back();
-      if (next == deps[f].size()) {
-        state[f] = State::Done;
-        order.push_back(f);
-        stack.pop_back();
+    auto open = [&](size_t f) {
+      indexOf[f] = lowLink[f] = counter++;
+      sccStack.push_back(f);
+      onStack[f] = true;
+      callStack.push_back({f, 0});
+    };
+    open(start);
+    while (!callStack.empty()) {
+      auto &[f, next] = callStack.back();
+      if (next < deps[f].size()) {
+        size_t g = deps[f][next++];
+        if (indexOf[g] == kUnvisited)
+          open(g);
+        else if (onStack[g])
+          lowLink[f] = std::min(lowLink[f], indexOf[g]);
         continue;
       }
-      auto [g, loc] = deps[f][next++];
-      if (state[g] == State::Active) {
-        SMLoc at = loc.isValid() ? loc : entries[f].func->getLoc();
-        return makeError(at, "cannot infer the return type of recursive "
-                             "function @" +
-                                 entries[g].var->getName() + "; annotate it");
-      }
-      if (state[g] == State::New) {
-        state[g] = State::Active;
-        stack.push_back({g, 0});
-      }
+      size_t done = f;
+      callStack.pop_back();
+      if (!callStack.empty())
+        lowLink[callStack.back().first] =
+            std::min(lowLink[callStack.back().first], lowLink[done]);
+      if (lowLink[done] != indexOf[done])
+        continue;
+      SmallVector<size_t, 1> scc;
+      size_t member;
+      do {
+        member = sccStack.pop_back_val();
+        onStack[member] = false;
+        scc.push_back(member);
+      } while (member != done);
+      llvm::sort(scc);
+      groups.push_back(std::move(scc));
     }
   }
-  return order;
+  return groups;
 }
 
 /// Infers the types of \p module with \p inferencer (which counts what it
@@ -849,21 +1581,19 @@ static Expected<Ref<IRModule>> inferModule(Ref<IRModule> module,
       inferencer.setGlobalType(entries[i].var->getName(), signature);
     }
   }
-  Expected<SmallVector<size_t, 8>> order =
-      orderFunctions(*module, hasSignature);
-  if (!order)
-    return order.takeError();
 
   SmallVector<Ref<Function>, 8> typed(n);
-  for (size_t i : *order) {
-    Function *func = entries[i].func.get();
-    Expected<Ref<Expr>> result =
-        inferencer.infer(func, entries[i].var->getName(), func->getLoc());
+  for (const SmallVector<size_t, 1> &indices :
+       orderFunctions(*module, hasSignature)) {
+    SmallVector<std::pair<StringRef, Function *>, 4> group;
+    for (size_t i : indices)
+      group.push_back({entries[i].var->getName(), entries[i].func.get()});
+    Expected<SmallVector<Ref<Function>, 4>> result =
+        inferencer.inferGroup(group);
     if (!result)
       return result.takeError();
-    typed[i] = cast<Function>(result->get());
-    inferencer.setGlobalType(entries[i].var->getName(),
-                             typed[i]->getCheckedType());
+    for (size_t k = 0, e = indices.size(); k != e; ++k)
+      typed[indices[k]] = (*result)[k];
   }
 
   SmallVector<Ref<GlobalVar>, 8> vars(n);
@@ -916,7 +1646,7 @@ Expected<Ref<Expr>> nnir::inferExprTypes(Ref<Expr> expr,
         inferencer.setGlobalType(entry.var->getName(), signature);
     }
   SMLoc loc = expr ? expr->getLoc() : SMLoc();
-  return inferencer.infer(expr.get(), "", loc);
+  return inferencer.inferExpr(expr.get(), loc);
 }
 
 Ref<Pass> nnir::createInferTypePass() {

@@ -2,40 +2,45 @@
 //
 /// \file
 /// InferType computes the type of every expression of a module and records
-/// it as the node's checked type (Relay's InferType). Shapes are static, so
-/// there is no unification: types flow bottom-up from the annotations of
-/// function parameters, constants and operator type relations
-/// (nnir/IR/TypeRelation.h).
+/// it as the node's checked type (Relay's InferType). Types flow bottom-up
+/// from the annotations of binders, constants and operator type relations
+/// (nnir/IR/TypeRelation.h); where nothing is written, a type variable is
+/// solved for by unification with the uses, as Relay's TypeSolver does.
 ///
-///  - Constants have their tensor type; a variable has its annotation (a let
-///    variable without one takes its value's type); an operator call has the
-///    type its FTypeRelation computes (an operator without one is an error);
-///    a call of a function or closure has the callee's result type, and each
-///    argument must have exactly the type of its parameter; tuples, tuple
-///    projections (the index must be in range), lets, ifs (the condition is a
-///    0-d bool tensor, both branches have one type) and functions (FuncType;
-///    an annotated return type must equal the body's type) as in Relay.
-///  - Function parameters must be annotated. A global function's type comes
-///    from its parameter annotations and its return type, annotated or
-///    inferred from its body; functions are processed callees first, and a
-///    recursive call needs the callee's return type annotated. A let-bound
-///    function may call itself when its parameters and return type are
-///    annotated.
+///  - Constants have their tensor type; a variable has its annotation, or
+///    the type its uses determine (a let variable without one takes its
+///    value's type); an operator call has the type its FTypeRelation
+///    computes (an operator without one is an error; a relation whose
+///    argument types are not known yet waits until they are); a call of a
+///    function or closure has the callee's result type, and each argument
+///    is unified with its parameter; tuples, tuple projections (the index
+///    must be in range), lets, ifs (the condition is a 0-d bool tensor, both
+///    branches have one type) and functions (FuncType; an annotated return
+///    type must agree with the body's type) as in Relay.
+///  - A parameter without an annotation (or with `_` in it) gets its type
+///    from its uses: `let %f = fn (%x) { %x }; %f(1f)` types %x as float32.
+///    A binder that nothing determines is an error located at it. A global
+///    function's parameters are determined by its own body only.
+///  - Global functions are inferred callees first; functions that refer to
+///    each other (recursion) are inferred together, and their return types
+///    may be left out when a non-recursive branch determines them. A
+///    let-bound function may call itself.
 ///  - Nodes are rebuilt with their checked type, keeping their location,
 ///    attributes and annotations. As in Relay, missing annotations are
-///    filled in: a let variable without one (or with `_`) is annotated with
-///    its type, and a function without a return type gets its body's type
-///    (so the printed module reads back to the same module). Nodes that
-///    already carry the right type are kept, so inferring a typed module
-///    returns the very same module object. A GlobalVar is typed too: every
-///    reference to a function and its module entry share one typed
-///    GlobalVar node.
+///    filled in: a binder without one (or with `_`) is annotated with its
+///    type, and a function without a return type gets its body's type (so
+///    the printed module reads back to the same module). Nodes that already
+///    carry the right type are kept, so inferring a typed module returns the
+///    very same module object. A GlobalVar is typed too: every reference to
+///    a function and its module entry share one typed GlobalVar node.
 ///  - Errors are located at the offending expression and show both sides of
 ///    a mismatch; the first error stops inference.
 ///
 /// The walk is iterative (an explicit stack), linear in the size of the
 /// module: a chain of 1,000,000 calls or lets type-checks on the default
-/// stack. Only the types themselves are compared recursively.
+/// stack, with or without annotations. Only the types themselves are
+/// compared recursively. docs/Passes.md ("InferType") lists the
+/// differences from TVM.
 //
 //===----------------------------------------------------------------------===//
 
