@@ -36,11 +36,24 @@ llvm_config.with_environment("FILECHECK_OPTS", "--enable-var-scope")
 
 # Our tools come from the build's bin directory, never from PATH.
 llvm_config.add_tool_substitutions(
-    [ToolSubst("nnir-opt", unresolved="fatal")], [config.nnir_tools_dir])
+    [ToolSubst("nnir-opt", unresolved="fatal"),
+     ToolSubst("nnir-run", unresolved="fatal")], [config.nnir_tools_dir])
 
 config.substitutions.append(("%nnir_src_root", config.nnir_src_root))
 config.substitutions.append(("%nnir_obj_root", config.nnir_obj_root))
 config.substitutions.append(("%nnir_version", config.nnir_version))
+
+# %npcheck: generate inputs and compare nnir-run's outputs with NumPy
+# (test/Run/Inputs/npcheck.py) under an interpreter that has NumPy.
+import subprocess
+numpy_python = getattr(config, "nnir_numpy_python", "")
+if numpy_python and subprocess.call(
+        [numpy_python, "-c", "import numpy"], stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL) == 0:
+    config.available_features.add("numpy")
+config.substitutions.append(
+    ("%npcheck", "%s %s" % (numpy_python, os.path.join(
+        config.nnir_src_root, "test", "Run", "Inputs", "npcheck.py"))))
 
 # Optional features, for `REQUIRES:` lines.
 if os.access(config.cmake_command, os.X_OK):

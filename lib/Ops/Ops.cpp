@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnir/Ops/Ops.h"
+#include "nnir/Ops/Compute.h"
 
 #include <mutex>
 
@@ -17,5 +18,10 @@ void nnir::registerAllOps() {
     registerDataMovementOps();
     registerNNOps();
     registerAnnotationOps();
+    // Computes attach to the registered operators.
+    registerElementwiseComputes();
+    registerReductionComputes();
+    registerDataMovementComputes();
+    registerNNComputes();
   });
 }

@@ -8,6 +8,7 @@
 
 #include "nnir/Tools/NNIROptMain.h"
 
+#include "nnir/ExecutionEngine/ExecutionEngine.h"
 #include "nnir/IR/Module.h"
 #include "nnir/IR/Op.h"
 #include "nnir/IR/OpProperties.h"
@@ -21,7 +22,9 @@
 #include "nnir/Pass/PassRegistry.h"
 #include "nnir/Support/Diagnostics.h"
 #include "nnir/Support/Suggestions.h"
+#include "nnir/Transforms/InferType.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -192,6 +195,16 @@ struct CLOptions {
       "verify-each",
       cl::desc("Verify and type-check the module after every pass"),
       cl::init(false), cl::cat(cat)};
+  cl::opt<NNIROptConfig::EmitKind> emit{
+      "emit", cl::desc("What to print after the passes"),
+      cl::init(NNIROptConfig::EmitKind::NNIR),
+      cl::values(
+          clEnumValN(NNIROptConfig::EmitKind::NNIR, "nnir", "the module"),
+          clEnumValN(NNIROptConfig::EmitKind::LLVM, "llvm",
+                     "the LLVM IR of each primitive function's kernel"),
+          clEnumValN(NNIROptConfig::EmitKind::LLVMOptimized, "llvm-opt",
+                     "the same after LLVM's optimisation pipeline")),
+      cl::cat(cat)};
   cl::opt<bool> stats{"stats",
                       cl::desc("Print the statistics of the passes at the end"),
                       cl::init(false), cl::cat(cat)};
@@ -279,6 +292,7 @@ Expected<NNIROptConfig> NNIROptConfig::createFromCLOptions() {
   config.printChanged = options->printChanged;
   config.verifyEach = options->verifyEach;
   config.printStats = options->stats;
+  config.emit = options->emit;
   return config;
 }
 
@@ -549,6 +563,72 @@ static bool verifyRoundtrip(const IRModule &module, const PrintOptions &options,
   return false;
 }
 
+/// The LLVM IR of the kernel of every primitive function in \p module (in
+/// definition order, then source order inside each function), each headed
+/// by a comment saying where the function is.
+static Expected<std::string> emitKernels(Ref<IRModule> untyped,
+                                         const SourceMgr &sourceMgr,
+                                         bool optimized) {
+  // Lowering reads the inferred types (a no-op when they are current).
+  Expected<Ref<IRModule>> typed = inferTypes(std::move(untyped));
+  if (!typed)
+    return typed.takeError();
+  const IRModule &module = **typed;
+  Expected<std::unique_ptr<ExecutionEngine>> engine = ExecutionEngine::create();
+  if (!engine)
+    return engine.takeError();
+  std::string out;
+  raw_string_ostream os(out);
+  unsigned count = 0;
+  for (const IRModule::Entry &entry : module.getFunctions()) {
+    // Primitive functions in pre-order, without entering them.
+    SmallVector<const Expr *, 32> stack{entry.func.get()};
+    DenseSet<const Expr *> seen;
+    SmallVector<const Function *, 8> found;
+    while (!stack.empty()) {
+      const Expr *e = stack.pop_back_val();
+      if (!seen.insert(e).second)
+        continue;
+      if (const auto *fn = dyn_cast<Function>(e)) {
+        if (fn->isPrimitive()) {
+          found.push_back(fn);
+          continue;
+        }
+        stack.push_back(fn->getBody().get());
+      } else if (const auto *call = dyn_cast<Call>(e)) {
+        for (const Ref<Expr> &a : llvm::reverse(call->getArgs()))
+          stack.push_back(a.get());
+        stack.push_back(call->getCallee().get());
+      } else if (const auto *tuple = dyn_cast<Tuple>(e)) {
+        for (const Ref<Expr> &f : llvm::reverse(tuple->getFields()))
+          stack.push_back(f.get());
+      } else if (const auto *item = dyn_cast<TupleGetItem>(e)) {
+        stack.push_back(item->getTuple().get());
+      } else if (const auto *let = dyn_cast<Let>(e)) {
+        stack.push_back(let->getBody().get());
+        stack.push_back(let->getValue().get());
+      } else if (const auto *i = dyn_cast<If>(e)) {
+        stack.push_back(i->getElse().get());
+        stack.push_back(i->getThen().get());
+        stack.push_back(i->getCond().get());
+      }
+    }
+    for (const Function *fn : found) {
+      auto [line, column] = getLineAndColumn(sourceMgr, fn->getLoc());
+      os << "; primitive function " << count++ << " in @"
+         << entry.var->getName();
+      if (line)
+        os << " at " << line << ":" << column;
+      os << "\n";
+      Expected<std::string> ir = (*engine)->getLLVMIR(*fn, optimized);
+      if (!ir)
+        return ir.takeError();
+      os << *ir << "\n";
+    }
+  }
+  return out;
+}
+
 /// Opens the output file of \p config, lets \p write fill it and keeps it.
 /// Returns the exit code.
 static int writeOutput(const NNIROptConfig &config, raw_ostream &errs,
@@ -652,6 +732,15 @@ int nnir::runNNIROpt(const NNIROptConfig &config, raw_ostream &errs) {
   if (config.verifyRoundtrip &&
       !verifyRoundtrip(**module, config.printOptions, errs))
     return 1;
+
+  if (config.emit != NNIROptConfig::EmitKind::NNIR) {
+    Expected<std::string> text =
+        emitKernels(*module, sourceMgr,
+                    config.emit == NNIROptConfig::EmitKind::LLVMOptimized);
+    if (!text)
+      return fail(text.takeError());
+    return writeOutput(config, errs, [&](raw_ostream &os) { os << *text; });
+  }
 
   // The output is opened last, so a failed run leaves no partial file.
   return writeOutput(config, errs, [&](raw_ostream &os) {

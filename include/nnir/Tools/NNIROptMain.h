@@ -94,6 +94,13 @@ struct NNIROptConfig {
   /// `--stats`: print the statistics the passes recorded at the end.
   bool printStats = false;
 
+  /// `--emit=`: what to print after the passes: the module (`nnir`, the
+  /// default), or the LLVM IR of the kernel of every primitive function, as
+  /// Codegen emits it (`llvm`) or after LLVM's pipeline for the host
+  /// (`llvm-opt`).
+  enum class EmitKind { NNIR, LLVM, LLVMOptimized };
+  EmitKind emit = EmitKind::NNIR;
+
   /// Declares the command-line options (once; later calls do nothing). Takes
   /// over the names that libLLVM registers for its own pass manager
   /// (`--time-passes`, `--print-changed`, `--stats`).

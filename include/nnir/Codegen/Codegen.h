@@ -1,0 +1,75 @@
+//===- Codegen.h - Tensor expressions to LLVM IR kernels ---------*- C++
+//-*-===//
+//
+/// \file
+/// The second half of Codegen: a primitive function's tensor expressions
+/// (nnir/Codegen/Lowering.h) become one LLVM module with one exported kernel
+/// behind the ABI of nnir/Runtime/KernelABI.h, and LLVM's new pass manager
+/// optimises it for the host.
+///
+/// Scheduling is fixed and simple (Halide's default, TVM's injective
+/// schedule): compute stages that are injective (no reduction) are inlined
+/// into their readers, so a fused chain is one loop nest with no intermediate
+/// buffers; stages that reduce, extern (structured) stages, and the outputs
+/// are materialised, each as one loop nest over its output in row-major
+/// order, so the innermost loop walks contiguous memory and LLVM's loop
+/// vectoriser applies. A stage whose estimated work is large runs its outer
+/// loops (collapsed until there are enough iterations) through
+/// nnir_parallel_for, LLVM's parallelFor.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNIR_CODEGEN_CODEGEN_H
+#define NNIR_CODEGEN_CODEGEN_H
+
+#include "nnir/Codegen/Lowering.h"
+
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+class TargetMachine;
+} // namespace llvm
+
+namespace nnir {
+
+struct CodegenOptions {
+  /// Stages whose estimated work (scalar operations) is at least this run
+  /// their outer loops in parallel; 0 disables parallel loops.
+  uint64_t parallelWork = uint64_t(1) << 17;
+};
+
+/// What Codegen knows about an emitted kernel.
+struct KernelInfo {
+  /// The exported symbol.
+  std::string name;
+  unsigned numInputs = 0;
+  unsigned numOutputs = 0;
+  /// Estimated scalar operations of one run (picks the optimisation level).
+  uint64_t work = 0;
+  unsigned numStages = 0;
+  unsigned numParallelStages = 0;
+};
+
+/// Emits the kernel \p name for \p fn into a new module in \p ctx.
+llvm::Expected<std::unique_ptr<llvm::Module>>
+emitKernel(const TEFunction &fn, llvm::LLVMContext &ctx, llvm::StringRef name,
+           const CodegenOptions &options, KernelInfo &info);
+
+/// The optimisation level Codegen uses for a kernel of \p work: O1 for tiny
+/// kernels (compile time dominates), O3 otherwise.
+unsigned chooseOptLevel(uint64_t work);
+
+/// Runs LLVM's default pipeline at \p optLevel (0-3) on \p module for
+/// \p tm's target (the module's triple and data layout are set from it).
+void optimizeModule(llvm::Module &module, llvm::TargetMachine &tm,
+                    unsigned optLevel);
+
+} // namespace nnir
+
+#endif // NNIR_CODEGEN_CODEGEN_H

@@ -1,0 +1,114 @@
+//===- Evaluator.h - Running graph IR on tensors -----------------*- C++
+//-*-===//
+//
+/// \file
+/// The evaluator runs a prepared (type-checked; fused by the caller, if at
+/// all) expression or module function on NDArrays: constants, variables
+/// bound to inputs, calls of primitive functions (lowered, JIT-compiled and
+/// run through the ExecutionEngine), operator calls outside primitive
+/// functions (each run as a kernel of its own), tuples, projections, let,
+/// if, local functions (closures) and calls of global functions.
+///
+/// The walk along dataflow edges, let chains and if branches is iterative
+/// (an explicit task stack), so a 1,000,000-node chain needs no deep native
+/// stack; calls of non-primitive functions nest, up to
+/// EvaluatorOptions::maxCallDepth. An intermediate value is released as
+/// soon as its last user has consumed it. Results live in arrays the engine
+/// allocates (never in an input's or a constant's buffer, which kernels only
+/// read). Errors are llvm::Errors located at the offending node.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNIR_EXECUTIONENGINE_EVALUATOR_H
+#define NNIR_EXECUTIONENGINE_EVALUATOR_H
+
+#include "nnir/ExecutionEngine/ExecutionEngine.h"
+#include "nnir/IR/Expr.h"
+#include "nnir/IR/Module.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <memory>
+#include <vector>
+
+namespace nnir {
+
+/// A run-time value: a tensor, a tuple of values, or a closure.
+class RuntimeValue {
+public:
+  enum class Kind : uint8_t { Tensor, Tuple, Closure };
+
+  RuntimeValue() = default;
+  static RuntimeValue tensor(NDArray array);
+  static RuntimeValue tuple(std::vector<RuntimeValue> fields);
+
+  Kind getKind() const { return kind; }
+  bool isTensor() const { return kind == Kind::Tensor; }
+  bool isTuple() const { return kind == Kind::Tuple; }
+  const NDArray &getTensor() const { return array; }
+  llvm::ArrayRef<RuntimeValue> getFields() const;
+
+  /// Appends the tensors of this value, tuples flattened in order.
+  void flatten(std::vector<NDArray> &out) const;
+
+private:
+  friend class Evaluator;
+  Kind kind = Kind::Tensor;
+  NDArray array;
+  std::shared_ptr<const std::vector<RuntimeValue>> fields;
+  /// Closures: the function and the variable bindings it captured.
+  Ref<Function> function;
+  std::shared_ptr<const llvm::DenseMap<const Var *, RuntimeValue>> captured;
+};
+
+struct EvaluatorOptions {
+  /// Nesting of calls of non-primitive functions (recursion) allowed.
+  unsigned maxCallDepth = 1000;
+};
+
+class Evaluator {
+public:
+  /// \p module resolves calls of global functions (may be null).
+  Evaluator(ExecutionEngine &engine, const IRModule *module,
+            EvaluatorOptions options = {});
+  ~Evaluator();
+
+  /// Evaluates the closed expression \p expr; free variables must be bound
+  /// in \p bindings.
+  llvm::Expected<RuntimeValue>
+  evaluate(const Expr &expr,
+           const llvm::DenseMap<const Var *, RuntimeValue> &bindings = {});
+
+  /// Calls \p fn on \p args (one per parameter).
+  llvm::Expected<RuntimeValue> call(const Function &fn,
+                                    llvm::ArrayRef<RuntimeValue> args);
+
+private:
+  class Frame;
+  llvm::Expected<RuntimeValue>
+  evaluateIn(const Expr &expr, llvm::DenseMap<const Var *, RuntimeValue> env,
+             unsigned depth);
+  llvm::Expected<RuntimeValue> callValue(const Call &call,
+                                         const RuntimeValue *callee,
+                                         llvm::ArrayRef<RuntimeValue> args,
+                                         unsigned depth);
+  llvm::Expected<RuntimeValue> callFunction(const Function &fn,
+                                            llvm::ArrayRef<RuntimeValue> args,
+                                            const RuntimeValue *closure,
+                                            unsigned depth, llvm::SMLoc loc);
+  llvm::Expected<RuntimeValue> runPrimitive(const Function &fn,
+                                            llvm::ArrayRef<RuntimeValue> args,
+                                            llvm::SMLoc loc);
+  llvm::Expected<RuntimeValue> runOp(const Call &call,
+                                     llvm::ArrayRef<RuntimeValue> args);
+
+  ExecutionEngine &engine;
+  const IRModule *module;
+  EvaluatorOptions options;
+  /// Operator calls wrapped as primitive functions, per call node.
+  llvm::DenseMap<const Call *, std::pair<Ref<Call>, Ref<Function>>> wrappers;
+};
+
+} // namespace nnir
+
+#endif // NNIR_EXECUTIONENGINE_EVALUATOR_H

@@ -1,0 +1,126 @@
+//===- ExecutionEngine.h - JIT-compiled kernels with a cache -----*- C++
+//-*-===//
+//
+/// \file
+/// The ExecutionEngine turns primitive functions into callable kernels and
+/// runs them on NDArrays: lower (nnir/Codegen/Lowering.h), emit and optimise
+/// (nnir/Codegen/Codegen.h), compile with ORC's LLJIT for the host CPU, and
+/// cache.
+///
+/// - One LLJIT and one TargetMachine per engine; every kernel lives in its
+///   own JITDylib (its symbol is always `kernel`, so objects are
+///   relocatable between processes), linked against a runtime JITDylib that
+///   defines the entry points of nnir/Runtime/KernelABI.h and the libm
+///   functions kernels call.
+/// - Thread-safe: any number of threads may get and run kernels; compiles
+///   are serialised.
+/// - In-memory cache keyed by KernelKey (structural, constants lifted,
+///   shape-generic where possible), with a structural-equality check on hit,
+///   plus an identity memo so a function node seen before costs one lookup.
+/// - Optional persistent cache (EngineOptions::cacheDir): one file per
+///   kernel, named by the SHA-256 of the unoptimised LLVM module, the target
+///   triple, CPU, features and the nnir version; each file carries its own
+///   checksum, so a corrupt or truncated entry is detected, removed and
+///   recompiled; entries are written to a temporary file and renamed, so two
+///   processes writing one entry leave a valid one.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNIR_EXECUTIONENGINE_EXECUTIONENGINE_H
+#define NNIR_EXECUTIONENGINE_EXECUTIONENGINE_H
+
+#include "nnir/Codegen/Codegen.h"
+#include "nnir/ExecutionEngine/KernelKey.h"
+#include "nnir/IR/Expr.h"
+#include "nnir/Runtime/KernelABI.h"
+#include "nnir/Runtime/NDArray.h"
+
+#include "llvm/Support/Error.h"
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
+namespace nnir {
+
+struct EngineOptions {
+  /// Allocations above this many bytes are refused (before they are made).
+  uint64_t maxTensorBytes = UINT64_MAX;
+  /// The persistent kernel cache directory ("" = none).
+  std::string cacheDir;
+  /// Use the in-memory kernel cache (off: every primitive function compiles).
+  bool memoryCache = true;
+  /// Optimisation level 0-3, or -1 to choose by the kernel's work.
+  int optLevel = -1;
+  CodegenOptions codegen;
+};
+
+/// Counters (the engine's, since its creation).
+struct EngineStats {
+  std::atomic<uint64_t> kernelsCompiled{0};
+  std::atomic<uint64_t> memoryHits{0};
+  std::atomic<uint64_t> diskHits{0};
+  std::atomic<uint64_t> diskWrites{0};
+  std::atomic<uint64_t> diskCorrupt{0};
+  std::atomic<uint64_t> kernelRuns{0};
+  std::atomic<uint64_t> compileNanos{0};
+  std::atomic<uint64_t> runNanos{0};
+  std::atomic<uint64_t> bytesAllocated{0};
+
+  void print(llvm::raw_ostream &os) const;
+};
+
+/// A compiled kernel and what calling it needs.
+struct CompiledKernel {
+  KernelFn fn = nullptr;
+  KernelInfo info;
+  bool shapeGeneric = false;
+  unsigned optLevel = 0;
+};
+
+class ExecutionEngine {
+public:
+  /// Creates an engine for the host CPU. \p options.cacheDir, when set, is
+  /// created if missing.
+  static llvm::Expected<std::unique_ptr<ExecutionEngine>>
+  create(EngineOptions options = {});
+  ~ExecutionEngine();
+
+  /// The kernel of the primitive function \p fn (compiled, or from a cache).
+  /// Errors carry the location of the call that cannot be lowered.
+  llvm::Expected<const CompiledKernel *> getKernel(const Function &fn);
+
+  /// Runs \p fn (through its kernel) on \p args, one per flattened
+  /// parameter. Returns the flattened result, in freshly allocated arrays.
+  llvm::Expected<std::vector<NDArray>> run(const Function &fn,
+                                           llvm::ArrayRef<NDArray> args);
+
+  /// The LLVM IR of \p fn's kernel: as emitted, or after the optimisation
+  /// pipeline the engine would run when \p optimized.
+  llvm::Expected<std::string> getLLVMIR(const Function &fn, bool optimized);
+
+  const EngineOptions &getOptions() const { return options; }
+  const EngineStats &getStats() const { return stats; }
+  /// Counts an allocation against the limit; errors when it is exceeded.
+  llvm::Expected<NDArray>
+  allocate(DataType dtype, llvm::ArrayRef<int64_t> shape, llvm::SMLoc loc = {});
+
+  /// The host's target triple and CPU name, as kernels are compiled for.
+  std::string getTargetDescription() const;
+
+private:
+  class Impl;
+  explicit ExecutionEngine(EngineOptions options);
+  EngineOptions options;
+  EngineStats stats;
+  std::unique_ptr<Impl> impl;
+};
+
+} // namespace nnir
+
+#endif // NNIR_EXECUTIONENGINE_EXECUTIONENGINE_H

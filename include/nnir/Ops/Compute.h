@@ -1,0 +1,77 @@
+//===- Compute.h - Operator computes in the tensor-expression layer -*- C++
+//-*-===//
+//
+/// \file
+/// An operator's compute says, once, how its outputs are computed from its
+/// inputs as tensor expressions (nnir/TE): Codegen calls it for every call of
+/// the operator in a primitive function and inlines, fuses and emits the
+/// result. Computes are attached under kTEComputeAttr (TVM's FTVMCompute),
+/// next to the type relation and the pattern kind; the IR knows nothing of
+/// them.
+///
+/// A compute receives the call's attribute record, its arguments as TE
+/// tensors (a tuple argument, as concatenate takes, is the list of its
+/// fields; a tensor argument a list of one) and the call's inferred result
+/// type, and returns the output tensors: one for a tensor result, one per
+/// field for a tuple result. It returns an error (never aborts) for what it
+/// cannot compute; Codegen adds the operator name and the source location.
+///
+/// Shapes of the argument tensors are TE expressions: constants, or, in
+/// shape-generic kernels of elementwise and broadcast operators, variables
+/// bound when the kernel runs. Elementwise and broadcast computes must work
+/// from the argument shapes alone (te::broadcastShape/broadcastRead); others
+/// may use the static shapes of \p resultType and te::getConstShape.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNIR_OPS_COMPUTE_H
+#define NNIR_OPS_COMPUTE_H
+
+#include "nnir/TE/Tensor.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <functional>
+#include <vector>
+
+namespace nnir {
+
+class Attrs;
+class Op;
+class Type;
+
+/// The arguments of one compute invocation.
+struct ComputeArgs {
+  /// The call's attribute record (null for operators without one).
+  const Attrs *attrs;
+  /// One list of tensors per argument of the call.
+  llvm::ArrayRef<std::vector<te::Tensor>> args;
+  /// The call's inferred type (TensorType or TupleType).
+  const Type *resultType;
+
+  /// The only tensor of argument \p i.
+  const te::Tensor &arg(unsigned i) const { return args[i].front(); }
+};
+
+using TECompute =
+    std::function<llvm::Expected<std::vector<te::Tensor>>(const ComputeArgs &)>;
+
+inline constexpr llvm::StringLiteral kTEComputeAttr = "FTECompute";
+
+/// The compute of \p op, or null when it has none.
+const TECompute *getOpCompute(const Op *op);
+
+/// An error for computes ("compute of <op>: ..." is added by the caller).
+llvm::Error computeError(const llvm::Twine &message);
+
+/// Registers the computes of the operator families (called by
+/// registerAllOps(), after the operators themselves).
+void registerElementwiseComputes();
+void registerReductionComputes();
+void registerDataMovementComputes();
+void registerNNComputes();
+
+} // namespace nnir
+
+#endif // NNIR_OPS_COMPUTE_H

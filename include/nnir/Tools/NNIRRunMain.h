@@ -1,0 +1,64 @@
+//===- NNIRRunMain.h - The nnir-run driver as a library ----------*- C++
+//-*-===//
+//
+/// \file
+/// nnir-run executes a function of a module on real tensors: parse, verify,
+/// InferType, fuse (FuseOps when it is registered; otherwise every operator
+/// call runs as its own kernel), JIT-compile and run through the
+/// ExecutionEngine, then write or print the flattened result.
+///
+///     nnir-run FILE [--entry=main] [--input NAME=PATH.npy ...]
+///              [--random-inputs[=SEED]] [--output-dir=DIR] [--print]
+///              [--time] [--stats] [--kernel-cache-dir=DIR]
+///              [--max-tensor-bytes=N]
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNIR_TOOLS_NNIRRUNMAIN_H
+#define NNIR_TOOLS_NNIRRUNMAIN_H
+
+#include "nnir/ExecutionEngine/ExecutionEngine.h"
+#include "nnir/Parser/Parser.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace nnir {
+
+struct NNIRRunConfig {
+  std::string inputFilename = "-";
+  std::string entry = "main";
+  /// `--input NAME=PATH`: parameter name (without '%') and .npy path.
+  std::vector<std::pair<std::string, std::string>> inputs;
+  /// `--random-inputs[=SEED]`: parameters without --input get seeded random
+  /// values (floats uniform in [-1, 1), integers in [-8, 8) or [0, 16),
+  /// bools 0/1).
+  std::optional<uint64_t> randomSeed;
+  /// `--output-dir=DIR`: write DIR/output_<i>.npy for each flattened output.
+  std::string outputDir;
+  bool print = false;
+  bool time = false;
+  bool stats = false;
+  ParserOptions parserOptions;
+  EngineOptions engineOptions;
+};
+
+/// Runs nnir-run with \p config; returns the exit code. Results go to
+/// \p out, diagnostics to \p errs.
+int runNNIRRun(const NNIRRunConfig &config, llvm::raw_ostream &out,
+               llvm::raw_ostream &errs);
+
+/// Parses the command line into a config and runs it.
+int nnirRunMain(int argc, char **argv);
+
+/// Prints \p array as NumPy's str() does (nested brackets, summarised with
+/// "..." beyond 1000 elements).
+void printArrayLikeNumPy(const NDArray &array, llvm::raw_ostream &os);
+
+} // namespace nnir
+
+#endif // NNIR_TOOLS_NNIRRUNMAIN_H

@@ -1,0 +1,1332 @@
+//===- EmitLLVM.cpp - te::Tensor expressions to LLVM IR kernels
+//---------------===//
+//
+/// \file
+/// Scheduling (which stages are inlined, which materialised, in which
+/// order), and emission with llvm::IRBuilder: one internal function per
+/// stage, `stage(buffers..., dims..., begin, end)`, whose outer loop runs
+/// [begin, end) of the stage's collapsed outer iteration space, and the
+/// exported kernel that allocates scratch buffers and runs the stages, each
+/// directly or through nnir_parallel_for.
+///
+/// Values are computed in "compute types": i1 for bool, iN for integers,
+/// float for float16/bfloat16/float32, double for float64. Loads widen from
+/// the storage type (i8 bool, half, i16 bfloat16) and stores round back to
+/// nearest even.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnir/Codegen/Codegen.h"
+#include "nnir/Runtime/KernelABI.h"
+#include "nnir/Runtime/NDArray.h"
+#include "nnir/TE/Inline.h"
+#include "nnir/TE/Stmt.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+
+using namespace llvm;
+namespace te = nnir::te;
+using nnir::CodegenOptions;
+using nnir::DataType;
+using nnir::KernelInfo;
+using nnir::TEFunction;
+
+//===----------------------------------------------------------------------===//
+// Scheduling
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// One materialised stage.
+struct Stage {
+  /// The compute tensor (or the first output of an extern stage).
+  te::Tensor tensor;
+  /// Compute stages: the body with every inlined read substituted.
+  te::Expr body;
+  /// Extern stages.
+  const te::ExternOpNode *externOp = nullptr;
+  std::vector<te::Tensor> externOutputs;
+  bool parallel = false;
+  /// Number of leading axes collapsed into the outer (parallel) range.
+  unsigned collapsed = 0;
+  uint64_t work = 0;
+};
+
+bool containsReduce(const te::Expr &e) {
+  bool found = false;
+  te::visit(e, [&](const te::ExprNode *n) { found |= isa<te::ReduceNode>(n); });
+  return found;
+}
+
+/// The tensors read by \p e (not entering their definitions).
+void collectReads(const te::Expr &e,
+                  SmallVectorImpl<const te::TensorNode *> &out) {
+  te::visit(e, [&](const te::ExprNode *n) {
+    if (const auto *r = dyn_cast<te::TensorReadNode>(n))
+      out.push_back(r->getTensor());
+  });
+}
+
+/// Scalar operations of one evaluation of \p e (a reduction counts its
+/// source times its extent when constant).
+uint64_t estimateCost(const te::Expr &e) {
+  uint64_t cost = 0;
+  te::visit(e, [&](const te::ExprNode *n) {
+    ++cost;
+    if (const auto *r = dyn_cast<te::ReduceNode>(n)) {
+      uint64_t extent = 1;
+      for (const te::IterVar &axis : r->getAxes())
+        extent = SaturatingMultiply<uint64_t>(
+            extent,
+            std::max<int64_t>(axis.extent.getConstInt().value_or(64), 1));
+      cost = SaturatingAdd<uint64_t>(
+          cost,
+          SaturatingMultiply<uint64_t>(extent, estimateCost(r->getSource())));
+    }
+  });
+  return cost;
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// The emitter
+//===----------------------------------------------------------------------===//
+
+namespace {
+class KernelEmitter {
+public:
+  KernelEmitter(const TEFunction &fn, LLVMContext &ctx, Module &m,
+                const CodegenOptions &options)
+      : fn(fn), ctx(ctx), m(m), b(ctx), options(options) {}
+
+  Error emit(StringRef name, KernelInfo &info);
+
+private:
+  // Scheduling.
+  Error schedule();
+  unsigned addBuffer(const te::Tensor &t);
+
+  // Types and conversions.
+  llvm::Type *computeType(DataType t);
+  llvm::Type *storageType(DataType t);
+  Value *load(Value *ptr, DataType t);
+  void store(Value *ptr, Value *v, DataType t);
+  Value *convert(Value *v, DataType from, DataType to);
+  Value *roundTo(Value *v, DataType t);
+
+  // Expressions.
+  Value *emitExpr(const te::Expr &e);
+  Value *emitExprImpl(const te::Expr &e);
+  Value *emitBinary(const te::BinaryNode *n);
+  Value *emitIntrinsic(const te::CallNode *n);
+  Value *emitReduce(const te::ReduceNode *n);
+  Value *emitOffset(const te::TensorNode *t, ArrayRef<te::Expr> indices);
+  Value *emitShapeProduct(ArrayRef<te::Expr> shape);
+  Value *bufferPtr(const te::TensorNode *t);
+  Value *callMath(StringRef name, Value *x);
+  Value *intrinsic(llvm::Intrinsic::ID id, ArrayRef<Value *> args);
+
+  // Control flow.
+  void emitLoop(Value *begin, Value *end, StringRef name,
+                function_ref<void(Value *)> body);
+  void emitStmt(const te::Stmt &s);
+
+  // Functions.
+  llvm::Function *emitStageFunction(const Stage &stage, unsigned index);
+  llvm::Function *emitTrampoline(llvm::Function *stageFn);
+
+  const TEFunction &fn;
+  LLVMContext &ctx;
+  Module &m;
+  IRBuilder<> b;
+  const CodegenOptions &options;
+
+  /// Every buffer: inputs, outputs, then scratch buffers of stages.
+  std::vector<te::Tensor> buffers;
+  DenseMap<const te::TensorNode *, unsigned> bufferIndex;
+  unsigned numIO = 0;
+  std::vector<Stage> stages;
+  /// The tensors the kernel writes as outputs, one per output buffer.
+  std::vector<te::Tensor> outputTensors;
+
+  // Per stage function.
+  DenseMap<const te::TensorNode *, Value *> buffersInScope;
+  DenseMap<const te::ExprNode *, Value *> vars;
+  DenseMap<const te::ExprNode *, Value *> memo;
+};
+} // namespace
+
+unsigned KernelEmitter::addBuffer(const te::Tensor &t) {
+  auto [it, inserted] = bufferIndex.try_emplace(t.get(), buffers.size());
+  if (inserted)
+    buffers.push_back(t);
+  return it->second;
+}
+
+Error KernelEmitter::schedule() {
+  for (const te::Tensor &t : fn.inputs)
+    addBuffer(t);
+  // Outputs: a placeholder or a tensor already written by an earlier output
+  // is copied by a stage of its own.
+  DenseSet<const te::TensorNode *> seen;
+  for (const te::Tensor &out : fn.outputs) {
+    te::Tensor t = out;
+    if (t->getKind() == te::TensorNode::Kind::Placeholder ||
+        !seen.insert(t.get()).second ||
+        (t->getKind() == te::TensorNode::Kind::Extern &&
+         t->getExternOp()->getOutputBuffers().size() > 1)) {
+      te::Tensor source = out;
+      t = te::compute(
+          source.getShape(), [&](ArrayRef<te::Expr> i) { return source(i); },
+          "copy");
+    }
+    outputTensors.push_back(t);
+  }
+  for (const te::Tensor &t : outputTensors)
+    buffers.push_back(t), bufferIndex[t.get()] = buffers.size() - 1;
+  numIO = buffers.size();
+
+  // Which tensors are materialised: outputs, reductions, extern stages and
+  // their inputs. Found by a walk over everything the outputs depend on.
+  DenseSet<const te::TensorNode *> materialised, visited;
+  for (const te::Tensor &t : outputTensors)
+    materialised.insert(t.get());
+  SmallVector<const te::TensorNode *, 16> work;
+  for (const te::Tensor &t : outputTensors)
+    work.push_back(t.get());
+  while (!work.empty()) {
+    const te::TensorNode *t = work.pop_back_val();
+    if (!visited.insert(t).second)
+      continue;
+    SmallVector<const te::TensorNode *, 8> reads;
+    if (t->getKind() == te::TensorNode::Kind::Compute) {
+      if (containsReduce(t->getBody()))
+        materialised.insert(t);
+      collectReads(t->getBody(), reads);
+    } else if (t->getKind() == te::TensorNode::Kind::Extern) {
+      materialised.insert(t);
+      for (const te::Tensor &in : t->getExternOp()->getInputs()) {
+        materialised.insert(in.get());
+        reads.push_back(in.get());
+      }
+    }
+    for (const te::TensorNode *r : reads)
+      work.push_back(r);
+  }
+
+  te::Inliner inliner(
+      [&](const te::TensorNode *t) { return !materialised.count(t); });
+  // Order the materialised stages by dependencies (iterative post-order).
+  DenseSet<const te::TensorNode *> scheduled;
+  DenseMap<const te::TensorNode *, te::Expr> bodies;
+  DenseSet<const te::ExternOpNode *> externDone;
+  SmallVector<std::pair<const te::TensorNode *, bool>, 16> stack;
+  for (const te::Tensor &t : llvm::reverse(outputTensors))
+    stack.push_back({t.get(), false});
+  while (!stack.empty()) {
+    auto [t, expanded] = stack.pop_back_val();
+    if (t->getKind() == te::TensorNode::Kind::Placeholder || scheduled.count(t))
+      continue;
+    SmallVector<const te::TensorNode *, 8> deps;
+    if (t->getKind() == te::TensorNode::Kind::Compute) {
+      auto it = bodies.find(t);
+      if (it == bodies.end())
+        it = bodies.try_emplace(t, inliner.rewrite(t->getBody())).first;
+      collectReads(it->second, deps);
+    } else {
+      for (const te::Tensor &in : t->getExternOp()->getInputs())
+        deps.push_back(in.get());
+    }
+    if (!expanded) {
+      stack.push_back({t, true});
+      for (const te::TensorNode *d : deps)
+        if (!scheduled.count(d))
+          stack.push_back({d, false});
+      continue;
+    }
+    scheduled.insert(t);
+    Stage stage;
+    stage.tensor = te::Tensor(t);
+    if (t->getKind() == te::TensorNode::Kind::Compute) {
+      stage.body = bodies[t];
+      if (!bufferIndex.count(t))
+        addBuffer(stage.tensor);
+    } else {
+      const te::ExternOpNode *op = t->getExternOp();
+      if (!externDone.insert(op).second)
+        continue;
+      stage.externOp = op;
+      // Each output placeholder the body writes gets a buffer: the kernel
+      // output it is, or a scratch buffer.
+      for (unsigned i = 0; i < op->getOutputBuffers().size(); ++i) {
+        const te::Tensor &ph = op->getOutputBuffers()[i];
+        stage.externOutputs.push_back(ph);
+        for (unsigned j = 0; j < outputTensors.size(); ++j) {
+          const te::TensorNode *o = outputTensors[j].get();
+          if (o->getKind() == te::TensorNode::Kind::Extern &&
+              o->getExternOp() == op && o->getOutputIndex() == i)
+            bufferIndex[ph.get()] = fn.inputs.size() + j;
+        }
+        if (!bufferIndex.count(ph.get()))
+          addBuffer(ph);
+      }
+      // Reads of an extern output tensor read that buffer.
+      for (const te::TensorNode *v : visited)
+        if (v->getKind() == te::TensorNode::Kind::Extern &&
+            v->getExternOp() == op)
+          bufferIndex[v] =
+              bufferIndex[op->getOutputBuffers()[v->getOutputIndex()].get()];
+    }
+    stages.push_back(std::move(stage));
+  }
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Types and conversions
+//===----------------------------------------------------------------------===//
+
+llvm::Type *KernelEmitter::computeType(DataType t) {
+  if (t.isBool())
+    return b.getInt1Ty();
+  if (t.isFloatingPoint())
+    return t.getBits() == 64 ? b.getDoubleTy() : b.getFloatTy();
+  return b.getIntNTy(t.getBits());
+}
+
+llvm::Type *KernelEmitter::storageType(DataType t) {
+  if (t.isBool())
+    return b.getInt8Ty();
+  if (t.isFloat() && t.getBits() == 16)
+    return b.getHalfTy();
+  if (t.isBFloat())
+    return b.getInt16Ty();
+  return computeType(t);
+}
+
+Value *KernelEmitter::load(Value *ptr, DataType t) {
+  Value *v = b.CreateLoad(storageType(t), ptr);
+  if (t.isBool())
+    return b.CreateICmpNE(v, b.getInt8(0));
+  if (t.isFloat() && t.getBits() == 16)
+    return b.CreateFPExt(v, b.getFloatTy());
+  if (t.isBFloat())
+    return b.CreateBitCast(b.CreateShl(b.CreateZExt(v, b.getInt32Ty()), 16),
+                           b.getFloatTy());
+  return v;
+}
+
+/// float -> bfloat16 bits, rounding to nearest even; NaN stays a quiet NaN.
+static Value *floatToBF16Bits(IRBuilder<> &b, Value *v) {
+  Value *bits = b.CreateBitCast(v, b.getInt32Ty());
+  Value *lsb = b.CreateAnd(b.CreateLShr(bits, 16), 1);
+  Value *rounded = b.CreateAdd(bits, b.CreateAdd(lsb, b.getInt32(0x7fff)));
+  Value *nan = b.CreateOr(b.CreateLShr(bits, 16), 0x40);
+  Value *isNan = b.CreateFCmpUNO(v, v);
+  return b.CreateTrunc(b.CreateSelect(isNan, nan, b.CreateLShr(rounded, 16)),
+                       b.getInt16Ty());
+}
+
+void KernelEmitter::store(Value *ptr, Value *v, DataType t) {
+  if (t.isBool())
+    v = b.CreateZExt(v, b.getInt8Ty());
+  else if (t.isFloat() && t.getBits() == 16)
+    v = b.CreateFPTrunc(v, b.getHalfTy());
+  else if (t.isBFloat())
+    v = floatToBF16Bits(b, v);
+  b.CreateStore(v, ptr);
+}
+
+/// Rounds a float compute value to the precision of float16/bfloat16 (an
+/// explicit cast to those types rounds at once, not only on store).
+Value *KernelEmitter::roundTo(Value *v, DataType t) {
+  if (t.isFloat() && t.getBits() == 16)
+    return b.CreateFPExt(b.CreateFPTrunc(v, b.getHalfTy()), b.getFloatTy());
+  if (t.isBFloat())
+    return b.CreateBitCast(
+        b.CreateShl(b.CreateZExt(floatToBF16Bits(b, v), b.getInt32Ty()), 16),
+        b.getFloatTy());
+  return v;
+}
+
+Value *KernelEmitter::intrinsic(llvm::Intrinsic::ID id,
+                                ArrayRef<Value *> args) {
+  return b.CreateIntrinsic(id, {args[0]->getType()}, args);
+}
+
+Value *KernelEmitter::convert(Value *v, DataType from, DataType to) {
+  if (from == to)
+    return v;
+  llvm::Type *target = computeType(to);
+  if (to.isBool()) {
+    if (from.isFloatingPoint())
+      return b.CreateFCmpUNE(v, ConstantFP::get(v->getType(), 0.0));
+    return b.CreateICmpNE(v, ConstantInt::get(v->getType(), 0));
+  }
+  if (from.isBool())
+    return to.isFloatingPoint() ? b.CreateUIToFP(v, target)
+                                : b.CreateZExt(v, target);
+  if (from.isFloatingPoint() && to.isFloatingPoint()) {
+    Value *r = v->getType() == target ? v : b.CreateFPCast(v, target);
+    return roundTo(r, to);
+  }
+  if (from.isFloatingPoint()) {
+    // Saturating: NaN gives 0, out-of-range values clamp; no poison.
+    return b.CreateIntrinsic(to.isInt() ? llvm::Intrinsic::fptosi_sat
+                                        : llvm::Intrinsic::fptoui_sat,
+                             {target, v->getType()}, {v});
+  }
+  if (to.isFloatingPoint())
+    return roundTo(from.isInt() ? b.CreateSIToFP(v, target)
+                                : b.CreateUIToFP(v, target),
+                   to);
+  return b.CreateIntCast(v, target, from.isInt());
+}
+
+//===----------------------------------------------------------------------===//
+// Expressions
+//===----------------------------------------------------------------------===//
+
+Value *KernelEmitter::bufferPtr(const te::TensorNode *t) {
+  auto it = buffersInScope.find(t);
+  if (it != buffersInScope.end())
+    return it->second;
+  auto idx = bufferIndex.find(t);
+  assert(idx != bufferIndex.end() && "reading a tensor that has no buffer");
+  return buffersInScope.lookup(buffers[idx->second].get());
+}
+
+Value *KernelEmitter::emitShapeProduct(ArrayRef<te::Expr> shape) {
+  Value *n = b.getInt64(1);
+  for (const te::Expr &e : shape)
+    n = b.CreateMul(n, emitExpr(e));
+  return n;
+}
+
+Value *KernelEmitter::emitOffset(const te::TensorNode *t,
+                                 ArrayRef<te::Expr> indices) {
+  // Horner's rule over the row-major strides.
+  Value *offset = b.getInt64(0);
+  for (unsigned i = 0; i < indices.size(); ++i) {
+    if (i)
+      offset = b.CreateMul(offset, emitExpr(t->getShape()[i]));
+    offset = b.CreateAdd(offset, emitExpr(indices[i]));
+  }
+  return offset;
+}
+
+Value *KernelEmitter::emitExpr(const te::Expr &e) {
+  auto it = memo.find(e.get());
+  if (it != memo.end())
+    return it->second;
+  Value *v = emitExprImpl(e);
+  memo[e.get()] = v;
+  return v;
+}
+
+Value *KernelEmitter::callMath(StringRef name, Value *x) {
+  bool isFloat = x->getType()->isFloatTy();
+  std::string symbol = (name + (isFloat ? "f" : "")).str();
+  FunctionCallee f = m.getOrInsertFunction(
+      symbol, FunctionType::get(x->getType(), {x->getType()}, false));
+  if (auto *fnDecl = dyn_cast<llvm::Function>(f.getCallee())) {
+    fnDecl->setDoesNotThrow();
+    fnDecl->setOnlyAccessesInaccessibleMemory();
+  }
+  return b.CreateCall(f, {x});
+}
+
+Value *KernelEmitter::emitIntrinsic(const te::CallNode *n) {
+  DataType t = n->getArgs()[0].getDType();
+  Value *x = emitExpr(n->getArgs()[0]);
+  te::Intrinsic fn = n->getIntrinsic();
+  if (!t.isFloatingPoint()) {
+    // Integer and bool operands.
+    switch (fn) {
+    case te::Intrinsic::Abs:
+      return t.isInt() ? intrinsic(llvm::Intrinsic::abs, {x, b.getFalse()}) : x;
+    case te::Intrinsic::Sign: {
+      if (!t.isInt())
+        return b.CreateZExt(
+            b.CreateICmpNE(x, ConstantInt::get(x->getType(), 0)), x->getType());
+      Value *one = ConstantInt::get(x->getType(), 1);
+      Value *minusOne = ConstantInt::getSigned(x->getType(), -1);
+      return intrinsic(llvm::Intrinsic::smax,
+                       {intrinsic(llvm::Intrinsic::smin, {x, one}), minusOne});
+    }
+    case te::Intrinsic::IsNan:
+    case te::Intrinsic::IsInf:
+      return b.getFalse();
+    case te::Intrinsic::IsFinite:
+      return b.getTrue();
+    case te::Intrinsic::Floor:
+    case te::Intrinsic::Ceil:
+    case te::Intrinsic::Round:
+    case te::Intrinsic::Trunc:
+      return x;
+    default: {
+      // Math on integers: in double, converted back (saturating).
+      Value *d = convert(x, t, DataType::float64());
+      Value *r = nullptr;
+      switch (fn) {
+      case te::Intrinsic::Exp:
+        r = intrinsic(llvm::Intrinsic::exp, {d});
+        break;
+      case te::Intrinsic::Log:
+        r = intrinsic(llvm::Intrinsic::log, {d});
+        break;
+      case te::Intrinsic::Sqrt:
+        r = intrinsic(llvm::Intrinsic::sqrt, {d});
+        break;
+      default:
+        r = callMath(te::getIntrinsicName(fn), d);
+        break;
+      }
+      return convert(r, DataType::float64(), t);
+    }
+    }
+  }
+  llvm::Type *ty = x->getType();
+  auto fconst = [&](double v) { return ConstantFP::get(ty, v); };
+  Value *r;
+  switch (fn) {
+  case te::Intrinsic::Abs:
+    r = intrinsic(llvm::Intrinsic::fabs, {x});
+    break;
+  case te::Intrinsic::Sign:
+    r = b.CreateSelect(
+        b.CreateFCmpOGT(x, fconst(0)), fconst(1),
+        b.CreateSelect(b.CreateFCmpOLT(x, fconst(0)), fconst(-1), x));
+    break;
+  case te::Intrinsic::Exp:
+    r = intrinsic(llvm::Intrinsic::exp, {x});
+    break;
+  case te::Intrinsic::Log:
+    r = intrinsic(llvm::Intrinsic::log, {x});
+    break;
+  case te::Intrinsic::Log2:
+    r = intrinsic(llvm::Intrinsic::log2, {x});
+    break;
+  case te::Intrinsic::Log10:
+    r = intrinsic(llvm::Intrinsic::log10, {x});
+    break;
+  case te::Intrinsic::Sqrt:
+    r = intrinsic(llvm::Intrinsic::sqrt, {x});
+    break;
+  case te::Intrinsic::Rsqrt:
+    r = b.CreateFDiv(fconst(1), intrinsic(llvm::Intrinsic::sqrt, {x}));
+    break;
+  case te::Intrinsic::Erf:
+    r = callMath("erf", x);
+    break;
+  case te::Intrinsic::Sigmoid:
+    r = b.CreateFDiv(fconst(1),
+                     b.CreateFAdd(fconst(1), intrinsic(llvm::Intrinsic::exp,
+                                                       {b.CreateFNeg(x)})));
+    break;
+  case te::Intrinsic::Tanh:
+    r = callMath("tanh", x);
+    break;
+  case te::Intrinsic::Sin:
+    r = intrinsic(llvm::Intrinsic::sin, {x});
+    break;
+  case te::Intrinsic::Cos:
+    r = intrinsic(llvm::Intrinsic::cos, {x});
+    break;
+  case te::Intrinsic::Tan:
+    r = callMath("tan", x);
+    break;
+  case te::Intrinsic::Floor:
+    r = intrinsic(llvm::Intrinsic::floor, {x});
+    break;
+  case te::Intrinsic::Ceil:
+    r = intrinsic(llvm::Intrinsic::ceil, {x});
+    break;
+  case te::Intrinsic::Round:
+    r = intrinsic(llvm::Intrinsic::roundeven, {x});
+    break;
+  case te::Intrinsic::Trunc:
+    r = intrinsic(llvm::Intrinsic::trunc, {x});
+    break;
+  case te::Intrinsic::IsNan:
+    return b.CreateFCmpUNO(x, x);
+  case te::Intrinsic::IsInf:
+    return b.CreateFCmpOEQ(intrinsic(llvm::Intrinsic::fabs, {x}),
+                           fconst(INFINITY));
+  case te::Intrinsic::IsFinite:
+    return b.CreateFCmpOLT(intrinsic(llvm::Intrinsic::fabs, {x}),
+                           fconst(INFINITY));
+  }
+  return roundTo(r, n->getDType());
+}
+
+Value *KernelEmitter::emitBinary(const te::BinaryNode *n) {
+  DataType t = n->getLHS().getDType();
+  Value *x = emitExpr(n->getLHS());
+  Value *y = emitExpr(n->getRHS());
+  llvm::Type *ty = x->getType();
+  bool isFloat = t.isFloatingPoint();
+  bool isSigned = t.isInt();
+  auto finish = [&](Value *v) { return isFloat ? roundTo(v, t) : v; };
+  auto zero = [&] { return llvm::Constant::getNullValue(ty); };
+
+  // Integer division and remainder without UB: a zero divisor gives
+  // quotient 0 and remainder x; INT_MIN / -1 gives INT_MIN, remainder 0.
+  auto safeDivRem = [&](bool wantRem) -> std::pair<Value *, Value *> {
+    Value *isZero = b.CreateICmpEQ(y, zero());
+    Value *bad = isZero;
+    if (isSigned) {
+      Value *overflow = b.CreateAnd(
+          b.CreateICmpEQ(
+              x, ConstantInt::get(
+                     ty, APInt::getSignedMinValue(ty->getIntegerBitWidth()))),
+          b.CreateICmpEQ(y, ConstantInt::getSigned(ty, -1)));
+      bad = b.CreateOr(isZero, overflow);
+    }
+    Value *safeY = b.CreateSelect(bad, ConstantInt::get(ty, 1), y);
+    Value *q = isSigned ? b.CreateSDiv(x, safeY) : b.CreateUDiv(x, safeY);
+    Value *r = isSigned ? b.CreateSRem(x, safeY) : b.CreateURem(x, safeY);
+    // x / 1 == x and x % 1 == 0 already give the INT_MIN / -1 answers.
+    q = b.CreateSelect(isZero, zero(), q);
+    r = b.CreateSelect(isZero, x, r);
+    (void)wantRem;
+    return {q, r};
+  };
+
+  switch (n->getOp()) {
+  case te::BinaryOp::Add:
+    return finish(isFloat ? b.CreateFAdd(x, y) : b.CreateAdd(x, y));
+  case te::BinaryOp::Sub:
+    return finish(isFloat ? b.CreateFSub(x, y) : b.CreateSub(x, y));
+  case te::BinaryOp::Mul:
+    if (t.isBool())
+      return b.CreateAnd(x, y);
+    return finish(isFloat ? b.CreateFMul(x, y) : b.CreateMul(x, y));
+  case te::BinaryOp::Div:
+    if (isFloat)
+      return finish(b.CreateFDiv(x, y));
+    if (t.isBool())
+      return b.CreateAnd(x, y);
+    return safeDivRem(false).first;
+  case te::BinaryOp::FloorDiv: {
+    if (isFloat)
+      return finish(intrinsic(llvm::Intrinsic::floor, {b.CreateFDiv(x, y)}));
+    if (t.isBool())
+      return b.CreateAnd(x, y);
+    auto [q, r] = safeDivRem(false);
+    if (!isSigned)
+      return q;
+    // Round towards -inf: subtract one when the remainder is non-zero and
+    // its sign differs from the divisor's.
+    Value *adjust = b.CreateAnd(b.CreateICmpNE(r, zero()),
+                                b.CreateICmpSLT(b.CreateXor(r, y), zero()));
+    adjust = b.CreateAnd(adjust, b.CreateICmpNE(y, zero()));
+    return b.CreateSub(q, b.CreateZExt(adjust, ty));
+  }
+  case te::BinaryOp::TruncMod:
+    if (isFloat)
+      return finish(b.CreateFRem(x, y));
+    if (t.isBool())
+      return b.CreateAnd(x, b.CreateNot(y));
+    return safeDivRem(true).second;
+  case te::BinaryOp::FloorMod: {
+    if (isFloat)
+      return finish(b.CreateFSub(
+          x, b.CreateFMul(
+                 intrinsic(llvm::Intrinsic::floor, {b.CreateFDiv(x, y)}), y)));
+    if (t.isBool())
+      return b.CreateAnd(x, b.CreateNot(y));
+    auto [q, r] = safeDivRem(true);
+    (void)q;
+    if (!isSigned)
+      return r;
+    Value *adjust = b.CreateAnd(b.CreateICmpNE(r, zero()),
+                                b.CreateICmpSLT(b.CreateXor(r, y), zero()));
+    adjust = b.CreateAnd(adjust, b.CreateICmpNE(y, zero()));
+    return b.CreateSelect(adjust, b.CreateAdd(r, y), r);
+  }
+  case te::BinaryOp::Min:
+    if (isFloat)
+      return intrinsic(llvm::Intrinsic::minimum, {x, y});
+    return intrinsic(isSigned ? llvm::Intrinsic::smin : llvm::Intrinsic::umin,
+                     {x, y});
+  case te::BinaryOp::Max:
+    if (isFloat)
+      return intrinsic(llvm::Intrinsic::maximum, {x, y});
+    return intrinsic(isSigned ? llvm::Intrinsic::smax : llvm::Intrinsic::umax,
+                     {x, y});
+  case te::BinaryOp::Pow: {
+    if (isFloat)
+      return finish(intrinsic(llvm::Intrinsic::pow, {x, y}));
+    if (t.isBool())
+      return b.CreateOr(x, b.CreateNot(y));
+    llvm::Type *i64 = b.getInt64Ty();
+    FunctionCallee f =
+        m.getOrInsertFunction(isSigned ? "nnir_ipow_i64" : "nnir_ipow_u64",
+                              FunctionType::get(i64, {i64, i64}, false));
+    Value *r = b.CreateCall(f, {b.CreateIntCast(x, i64, isSigned),
+                                b.CreateIntCast(y, i64, isSigned)});
+    return b.CreateTrunc(r, ty);
+  }
+  case te::BinaryOp::And:
+    return b.CreateAnd(x, y);
+  case te::BinaryOp::Or:
+    return b.CreateOr(x, y);
+  case te::BinaryOp::Xor:
+    return b.CreateXor(x, y);
+  case te::BinaryOp::Shl:
+  case te::BinaryOp::Shr: {
+    unsigned bits = ty->getIntegerBitWidth();
+    Value *inRange = b.CreateICmpULT(y, ConstantInt::get(ty, bits));
+    Value *amount = b.CreateSelect(inRange, y, zero());
+    if (n->getOp() == te::BinaryOp::Shl)
+      return b.CreateSelect(inRange, b.CreateShl(x, amount), zero());
+    if (!isSigned)
+      return b.CreateSelect(inRange, b.CreateLShr(x, amount), zero());
+    Value *fill = b.CreateAShr(x, ConstantInt::get(ty, bits - 1));
+    return b.CreateSelect(inRange, b.CreateAShr(x, amount), fill);
+  }
+  case te::BinaryOp::EQ:
+    return isFloat ? b.CreateFCmpOEQ(x, y) : b.CreateICmpEQ(x, y);
+  case te::BinaryOp::NE:
+    return isFloat ? b.CreateFCmpUNE(x, y) : b.CreateICmpNE(x, y);
+  case te::BinaryOp::LT:
+    return isFloat    ? b.CreateFCmpOLT(x, y)
+           : isSigned ? b.CreateICmpSLT(x, y)
+                      : b.CreateICmpULT(x, y);
+  case te::BinaryOp::LE:
+    return isFloat    ? b.CreateFCmpOLE(x, y)
+           : isSigned ? b.CreateICmpSLE(x, y)
+                      : b.CreateICmpULE(x, y);
+  case te::BinaryOp::GT:
+    return isFloat    ? b.CreateFCmpOGT(x, y)
+           : isSigned ? b.CreateICmpSGT(x, y)
+                      : b.CreateICmpUGT(x, y);
+  case te::BinaryOp::GE:
+    return isFloat    ? b.CreateFCmpOGE(x, y)
+           : isSigned ? b.CreateICmpSGE(x, y)
+                      : b.CreateICmpUGE(x, y);
+  }
+  llvm_unreachable("unknown binary op");
+}
+
+void KernelEmitter::emitLoop(Value *begin, Value *end, StringRef name,
+                             function_ref<void(Value *)> body) {
+  llvm::Function *f = b.GetInsertBlock()->getParent();
+  BasicBlock *pre = b.GetInsertBlock();
+  BasicBlock *header = BasicBlock::Create(ctx, name + ".header", f);
+  BasicBlock *bodyBB = BasicBlock::Create(ctx, name + ".body", f);
+  BasicBlock *exit = BasicBlock::Create(ctx, name + ".exit", f);
+  b.CreateBr(header);
+  b.SetInsertPoint(header);
+  PHINode *iv = b.CreatePHI(b.getInt64Ty(), 2, name);
+  iv->addIncoming(begin, pre);
+  b.CreateCondBr(b.CreateICmpSLT(iv, end), bodyBB, exit);
+  b.SetInsertPoint(bodyBB);
+  body(iv);
+  Value *next = b.CreateAdd(iv, b.getInt64(1), name + ".next", true, true);
+  iv->addIncoming(next, b.GetInsertBlock());
+  b.CreateBr(header);
+  b.SetInsertPoint(exit);
+}
+
+Value *KernelEmitter::emitReduce(const te::ReduceNode *n) {
+  DataType t = n->getSource().getDType();
+  te::ReduceKind kind = n->getReduceKind();
+  bool isArg = kind == te::ReduceKind::ArgMax || kind == te::ReduceKind::ArgMin;
+  llvm::Type *ty = computeType(t);
+  // Accumulators live in allocas in the entry block (SROA promotes them).
+  llvm::Function *f = b.GetInsertBlock()->getParent();
+  IRBuilder<> entry(&f->getEntryBlock(), f->getEntryBlock().begin());
+  AllocaInst *acc = entry.CreateAlloca(ty, nullptr, "acc");
+  AllocaInst *accIndex =
+      isArg ? entry.CreateAlloca(b.getInt64Ty(), nullptr, "acc.index")
+            : nullptr;
+  AllocaInst *position =
+      isArg ? entry.CreateAlloca(b.getInt64Ty(), nullptr, "acc.pos") : nullptr;
+
+  auto emitConst = [&](const te::Expr &e) { return emitExpr(e); };
+  Value *init;
+  switch (kind) {
+  case te::ReduceKind::Sum:
+  case te::ReduceKind::Any:
+    init = llvm::Constant::getNullValue(ty);
+    break;
+  case te::ReduceKind::Prod:
+  case te::ReduceKind::All:
+    init = t.isFloatingPoint() ? ConstantFP::get(ty, 1.0)
+                               : ConstantInt::get(ty, 1);
+    break;
+  case te::ReduceKind::Min:
+  case te::ReduceKind::ArgMin:
+    init = emitConst(te::highestValue(t));
+    break;
+  case te::ReduceKind::Max:
+  case te::ReduceKind::ArgMax:
+    init = emitConst(te::lowestValue(t));
+    break;
+  }
+  b.CreateStore(init, acc);
+  if (isArg) {
+    b.CreateStore(b.getInt64(0), accIndex);
+    b.CreateStore(b.getInt64(0), position);
+  }
+
+  // Values emitted inside the loops do not dominate the code after them.
+  DenseMap<const te::ExprNode *, Value *> savedMemo = memo;
+  std::function<void(unsigned)> loops = [&](unsigned level) {
+    if (level == n->getAxes().size()) {
+      auto update = [&]() {
+        Value *v = emitExpr(n->getSource());
+        Value *cur = b.CreateLoad(ty, acc);
+        bool isFloat = t.isFloatingPoint();
+        bool isSigned = t.isInt();
+        Value *next = nullptr;
+        switch (kind) {
+        case te::ReduceKind::Sum:
+          next = isFloat      ? b.CreateFAdd(cur, v)
+                 : t.isBool() ? b.CreateOr(cur, v)
+                              : b.CreateAdd(cur, v);
+          break;
+        case te::ReduceKind::Prod:
+          next = isFloat      ? b.CreateFMul(cur, v)
+                 : t.isBool() ? b.CreateAnd(cur, v)
+                              : b.CreateMul(cur, v);
+          break;
+        case te::ReduceKind::Any:
+          next = b.CreateOr(cur, v);
+          break;
+        case te::ReduceKind::All:
+          next = b.CreateAnd(cur, v);
+          break;
+        case te::ReduceKind::Min:
+          next = isFloat ? intrinsic(llvm::Intrinsic::minimum, {cur, v})
+                         : intrinsic(isSigned ? llvm::Intrinsic::smin
+                                              : llvm::Intrinsic::umin,
+                                     {cur, v});
+          break;
+        case te::ReduceKind::Max:
+          next = isFloat ? intrinsic(llvm::Intrinsic::maximum, {cur, v})
+                         : intrinsic(isSigned ? llvm::Intrinsic::smax
+                                              : llvm::Intrinsic::umax,
+                                     {cur, v});
+          break;
+        case te::ReduceKind::ArgMax:
+        case te::ReduceKind::ArgMin: {
+          bool isMax = kind == te::ReduceKind::ArgMax;
+          Value *better, *equal;
+          if (isFloat) {
+            better = isMax ? b.CreateFCmpOGT(v, cur) : b.CreateFCmpOLT(v, cur);
+            equal = b.CreateFCmpOEQ(v, cur);
+            // The first NaN wins and stays.
+            better = b.CreateOr(better, b.CreateFCmpUNO(v, v));
+            Value *curNan = b.CreateFCmpUNO(cur, cur);
+            better = b.CreateAnd(better, b.CreateNot(curNan));
+            equal = b.CreateAnd(equal, b.CreateNot(curNan));
+          } else {
+            better = isMax ? (isSigned ? b.CreateICmpSGT(v, cur)
+                                       : b.CreateICmpUGT(v, cur))
+                           : (isSigned ? b.CreateICmpSLT(v, cur)
+                                       : b.CreateICmpULT(v, cur));
+            equal = b.CreateICmpEQ(v, cur);
+          }
+          Value *take = n->getSelectLast() ? b.CreateOr(better, equal) : better;
+          Value *pos = b.CreateLoad(b.getInt64Ty(), position);
+          b.CreateStore(b.CreateSelect(take, v, cur), acc);
+          Value *idx = b.CreateLoad(b.getInt64Ty(), accIndex);
+          b.CreateStore(b.CreateSelect(take, pos, idx), accIndex);
+          b.CreateStore(b.CreateAdd(pos, b.getInt64(1)), position);
+          return;
+        }
+        }
+        b.CreateStore(next, acc);
+      };
+      if (n->getCondition()) {
+        Value *cond = emitExpr(n->getCondition());
+        llvm::Function *fnc = b.GetInsertBlock()->getParent();
+        BasicBlock *then = BasicBlock::Create(ctx, "reduce.then", fnc);
+        BasicBlock *join = BasicBlock::Create(ctx, "reduce.join", fnc);
+        BasicBlock *skip =
+            isArg ? BasicBlock::Create(ctx, "reduce.skip", fnc) : join;
+        b.CreateCondBr(cond, then, skip);
+        b.SetInsertPoint(then);
+        update();
+        b.CreateBr(join);
+        if (isArg) {
+          // A skipped element still takes a position.
+          b.SetInsertPoint(skip);
+          Value *pos = b.CreateLoad(b.getInt64Ty(), position);
+          b.CreateStore(b.CreateAdd(pos, b.getInt64(1)), position);
+          b.CreateBr(join);
+        }
+        b.SetInsertPoint(join);
+      } else {
+        update();
+      }
+      return;
+    }
+    const te::IterVar &axis = n->getAxes()[level];
+    Value *extent = emitExpr(axis.extent);
+    emitLoop(b.getInt64(0), extent, "k", [&](Value *iv) {
+      vars[axis.var.get()] = iv;
+      DenseMap<const te::ExprNode *, Value *> outer = memo;
+      loops(level + 1);
+      memo = std::move(outer);
+    });
+  };
+  loops(0);
+  memo = std::move(savedMemo);
+  if (isArg)
+    return b.CreateIntCast(b.CreateLoad(b.getInt64Ty(), accIndex),
+                           computeType(n->getDType()), true);
+  return b.CreateLoad(ty, acc);
+}
+
+Value *KernelEmitter::emitExprImpl(const te::Expr &e) {
+  switch (e->getKind()) {
+  case te::ExprNode::Kind::IntImm:
+    return ConstantInt::get(computeType(e.getDType()),
+                            llvm::cast<te::IntImmNode>(e.get())->getValue(),
+                            true);
+  case te::ExprNode::Kind::FloatImm: {
+    double v = llvm::cast<te::FloatImmNode>(e.get())->getValue();
+    DataType t = e.getDType();
+    if (t.isFloat() && t.getBits() == 16)
+      v = nnir::halfToFloat(nnir::floatToHalf(static_cast<float>(v)));
+    else if (t.isBFloat())
+      v = nnir::bfloat16ToFloat(nnir::floatToBFloat16(static_cast<float>(v)));
+    return ConstantFP::get(computeType(t), v);
+  }
+  case te::ExprNode::Kind::Var: {
+    Value *v = vars.lookup(e.get());
+    assert(v && "variable not bound");
+    return v;
+  }
+  case te::ExprNode::Kind::Unary: {
+    const auto *u = llvm::cast<te::UnaryNode>(e.get());
+    Value *x = emitExpr(u->getOperand());
+    DataType t = u->getDType();
+    if (u->getOp() == te::UnaryOp::Not)
+      return b.CreateNot(x);
+    if (t.isFloatingPoint())
+      return b.CreateFNeg(x);
+    return b.CreateNeg(x);
+  }
+  case te::ExprNode::Kind::Binary:
+    return emitBinary(llvm::cast<te::BinaryNode>(e.get()));
+  case te::ExprNode::Kind::Select: {
+    const auto *s = llvm::cast<te::SelectNode>(e.get());
+    Value *c = emitExpr(s->getCondition());
+    Value *t = emitExpr(s->getTrueValue());
+    Value *f = emitExpr(s->getFalseValue());
+    return b.CreateSelect(c, t, f);
+  }
+  case te::ExprNode::Kind::Cast: {
+    const auto *c = llvm::cast<te::CastNode>(e.get());
+    return convert(emitExpr(c->getOperand()), c->getOperand().getDType(),
+                   c->getDType());
+  }
+  case te::ExprNode::Kind::Reinterpret: {
+    const auto *r = llvm::cast<te::ReinterpretNode>(e.get());
+    DataType from = r->getOperand().getDType(), to = r->getDType();
+    Value *x = emitExpr(r->getOperand());
+    // Through the storage representation (float16/bfloat16 are rounded to
+    // their bits first).
+    Value *bits;
+    if (from.isFloat() && from.getBits() == 16)
+      bits = b.CreateBitCast(b.CreateFPTrunc(x, b.getHalfTy()), b.getInt16Ty());
+    else if (from.isBFloat())
+      bits = floatToBF16Bits(b, x);
+    else if (from.isBool())
+      bits = x;
+    else
+      bits = b.CreateBitCast(x, b.getIntNTy(from.getBits()));
+    if (to.isFloat() && to.getBits() == 16)
+      return b.CreateFPExt(b.CreateBitCast(bits, b.getHalfTy()),
+                           b.getFloatTy());
+    if (to.isBFloat())
+      return b.CreateBitCast(
+          b.CreateShl(b.CreateZExt(bits, b.getInt32Ty()), 16), b.getFloatTy());
+    return b.CreateBitCast(bits, computeType(to));
+  }
+  case te::ExprNode::Kind::Call:
+    return emitIntrinsic(llvm::cast<te::CallNode>(e.get()));
+  case te::ExprNode::Kind::TensorRead: {
+    const auto *r = llvm::cast<te::TensorReadNode>(e.get());
+    const te::TensorNode *t = r->getTensor();
+    Value *base = bufferPtr(t);
+    Value *offset = emitOffset(t, r->getIndices());
+    Value *ptr = b.CreateInBoundsGEP(storageType(t->getDType()), base, offset);
+    return load(ptr, t->getDType());
+  }
+  case te::ExprNode::Kind::Reduce:
+    return emitReduce(llvm::cast<te::ReduceNode>(e.get()));
+  }
+  llvm_unreachable("unknown expression");
+}
+
+//===----------------------------------------------------------------------===//
+// Statements (extern stages)
+//===----------------------------------------------------------------------===//
+
+void KernelEmitter::emitStmt(const te::Stmt &s) {
+  // Values do not dominate across statements with control flow.
+  memo.clear();
+  switch (s->getKind()) {
+  case te::StmtNode::Kind::For: {
+    const auto *f = llvm::cast<te::ForNode>(s.get());
+    Value *extent = emitExpr(f->getExtent());
+    emitLoop(b.getInt64(0), extent, "for", [&](Value *iv) {
+      vars[f->getVar().get()] = iv;
+      emitStmt(f->getBody());
+    });
+    memo.clear();
+    return;
+  }
+  case te::StmtNode::Kind::Store: {
+    const auto *st = llvm::cast<te::StoreNode>(s.get());
+    const te::TensorNode *t = st->getBuffer().get();
+    Value *v = convert(emitExpr(st->getValue()), st->getValue().getDType(),
+                       t->getDType());
+    Value *ptr = b.CreateInBoundsGEP(storageType(t->getDType()), bufferPtr(t),
+                                     emitOffset(t, st->getIndices()));
+    store(ptr, v, t->getDType());
+    return;
+  }
+  case te::StmtNode::Kind::IfThenElse: {
+    const auto *i = llvm::cast<te::IfThenElseNode>(s.get());
+    Value *cond = emitExpr(i->getCondition());
+    llvm::Function *f = b.GetInsertBlock()->getParent();
+    BasicBlock *then = BasicBlock::Create(ctx, "if.then", f);
+    BasicBlock *join = BasicBlock::Create(ctx, "if.end", f);
+    BasicBlock *other =
+        i->getElse() ? BasicBlock::Create(ctx, "if.else", f) : join;
+    b.CreateCondBr(cond, then, other);
+    b.SetInsertPoint(then);
+    emitStmt(i->getThen());
+    b.CreateBr(join);
+    if (i->getElse()) {
+      b.SetInsertPoint(other);
+      emitStmt(i->getElse());
+      b.CreateBr(join);
+    }
+    b.SetInsertPoint(join);
+    memo.clear();
+    return;
+  }
+  case te::StmtNode::Kind::Seq:
+    for (const te::Stmt &c : llvm::cast<te::SeqNode>(s.get())->getStmts())
+      emitStmt(c);
+    return;
+  case te::StmtNode::Kind::Allocate: {
+    const auto *a = llvm::cast<te::AllocateNode>(s.get());
+    const te::Tensor &buf = a->getBuffer();
+    Value *bytes = b.CreateMul(emitShapeProduct(buf.getShape()),
+                               b.getInt64(buf.getDType().getStorageBytes()));
+    FunctionCallee alloc = m.getOrInsertFunction(
+        "nnir_alloc", FunctionType::get(b.getPtrTy(), {b.getInt64Ty()}, false));
+    FunctionCallee release = m.getOrInsertFunction(
+        "nnir_free", FunctionType::get(b.getVoidTy(), {b.getPtrTy()}, false));
+    Value *ptr = b.CreateCall(alloc, {bytes});
+    // Scratch allocation failure inside a stage cannot be reported through
+    // the stage; the statement is skipped and the kernel's own allocation
+    // checks cover the common case. (Small scratch buffers.)
+    buffersInScope[buf.get()] = ptr;
+    llvm::Function *f = b.GetInsertBlock()->getParent();
+    BasicBlock *run = BasicBlock::Create(ctx, "alloc.ok", f);
+    BasicBlock *join = BasicBlock::Create(ctx, "alloc.end", f);
+    b.CreateCondBr(b.CreateIsNotNull(ptr), run, join);
+    b.SetInsertPoint(run);
+    emitStmt(a->getBody());
+    b.CreateCall(release, {ptr});
+    b.CreateBr(join);
+    b.SetInsertPoint(join);
+    memo.clear();
+    return;
+  }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Functions
+//===----------------------------------------------------------------------===//
+
+llvm::Function *KernelEmitter::emitStageFunction(const Stage &stage,
+                                                 unsigned index) {
+  SmallVector<llvm::Type *, 16> params(buffers.size(), b.getPtrTy());
+  params.append(fn.dimVars.size(), b.getInt64Ty());
+  params.push_back(b.getInt64Ty()); // begin
+  params.push_back(b.getInt64Ty()); // end
+  auto *fty = FunctionType::get(b.getVoidTy(), params, false);
+  llvm::Function *f = llvm::Function::Create(fty, GlobalValue::InternalLinkage,
+                                             "stage" + Twine(index), m);
+  for (unsigned i = 0; i < buffers.size(); ++i) {
+    f->addParamAttr(i, Attribute::NoAlias);
+    f->addParamAttr(i, Attribute::NoCapture);
+    f->addParamAttr(
+        i, Attribute::getWithAlignment(ctx, Align(nnir::NDArray::kAlignment)));
+  }
+  f->addFnAttr(Attribute::NoUnwind);
+  BasicBlock *entry = BasicBlock::Create(ctx, "entry", f);
+  b.SetInsertPoint(entry);
+  buffersInScope.clear();
+  vars.clear();
+  memo.clear();
+  for (unsigned i = 0; i < buffers.size(); ++i)
+    buffersInScope[buffers[i].get()] = f->getArg(i);
+  for (unsigned i = 0; i < fn.dimVars.size(); ++i)
+    vars[fn.dimVars[i].get()] = f->getArg(buffers.size() + i);
+  Value *begin = f->getArg(buffers.size() + fn.dimVars.size());
+  Value *end = f->getArg(buffers.size() + fn.dimVars.size() + 1);
+
+  if (stage.externOp) {
+    emitStmt(stage.externOp->getBody());
+    b.CreateRetVoid();
+    return f;
+  }
+
+  const te::TensorNode *t = stage.tensor.get();
+  ArrayRef<te::Expr> shape = t->getShape();
+  ArrayRef<te::Expr> axes = t->getAxes();
+  Value *out = bufferPtr(t);
+  // Shape values, emitted once at entry.
+  SmallVector<Value *, 4> extents;
+  for (const te::Expr &e : shape)
+    extents.push_back(emitExpr(e));
+  memo.clear();
+
+  auto emitElement = [&]() {
+    DenseMap<const te::ExprNode *, Value *> outer = memo;
+    Value *v = emitExpr(stage.body);
+    Value *offset = emitOffset(t, axes);
+    store(b.CreateInBoundsGEP(storageType(t->getDType()), out, offset), v,
+          t->getDType());
+    memo = std::move(outer);
+  };
+  std::function<void(unsigned)> inner = [&](unsigned level) {
+    if (level == shape.size()) {
+      emitElement();
+      return;
+    }
+    emitLoop(b.getInt64(0), extents[level], "i" + Twine(level).str(),
+             [&](Value *iv) {
+               vars[axes[level].get()] = iv;
+               DenseMap<const te::ExprNode *, Value *> outer = memo;
+               inner(level + 1);
+               memo = std::move(outer);
+             });
+  };
+  if (shape.empty()) {
+    emitLoop(begin, end, "one", [&](Value *) { emitElement(); });
+  } else {
+    // The outer loop runs over the collapsed leading axes.
+    unsigned p = stage.collapsed;
+    emitLoop(begin, end, "outer", [&](Value *iv) {
+      Value *rest = iv;
+      for (unsigned i = p; i-- > 0;) {
+        if (i == 0) {
+          vars[axes[0].get()] = rest;
+          break;
+        }
+        vars[axes[i].get()] = b.CreateURem(rest, extents[i]);
+        rest = b.CreateUDiv(rest, extents[i]);
+      }
+      DenseMap<const te::ExprNode *, Value *> outer = memo;
+      inner(p);
+      memo = std::move(outer);
+    });
+  }
+  b.CreateRetVoid();
+  return f;
+}
+
+llvm::Function *KernelEmitter::emitTrampoline(llvm::Function *stageFn) {
+  // void trampoline(ptr closure, i64 begin, i64 end): the closure holds the
+  // buffer pointers then the dims.
+  auto *fty = FunctionType::get(
+      b.getVoidTy(), {b.getPtrTy(), b.getInt64Ty(), b.getInt64Ty()}, false);
+  llvm::Function *f = llvm::Function::Create(
+      fty, GlobalValue::InternalLinkage, stageFn->getName() + ".parallel", m);
+  f->addFnAttr(Attribute::NoUnwind);
+  IRBuilder<> tb(BasicBlock::Create(ctx, "entry", f));
+  SmallVector<Value *, 16> args;
+  unsigned n = buffers.size() + fn.dimVars.size();
+  for (unsigned i = 0; i < n; ++i) {
+    Value *slot =
+        tb.CreateConstInBoundsGEP1_64(tb.getInt64Ty(), f->getArg(0), i);
+    llvm::Type *ty = i < buffers.size() ? (llvm::Type *)tb.getPtrTy()
+                                        : (llvm::Type *)tb.getInt64Ty();
+    args.push_back(tb.CreateLoad(ty, slot));
+  }
+  args.push_back(f->getArg(1));
+  args.push_back(f->getArg(2));
+  tb.CreateCall(stageFn, args);
+  tb.CreateRetVoid();
+  return f;
+}
+
+Error KernelEmitter::emit(StringRef name, KernelInfo &info) {
+  if (Error e = schedule())
+    return e;
+  // Collapse and cost each compute stage.
+  for (Stage &stage : stages) {
+    if (stage.externOp) {
+      stage.work = 1;
+      for (const te::Tensor &out : stage.externOutputs)
+        if (auto s = te::getConstShape(out.getShape()))
+          stage.work = SaturatingAdd<uint64_t>(
+              stage.work,
+              static_cast<uint64_t>(nnir::getNumElements(*s).value_or(0)));
+      continue;
+    }
+    ArrayRef<te::Expr> shape = stage.tensor.getShape();
+    uint64_t elements = 1;
+    std::optional<SmallVector<int64_t, 4>> constShape =
+        te::getConstShape(shape);
+    if (constShape)
+      for (int64_t e : *constShape)
+        elements =
+            SaturatingMultiply<uint64_t>(elements, std::max<int64_t>(e, 0));
+    else
+      elements = uint64_t(1) << 20; // Unknown until run time: assume large.
+    stage.work =
+        SaturatingMultiply<uint64_t>(elements, estimateCost(stage.body));
+    // Collapse leading axes until the outer range has enough iterations.
+    unsigned p = shape.empty() ? 0 : 1;
+    if (constShape) {
+      int64_t range = shape.empty() ? 1 : (*constShape)[0];
+      while (p + 1 < shape.size() && range < 256) {
+        range *= (*constShape)[p];
+        ++p;
+      }
+    }
+    stage.collapsed = p;
+    stage.parallel = options.parallelWork && !shape.empty() &&
+                     stage.work >= options.parallelWork;
+  }
+
+  // Stage functions.
+  std::vector<llvm::Function *> stageFns;
+  for (unsigned i = 0; i < stages.size(); ++i)
+    stageFns.push_back(emitStageFunction(stages[i], i));
+
+  // The kernel.
+  auto *kty =
+      FunctionType::get(b.getInt32Ty(), {b.getPtrTy(), b.getPtrTy()}, false);
+  llvm::Function *kernel =
+      llvm::Function::Create(kty, GlobalValue::ExternalLinkage, name, m);
+  kernel->addFnAttr(Attribute::NoUnwind);
+  BasicBlock *entry = BasicBlock::Create(ctx, "entry", kernel);
+  b.SetInsertPoint(entry);
+  vars.clear();
+  memo.clear();
+  SmallVector<Value *, 16> bufferValues;
+  for (unsigned i = 0; i < numIO; ++i)
+    bufferValues.push_back(b.CreateLoad(
+        b.getPtrTy(),
+        b.CreateConstInBoundsGEP1_64(b.getPtrTy(), kernel->getArg(0), i)));
+  SmallVector<Value *, 2> dimValues;
+  for (unsigned i = 0; i < fn.dimVars.size(); ++i) {
+    dimValues.push_back(b.CreateLoad(
+        b.getInt64Ty(),
+        b.CreateConstInBoundsGEP1_64(b.getInt64Ty(), kernel->getArg(1), i)));
+    vars[fn.dimVars[i].get()] = dimValues.back();
+  }
+  // Scratch buffers.
+  FunctionCallee alloc = m.getOrInsertFunction(
+      "nnir_alloc", FunctionType::get(b.getPtrTy(), {b.getInt64Ty()}, false));
+  FunctionCallee release = m.getOrInsertFunction(
+      "nnir_free", FunctionType::get(b.getVoidTy(), {b.getPtrTy()}, false));
+  SmallVector<Value *, 4> scratch;
+  for (unsigned i = numIO; i < buffers.size(); ++i) {
+    Value *bytes =
+        b.CreateMul(emitShapeProduct(buffers[i].getShape()),
+                    b.getInt64(buffers[i].getDType().getStorageBytes()));
+    Value *ptr = b.CreateCall(alloc, {bytes});
+    BasicBlock *ok = BasicBlock::Create(ctx, "alloc.ok", kernel);
+    BasicBlock *fail = BasicBlock::Create(ctx, "alloc.fail", kernel);
+    b.CreateCondBr(b.CreateIsNull(ptr), fail, ok);
+    b.SetInsertPoint(fail);
+    for (Value *s : scratch)
+      b.CreateCall(release, {s});
+    b.CreateRet(b.getInt32(nnir::kKernelOutOfMemory));
+    b.SetInsertPoint(ok);
+    scratch.push_back(ptr);
+    bufferValues.push_back(ptr);
+  }
+
+  FunctionCallee parallelFor = m.getOrInsertFunction(
+      "nnir_parallel_for",
+      FunctionType::get(
+          b.getVoidTy(),
+          {b.getInt64Ty(), b.getInt64Ty(), b.getPtrTy(), b.getPtrTy()}, false));
+  for (unsigned i = 0; i < stages.size(); ++i) {
+    const Stage &stage = stages[i];
+    ++info.numStages;
+    info.work = SaturatingAdd(info.work, stage.work);
+    Value *range = b.getInt64(1);
+    if (!stage.externOp)
+      range =
+          emitShapeProduct(stage.tensor.getShape().take_front(stage.collapsed));
+    SmallVector<Value *, 16> args(bufferValues.begin(), bufferValues.end());
+    args.append(dimValues.begin(), dimValues.end());
+    if (!stage.parallel) {
+      args.push_back(b.getInt64(0));
+      args.push_back(range);
+      b.CreateCall(stageFns[i], args);
+      continue;
+    }
+    ++info.numParallelStages;
+    // The closure: buffer pointers and dims, 8 bytes each.
+    IRBuilder<> eb(&kernel->getEntryBlock(), kernel->getEntryBlock().begin());
+    AllocaInst *closure =
+        eb.CreateAlloca(eb.getInt64Ty(), eb.getInt32(args.size()), "closure");
+    for (unsigned j = 0; j < args.size(); ++j)
+      b.CreateStore(args[j],
+                    b.CreateConstInBoundsGEP1_64(b.getInt64Ty(), closure, j));
+    // Aim for chunks of about 32K scalar operations.
+    uint64_t perIteration = 1;
+    if (auto s = te::getConstShape(stage.tensor.getShape())) {
+      int64_t outer = 1;
+      for (unsigned j = 0; j < stage.collapsed; ++j)
+        outer *= (*s)[j];
+      perIteration =
+          std::max<uint64_t>(1, stage.work / std::max<int64_t>(outer, 1));
+    }
+    uint64_t grain = std::max<uint64_t>(1, (uint64_t(1) << 15) / perIteration);
+    b.CreateCall(parallelFor, {range, b.getInt64(grain),
+                               emitTrampoline(stageFns[i]), closure});
+  }
+  for (Value *s : scratch)
+    b.CreateCall(release, {s});
+  b.CreateRet(b.getInt32(nnir::kKernelOK));
+
+  info.name = name.str();
+  info.numInputs = fn.inputs.size();
+  info.numOutputs = outputTensors.size();
+  std::string message;
+  raw_string_ostream os(message);
+  if (verifyModule(m, &os))
+    return createStringError(inconvertibleErrorCode(),
+                             "internal error: invalid LLVM IR for kernel '" +
+                                 name + "': " + message);
+  return Error::success();
+}
+
+Expected<std::unique_ptr<Module>>
+nnir::emitKernel(const TEFunction &fn, LLVMContext &ctx, StringRef name,
+                 const CodegenOptions &options, KernelInfo &info) {
+  auto m = std::make_unique<Module>(name, ctx);
+  KernelEmitter emitter(fn, ctx, *m, options);
+  if (Error e = emitter.emit(name, info))
+    return std::move(e);
+  return m;
+}

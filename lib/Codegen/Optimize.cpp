@@ -1,0 +1,51 @@
+//===- Optimize.cpp - LLVM's pipeline for generated kernels ---------------===//
+//
+/// \file
+/// The new pass manager's default pipelines for the host target. Tiny
+/// kernels (FoldConstant's typical small constant subgraphs) get O1, where
+/// compilation time dominates; everything else gets O3 with the loop and SLP
+/// vectorisers (benchmarks/ measures the trade-off).
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnir/Codegen/Codegen.h"
+
+#include "llvm/Analysis/CGSCCPassManager.h"
+#include "llvm/Analysis/LoopAnalysisManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Target/TargetMachine.h"
+
+using namespace llvm;
+using namespace nnir;
+
+unsigned nnir::chooseOptLevel(uint64_t work) {
+  return work < (uint64_t(1) << 12) ? 1 : 3;
+}
+
+void nnir::optimizeModule(Module &module, TargetMachine &tm,
+                          unsigned optLevel) {
+  module.setTargetTriple(tm.getTargetTriple().str());
+  module.setDataLayout(tm.createDataLayout());
+  if (optLevel == 0)
+    return;
+  LoopAnalysisManager lam;
+  FunctionAnalysisManager fam;
+  CGSCCAnalysisManager cgam;
+  ModuleAnalysisManager mam;
+  PipelineTuningOptions pto;
+  pto.LoopVectorization = optLevel >= 2;
+  pto.SLPVectorization = optLevel >= 2;
+  PassBuilder pb(&tm, pto);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  OptimizationLevel level = optLevel == 1   ? OptimizationLevel::O1
+                            : optLevel == 2 ? OptimizationLevel::O2
+                                            : OptimizationLevel::O3;
+  ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(level);
+  mpm.run(module, mam);
+}

@@ -1,0 +1,344 @@
+//===- Evaluator.cpp - Running graph IR on tensors ------------------------===//
+//
+/// \file
+/// A task-stack interpreter over one function body (a frame): a first walk
+/// counts the users of every node; the second evaluates in post-order,
+/// releasing each value when its last user is done. Let and If continue in
+/// the same frame (no native recursion along chains); calls of non-primitive
+/// functions open a new frame.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnir/ExecutionEngine/Evaluator.h"
+#include "nnir/IR/Op.h"
+#include "nnir/IR/Type.h"
+#include "nnir/Support/Diagnostics.h"
+
+#include "llvm/ADT/DenseSet.h"
+
+using namespace llvm;
+using namespace nnir;
+
+RuntimeValue RuntimeValue::tensor(NDArray array) {
+  RuntimeValue v;
+  v.kind = Kind::Tensor;
+  v.array = std::move(array);
+  return v;
+}
+
+RuntimeValue RuntimeValue::tuple(std::vector<RuntimeValue> fields) {
+  RuntimeValue v;
+  v.kind = Kind::Tuple;
+  v.fields =
+      std::make_shared<const std::vector<RuntimeValue>>(std::move(fields));
+  return v;
+}
+
+ArrayRef<RuntimeValue> RuntimeValue::getFields() const {
+  if (!fields)
+    return {};
+  return *fields;
+}
+
+void RuntimeValue::flatten(std::vector<NDArray> &out) const {
+  if (kind == Kind::Tensor) {
+    out.push_back(array);
+    return;
+  }
+  for (const RuntimeValue &f : getFields())
+    f.flatten(out);
+}
+
+Evaluator::Evaluator(ExecutionEngine &engine, const IRModule *module,
+                     EvaluatorOptions options)
+    : engine(engine), module(module), options(options) {}
+Evaluator::~Evaluator() = default;
+
+/// The children of \p e that evaluation visits (callees that are operators,
+/// global variables or function literals are handled by the call itself).
+static SmallVector<const Expr *, 4> getChildren(const Expr *e) {
+  SmallVector<const Expr *, 4> out;
+  if (const auto *call = dyn_cast<Call>(e)) {
+    const Expr *callee = call->getCallee().get();
+    if (!isa<Op>(callee) && !isa<GlobalVar>(callee) && !isa<Function>(callee))
+      out.push_back(callee);
+    for (const Ref<Expr> &a : call->getArgs())
+      out.push_back(a.get());
+  } else if (const auto *t = dyn_cast<Tuple>(e)) {
+    for (const Ref<Expr> &f : t->getFields())
+      out.push_back(f.get());
+  } else if (const auto *item = dyn_cast<TupleGetItem>(e)) {
+    out.push_back(item->getTuple().get());
+  } else if (const auto *let = dyn_cast<Let>(e)) {
+    out.push_back(let->getValue().get());
+    out.push_back(let->getBody().get());
+  } else if (const auto *i = dyn_cast<If>(e)) {
+    out.push_back(i->getCond().get());
+    out.push_back(i->getThen().get());
+    out.push_back(i->getElse().get());
+  }
+  return out;
+}
+
+/// Rebuilds a value of \p type from flat tensors.
+static RuntimeValue structure(const Type *type, ArrayRef<NDArray> &flat) {
+  if (const auto *tuple = dyn_cast_or_null<TupleType>(type)) {
+    std::vector<RuntimeValue> fields;
+    for (const Ref<Type> &f : tuple->getFields())
+      fields.push_back(structure(f.get(), flat));
+    return RuntimeValue::tuple(std::move(fields));
+  }
+  RuntimeValue v = RuntimeValue::tensor(flat.front());
+  flat = flat.drop_front();
+  return v;
+}
+
+/// The type of a run-time value (tensors and tuples).
+static Ref<Type> typeOfValue(const RuntimeValue &v) {
+  if (v.isTensor())
+    return TensorType::get(v.getTensor().getShape(), v.getTensor().getDType());
+  std::vector<Ref<Type>> fields;
+  for (const RuntimeValue &f : v.getFields())
+    fields.push_back(typeOfValue(f));
+  return TupleType::get(fields);
+}
+
+Expected<RuntimeValue> Evaluator::runPrimitive(const Function &fn,
+                                               ArrayRef<RuntimeValue> args,
+                                               SMLoc loc) {
+  std::vector<NDArray> flat;
+  for (const RuntimeValue &a : args) {
+    if (a.getKind() == RuntimeValue::Kind::Closure)
+      return makeError(loc, "cannot pass a function to a primitive function");
+    a.flatten(flat);
+  }
+  Expected<std::vector<NDArray>> results = engine.run(fn, flat);
+  if (!results)
+    return results.takeError();
+  ArrayRef<NDArray> rest = *results;
+  return structure(fn.getBody()->getCheckedType().get(), rest);
+}
+
+Expected<RuntimeValue> Evaluator::runOp(const Call &call,
+                                        ArrayRef<RuntimeValue> args) {
+  auto it = wrappers.find(&call);
+  if (it == wrappers.end()) {
+    if (!call.getCheckedType())
+      return makeError(call.getLoc(), "cannot evaluate a call without an "
+                                      "inferred type (run InferType first)");
+    std::vector<Ref<Var>> params;
+    std::vector<Ref<Expr>> refs;
+    for (unsigned i = 0; i < args.size(); ++i) {
+      Ref<Type> type = typeOfValue(args[i]);
+      params.push_back(
+          Var::get(("p" + Twine(i)).str(), type, call.getLoc(), type));
+      refs.push_back(params.back());
+    }
+    Ref<Call> body = Call::get(call.getCallee(), refs, call.getAttrs(),
+                               call.getLoc(), call.getCheckedType());
+    Ref<DictAttrs> attrs = DictAttrs::get({NamedAttrValue{
+        attr::kPrimitive.str(), AttrValue::integer(1), SMLoc()}});
+    Ref<Function> fn = Function::get(params, body, call.getCheckedType(), attrs,
+                                     call.getLoc());
+    it = wrappers.try_emplace(&call, Ref<Call>(const_cast<Call *>(&call)), fn)
+             .first;
+  }
+  return runPrimitive(*it->second.second, args, call.getLoc());
+}
+
+Expected<RuntimeValue> Evaluator::callFunction(const Function &fn,
+                                               ArrayRef<RuntimeValue> args,
+                                               const RuntimeValue *closure,
+                                               unsigned depth, SMLoc loc) {
+  if (fn.getNumParams() != args.size())
+    return makeError(loc, "expected " + Twine(fn.getNumParams()) +
+                              " arguments, got " + Twine(args.size()));
+  if (fn.isPrimitive())
+    return runPrimitive(fn, args, loc);
+  if (depth + 1 > options.maxCallDepth)
+    return makeError(loc, "calls nest deeper than " +
+                              Twine(options.maxCallDepth) + " levels");
+  DenseMap<const Var *, RuntimeValue> env;
+  if (closure && closure->captured)
+    env = *closure->captured;
+  for (unsigned i = 0; i < args.size(); ++i)
+    env[fn.getParam(i).get()] = args[i];
+  return evaluateIn(*fn.getBody(), std::move(env), depth + 1);
+}
+
+Expected<RuntimeValue> Evaluator::callValue(const Call &call,
+                                            const RuntimeValue *callee,
+                                            ArrayRef<RuntimeValue> args,
+                                            unsigned depth) {
+  const Expr *target = call.getCallee().get();
+  if (isa<Op>(target))
+    return runOp(call, args);
+  if (const auto *fn = dyn_cast<Function>(target))
+    return callFunction(*fn, args, nullptr, depth, call.getLoc());
+  if (const auto *gv = dyn_cast<GlobalVar>(target)) {
+    const Function *fn = module ? module->lookup(gv) : nullptr;
+    if (!fn)
+      return makeError(call.getLoc(), "no global function @" + gv->getName());
+    return callFunction(*fn, args, nullptr, depth, call.getLoc());
+  }
+  if (!callee || callee->getKind() != RuntimeValue::Kind::Closure)
+    return makeError(call.getLoc(), "cannot call a value that is not a "
+                                    "function");
+  return callFunction(*callee->function, args, callee, depth, call.getLoc());
+}
+
+Expected<RuntimeValue>
+Evaluator::evaluateIn(const Expr &root, DenseMap<const Var *, RuntimeValue> env,
+                      unsigned depth) {
+  // Users of every node reachable without entering functions.
+  DenseMap<const Expr *, unsigned> uses;
+  {
+    DenseSet<const Expr *> seen;
+    SmallVector<const Expr *, 64> stack{&root};
+    seen.insert(&root);
+    while (!stack.empty()) {
+      const Expr *e = stack.pop_back_val();
+      for (const Expr *c : getChildren(e)) {
+        ++uses[c];
+        if (seen.insert(c).second)
+          stack.push_back(c);
+      }
+    }
+  }
+  DenseMap<const Expr *, RuntimeValue> values;
+  for (auto &[var, value] : env)
+    values[var] = value;
+  env.clear();
+  auto release = [&](const Expr *e) {
+    auto it = uses.find(e);
+    if (it != uses.end() && --it->second == 0 && e != &root)
+      values.erase(e);
+  };
+
+  enum class Task : uint8_t { Visit, Finish, LetBody, IfBranch, Alias };
+  struct Item {
+    Task task;
+    const Expr *e;
+    const Expr *from = nullptr;
+  };
+  SmallVector<Item, 64> stack{{Task::Visit, &root}};
+  while (!stack.empty()) {
+    Item item = stack.pop_back_val();
+    const Expr *e = item.e;
+    switch (item.task) {
+    case Task::Visit: {
+      if (values.count(e))
+        break;
+      if (const auto *c = dyn_cast<Constant>(e)) {
+        values[e] = RuntimeValue::tensor(c->getData());
+        break;
+      }
+      if (const auto *v = dyn_cast<Var>(e))
+        return makeError(v->getLoc(),
+                         "variable '%" + v->getNameHint() + "' is not bound");
+      if (const auto *fn = dyn_cast<Function>(e)) {
+        RuntimeValue closure;
+        closure.kind = RuntimeValue::Kind::Closure;
+        closure.function = Ref<Function>(const_cast<Function *>(fn));
+        auto captured = std::make_shared<DenseMap<const Var *, RuntimeValue>>();
+        for (auto &[node, value] : values)
+          if (const auto *var = dyn_cast<Var>(node))
+            (*captured)[var] = value;
+        closure.captured = std::move(captured);
+        values[e] = closure;
+        break;
+      }
+      if (isa<Op>(e) || isa<GlobalVar>(e))
+        return makeError(e->getLoc(), "cannot evaluate an operator or a "
+                                      "global function as a value");
+      if (const auto *let = dyn_cast<Let>(e)) {
+        stack.push_back({Task::LetBody, e});
+        stack.push_back({Task::Visit, let->getValue().get()});
+        break;
+      }
+      if (const auto *i = dyn_cast<If>(e)) {
+        stack.push_back({Task::IfBranch, e});
+        stack.push_back({Task::Visit, i->getCond().get()});
+        break;
+      }
+      stack.push_back({Task::Finish, e});
+      SmallVector<const Expr *, 4> children = getChildren(e);
+      for (const Expr *c : llvm::reverse(children))
+        stack.push_back({Task::Visit, c});
+      break;
+    }
+    case Task::LetBody: {
+      const auto *let = cast<Let>(e);
+      // Copy first: inserting may move the map's storage.
+      RuntimeValue value = values[let->getValue().get()];
+      values[let->getVar().get()] = std::move(value);
+      release(let->getValue().get());
+      stack.push_back({Task::Alias, e, let->getBody().get()});
+      stack.push_back({Task::Visit, let->getBody().get()});
+      break;
+    }
+    case Task::IfBranch: {
+      const auto *i = cast<If>(e);
+      RuntimeValue cond = values[i->getCond().get()];
+      if (!cond.isTensor() || cond.getTensor().getNumElements() != 1)
+        return makeError(i->getCond()->getLoc(),
+                         "the condition of an if must be a scalar tensor");
+      bool taken = cond.getTensor().getElementAsDouble(0) != 0;
+      release(i->getCond().get());
+      const Expr *branch = taken ? i->getThen().get() : i->getElse().get();
+      stack.push_back({Task::Alias, e, branch});
+      stack.push_back({Task::Visit, branch});
+      break;
+    }
+    case Task::Alias: {
+      RuntimeValue value = values[item.from];
+      values[e] = std::move(value);
+      release(item.from);
+      break;
+    }
+    case Task::Finish: {
+      if (const auto *t = dyn_cast<Tuple>(e)) {
+        std::vector<RuntimeValue> fields;
+        for (const Ref<Expr> &f : t->getFields())
+          fields.push_back(values[f.get()]);
+        values[e] = RuntimeValue::tuple(std::move(fields));
+      } else if (const auto *get = dyn_cast<TupleGetItem>(e)) {
+        RuntimeValue tuple = values[get->getTuple().get()];
+        if (!tuple.isTuple() || get->getIndex() >= tuple.getFields().size())
+          return makeError(e->getLoc(), "projection of a non-tuple value or "
+                                        "an index out of range");
+        values[e] = tuple.getFields()[get->getIndex()];
+      } else {
+        const auto *call = cast<Call>(e);
+        std::vector<RuntimeValue> args;
+        for (const Ref<Expr> &a : call->getArgs())
+          args.push_back(values[a.get()]);
+        const Expr *callee = call->getCallee().get();
+        std::optional<RuntimeValue> calleeValue;
+        if (values.count(callee))
+          calleeValue = values[callee];
+        Expected<RuntimeValue> result = callValue(
+            *call, calleeValue ? &*calleeValue : nullptr, args, depth);
+        if (!result)
+          return result.takeError();
+        values[e] = std::move(*result);
+      }
+      for (const Expr *c : getChildren(e))
+        release(c);
+      break;
+    }
+    }
+  }
+  return values[&root];
+}
+
+Expected<RuntimeValue>
+Evaluator::evaluate(const Expr &expr,
+                    const DenseMap<const Var *, RuntimeValue> &bindings) {
+  return evaluateIn(expr, bindings, 0);
+}
+
+Expected<RuntimeValue> Evaluator::call(const Function &fn,
+                                       ArrayRef<RuntimeValue> args) {
+  return callFunction(fn, args, nullptr, 0, fn.getLoc());
+}

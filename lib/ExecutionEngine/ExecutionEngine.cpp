@@ -1,0 +1,478 @@
+//===- ExecutionEngine.cpp - JIT-compiled kernels with a cache ------------===//
+//
+/// \file
+/// The LLJIT setup (in the manner of MLIR's ExecutionEngine: our own
+/// TargetMachine and optimisation, an ObjectCache hook to capture objects),
+/// the in-memory and on-disk kernel caches, and running kernels.
+///
+/// Disk cache entry format: "NNIRKC01", the payload size (u64 LE), the
+/// payload's SHA-256 (32 bytes), then the payload (the relocatable object).
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnir/ExecutionEngine/ExecutionEngine.h"
+#include "nnir/Codegen/Lowering.h"
+#include "nnir/IR/Type.h"
+#include "nnir/Support/Diagnostics.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ExecutionEngine/ObjectCache.h"
+#include "llvm/ExecutionEngine/Orc/CompileUtils.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <chrono>
+#include <mutex>
+#include <unordered_map>
+
+#ifndef NNIR_VERSION_STRING
+#define NNIR_VERSION_STRING "unknown"
+#endif
+
+using namespace llvm;
+using namespace llvm::orc;
+using namespace nnir;
+
+static constexpr char kCacheMagic[] = "NNIRKC01";
+static constexpr size_t kCacheHeader = 8 + 8 + 32;
+
+extern "C" {
+// float16 conversions that LLVM calls on hosts without F16C.
+static uint16_t nnirTruncSFHF2(float v) { return floatToHalf(v); }
+static float nnirExtendHFSF2(uint16_t v) { return halfToFloat(v); }
+static uint16_t nnirTruncDFHF2(double v) {
+  return floatToHalf(static_cast<float>(v));
+}
+}
+
+void EngineStats::print(raw_ostream &os) const {
+  os << "===" << std::string(73, '-') << "===\n"
+     << "                        ... Execution engine statistics ...\n"
+     << "===" << std::string(73, '-') << "===\n";
+  auto line = [&](uint64_t v, StringRef what) {
+    os << formatv("{0,12} {1}\n", v, what);
+  };
+  line(kernelsCompiled, "kernels compiled");
+  line(memoryHits, "kernel cache hits (memory)");
+  line(diskHits, "kernel cache hits (disk)");
+  line(diskWrites, "kernel cache entries written (disk)");
+  line(diskCorrupt, "corrupt kernel cache entries replaced (disk)");
+  line(kernelRuns, "kernel runs");
+  line(bytesAllocated, "bytes allocated for results");
+  os << formatv("{0,12:f3} ms compiling kernels\n", compileNanos / 1e6);
+  os << formatv("{0,12:f3} ms running kernels\n", runNanos / 1e6);
+}
+
+namespace {
+/// Captures the object of the module being compiled (SimpleCompiler calls
+/// notifyObjectCompiled), so a miss can be written to the disk cache.
+class CapturingObjectCache : public ObjectCache {
+public:
+  void notifyObjectCompiled(const Module *, MemoryBufferRef obj) override {
+    last = obj.getBuffer().str();
+  }
+  std::unique_ptr<MemoryBuffer> getObject(const Module *) override {
+    return nullptr;
+  }
+  std::string last;
+};
+
+using Clock = std::chrono::steady_clock;
+uint64_t nanosSince(Clock::time_point start) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() -
+                                                              start)
+      .count();
+}
+
+struct KeyHash {
+  size_t operator()(const KernelKey &k) const { return k.getHash(); }
+};
+} // namespace
+
+class ExecutionEngine::Impl {
+public:
+  std::unique_ptr<TargetMachine> tm;
+  std::unique_ptr<LLJIT> jit;
+  CapturingObjectCache objectCache;
+  std::string triple, cpu, features;
+  std::mutex mutex;
+  std::unordered_map<KernelKey, std::unique_ptr<CompiledKernel>, KeyHash> cache;
+  std::vector<std::unique_ptr<CompiledKernel>> uncached;
+  /// Function node -> kernel; holds a reference so the pointer stays valid.
+  DenseMap<const Function *, std::pair<Ref<Function>, const CompiledKernel *>>
+      identity;
+  unsigned counter = 0;
+};
+
+ExecutionEngine::ExecutionEngine(EngineOptions options)
+    : options(std::move(options)), impl(std::make_unique<Impl>()) {}
+ExecutionEngine::~ExecutionEngine() = default;
+
+std::string ExecutionEngine::getTargetDescription() const {
+  return impl->triple + " " + impl->cpu;
+}
+
+Expected<std::unique_ptr<ExecutionEngine>>
+ExecutionEngine::create(EngineOptions options) {
+  static std::once_flag initOnce;
+  std::call_once(initOnce, [] {
+    InitializeNativeTarget();
+    InitializeNativeTargetAsmPrinter();
+  });
+  std::unique_ptr<ExecutionEngine> engine(
+      new ExecutionEngine(std::move(options)));
+  Impl &impl = *engine->impl;
+  Expected<JITTargetMachineBuilder> jtmb =
+      JITTargetMachineBuilder::detectHost();
+  if (!jtmb)
+    return jtmb.takeError();
+  jtmb->setCodeGenOptLevel(CodeGenOptLevel::Default);
+  impl.triple = jtmb->getTargetTriple().str();
+  impl.cpu = jtmb->getCPU();
+  impl.features = jtmb->getFeatures().getString();
+  Expected<std::unique_ptr<TargetMachine>> tm = jtmb->createTargetMachine();
+  if (!tm)
+    return tm.takeError();
+  impl.tm = std::move(*tm);
+
+  TargetMachine *tmPtr = impl.tm.get();
+  ObjectCache *cache = &impl.objectCache;
+  Expected<std::unique_ptr<LLJIT>> jit =
+      LLJITBuilder()
+          .setJITTargetMachineBuilder(*jtmb)
+          .setCompileFunctionCreator(
+              [tmPtr, cache](JITTargetMachineBuilder)
+                  -> Expected<std::unique_ptr<IRCompileLayer::IRCompiler>> {
+                return std::make_unique<SimpleCompiler>(*tmPtr, cache);
+              })
+          .create();
+  if (!jit)
+    return jit.takeError();
+  impl.jit = std::move(*jit);
+
+  // The runtime: our entry points and half conversions as absolute symbols,
+  // anything else (libm) from the process.
+  JITDylib &main = impl.jit->getMainJITDylib();
+  SymbolMap symbols;
+  auto define = [&](StringRef name, void *addr) {
+    symbols[impl.jit->mangleAndIntern(name)] = {ExecutorAddr::fromPtr(addr),
+                                                JITSymbolFlags::Exported};
+  };
+  define("nnir_parallel_for", reinterpret_cast<void *>(&nnir_parallel_for));
+  define("nnir_alloc", reinterpret_cast<void *>(&nnir_alloc));
+  define("nnir_free", reinterpret_cast<void *>(&nnir_free));
+  define("nnir_ipow_i64", reinterpret_cast<void *>(&nnir_ipow_i64));
+  define("nnir_ipow_u64", reinterpret_cast<void *>(&nnir_ipow_u64));
+  define("__truncsfhf2", reinterpret_cast<void *>(&nnirTruncSFHF2));
+  define("__extendhfsf2", reinterpret_cast<void *>(&nnirExtendHFSF2));
+  define("__truncdfhf2", reinterpret_cast<void *>(&nnirTruncDFHF2));
+  define("__gnu_f2h_ieee", reinterpret_cast<void *>(&nnirTruncSFHF2));
+  define("__gnu_h2f_ieee", reinterpret_cast<void *>(&nnirExtendHFSF2));
+  if (Error e = main.define(absoluteSymbols(std::move(symbols))))
+    return std::move(e);
+  Expected<std::unique_ptr<DynamicLibrarySearchGenerator>> process =
+      DynamicLibrarySearchGenerator::GetForCurrentProcess(
+          impl.jit->getDataLayout().getGlobalPrefix());
+  if (!process)
+    return process.takeError();
+  main.addGenerator(std::move(*process));
+
+  if (!engine->options.cacheDir.empty())
+    if (std::error_code ec =
+            sys::fs::create_directories(engine->options.cacheDir))
+      return createStringError(ec,
+                               "cannot create the kernel cache directory "
+                               "'%s': %s",
+                               engine->options.cacheDir.c_str(),
+                               ec.message().c_str());
+  return engine;
+}
+
+//===----------------------------------------------------------------------===//
+// Disk cache
+//===----------------------------------------------------------------------===//
+
+/// The payload of a valid entry, or std::nullopt for a missing one; a
+/// corrupt entry is removed and reported through \p corrupt.
+static std::optional<std::string> readCacheEntry(StringRef path,
+                                                 bool &corrupt) {
+  corrupt = false;
+  ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
+      MemoryBuffer::getFile(path, false, false);
+  if (!buffer)
+    return std::nullopt;
+  StringRef bytes = (*buffer)->getBuffer();
+  if (bytes.size() >= kCacheHeader &&
+      bytes.starts_with(StringRef(kCacheMagic, 8))) {
+    uint64_t size = support::endian::read64le(bytes.data() + 8);
+    StringRef sum = bytes.substr(16, 32);
+    StringRef payload = bytes.drop_front(kCacheHeader);
+    if (payload.size() == size) {
+      std::array<uint8_t, 32> actual = SHA256::hash(
+          ArrayRef<uint8_t>(payload.bytes_begin(), payload.bytes_end()));
+      if (StringRef(reinterpret_cast<const char *>(actual.data()), 32) == sum)
+        return payload.str();
+    }
+  }
+  corrupt = true;
+  sys::fs::remove(path);
+  return std::nullopt;
+}
+
+/// Writes an entry through a temporary file renamed into place. Failures
+/// are ignored: the cache is an optimisation.
+static bool writeCacheEntry(StringRef path, StringRef payload) {
+  SmallString<256> temp;
+  int fd;
+  if (sys::fs::createUniqueFile(path + ".tmp%%%%%%", fd, temp))
+    return false;
+  {
+    raw_fd_ostream os(fd, true);
+    os.write(kCacheMagic, 8);
+    char size[8];
+    support::endian::write64le(size, payload.size());
+    os.write(size, 8);
+    std::array<uint8_t, 32> sum = SHA256::hash(
+        ArrayRef<uint8_t>(payload.bytes_begin(), payload.bytes_end()));
+    os.write(reinterpret_cast<const char *>(sum.data()), 32);
+    os << payload;
+    os.close();
+    if (os.has_error()) {
+      os.clear_error();
+      sys::fs::remove(temp);
+      return false;
+    }
+  }
+  if (sys::fs::rename(temp, path)) {
+    sys::fs::remove(temp);
+    return false;
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+Expected<const CompiledKernel *>
+ExecutionEngine::getKernel(const Function &fn) {
+  Impl &im = *impl;
+  std::lock_guard<std::mutex> lock(im.mutex);
+  auto known = im.identity.find(&fn);
+  if (known != im.identity.end()) {
+    ++stats.memoryHits;
+    return known->second.second;
+  }
+  bool generic = isShapeGeneric(fn);
+  std::optional<KernelKey> key;
+  if (options.memoryCache) {
+    key = KernelKey::get(fn, generic);
+    auto it = im.cache.find(*key);
+    if (it != im.cache.end()) {
+      ++stats.memoryHits;
+      im.identity[&fn] = {Ref<Function>(const_cast<Function *>(&fn)),
+                          it->second.get()};
+      return it->second.get();
+    }
+  }
+
+  Clock::time_point start = Clock::now();
+  Expected<TEFunction> te = lowerToTE(fn, generic);
+  if (!te)
+    return te.takeError();
+  auto context = std::make_unique<LLVMContext>();
+  auto kernel = std::make_unique<CompiledKernel>();
+  kernel->shapeGeneric = generic;
+  Expected<std::unique_ptr<Module>> module =
+      emitKernel(*te, *context, "kernel", options.codegen, kernel->info);
+  if (!module)
+    return module.takeError();
+  kernel->optLevel = options.optLevel >= 0
+                         ? static_cast<unsigned>(options.optLevel)
+                         : chooseOptLevel(kernel->info.work);
+
+  Expected<JITDylib &> jd =
+      im.jit->createJITDylib(("kernel" + Twine(im.counter++)).str());
+  if (!jd)
+    return jd.takeError();
+  jd->addToLinkOrder(im.jit->getMainJITDylib());
+
+  std::string cachePath;
+  bool fromDisk = false;
+  if (!options.cacheDir.empty()) {
+    (*module)->setTargetTriple(im.triple);
+    (*module)->setDataLayout(im.tm->createDataLayout());
+    std::string text;
+    raw_string_ostream os(text);
+    (*module)->print(os, nullptr);
+    os << "\ntriple=" << im.triple << "\ncpu=" << im.cpu
+       << "\nfeatures=" << im.features << "\nopt=" << kernel->optLevel
+       << "\nnnir=" << NNIR_VERSION_STRING << "\n";
+    std::array<uint8_t, 32> digest = SHA256::hash(ArrayRef<uint8_t>(
+        reinterpret_cast<const uint8_t *>(text.data()), text.size()));
+    SmallString<256> path(options.cacheDir);
+    sys::path::append(path, toHex(digest, true) + ".o");
+    cachePath = path.str().str();
+    bool corrupt;
+    if (std::optional<std::string> object =
+            readCacheEntry(cachePath, corrupt)) {
+      if (Error e = im.jit->addObjectFile(
+              *jd, MemoryBuffer::getMemBufferCopy(*object, cachePath)))
+        return std::move(e);
+      fromDisk = true;
+      ++stats.diskHits;
+    } else if (corrupt) {
+      ++stats.diskCorrupt;
+    }
+  }
+  if (!fromDisk) {
+    optimizeModule(**module, *im.tm, kernel->optLevel);
+    im.objectCache.last.clear();
+    if (Error e = im.jit->addIRModule(
+            *jd, ThreadSafeModule(std::move(*module), std::move(context))))
+      return std::move(e);
+  }
+  Expected<ExecutorAddr> addr = im.jit->lookup(*jd, "kernel");
+  if (!addr)
+    return createStringError(inconvertibleErrorCode(),
+                             "JIT compilation failed: " +
+                                 toString(addr.takeError()));
+  kernel->fn = addr->toPtr<KernelFn>();
+  if (!fromDisk) {
+    ++stats.kernelsCompiled;
+    if (!cachePath.empty() && !im.objectCache.last.empty() &&
+        writeCacheEntry(cachePath, im.objectCache.last))
+      ++stats.diskWrites;
+  }
+  stats.compileNanos += nanosSince(start);
+
+  const CompiledKernel *result = kernel.get();
+  if (key)
+    im.cache.emplace(std::move(*key), std::move(kernel));
+  else
+    im.uncached.push_back(std::move(kernel));
+  im.identity[&fn] = {Ref<Function>(const_cast<Function *>(&fn)), result};
+  return result;
+}
+
+Expected<NDArray>
+ExecutionEngine::allocate(DataType dtype, ArrayRef<int64_t> shape, SMLoc loc) {
+  Expected<NDArray> array =
+      NDArray::create(dtype, shape, options.maxTensorBytes, /*zeroFill=*/false);
+  if (!array) {
+    std::string message = toString(array.takeError());
+    std::string type;
+    raw_string_ostream os(type);
+    os << "Tensor[";
+    printShape(os, shape);
+    os << ", " << dtype << "]";
+    return makeError(loc, "cannot allocate a result of type " + type + ": " +
+                              message);
+  }
+  stats.bytesAllocated += array->getByteSize();
+  return array;
+}
+
+static void flattenTensorTypes(const nnir::Type *type,
+                               SmallVectorImpl<const TensorType *> &out) {
+  if (const auto *tuple = dyn_cast_or_null<TupleType>(type)) {
+    for (const Ref<nnir::Type> &f : tuple->getFields())
+      flattenTensorTypes(f.get(), out);
+    return;
+  }
+  out.push_back(dyn_cast_or_null<TensorType>(type));
+}
+
+Expected<std::vector<NDArray>> ExecutionEngine::run(const Function &fn,
+                                                    ArrayRef<NDArray> args) {
+  Expected<const CompiledKernel *> kernel = getKernel(fn);
+  if (!kernel)
+    return kernel.takeError();
+  SmallVector<const TensorType *, 4> paramTypes, resultTypes;
+  for (const Ref<Var> &p : fn.getParams())
+    flattenTensorTypes(p->getCheckedType() ? p->getCheckedType().get()
+                                           : p->getTypeAnnotation().get(),
+                       paramTypes);
+  const nnir::Type *result = fn.getBody()->getCheckedType().get();
+  flattenTensorTypes(result, resultTypes);
+  if (paramTypes.size() != args.size())
+    return makeError(fn.getLoc(), "expected " + Twine(paramTypes.size()) +
+                                      " arguments, got " + Twine(args.size()));
+  for (size_t i = 0; i < args.size(); ++i)
+    if (!paramTypes[i] || paramTypes[i]->getDType() != args[i].getDType() ||
+        paramTypes[i]->getShape() != args[i].getShape())
+      return makeError(fn.getLoc(), "argument " + Twine(i) +
+                                        " does not match the parameter type");
+
+  SmallVector<void *, 16> buffers;
+  for (const NDArray &a : args)
+    buffers.push_back(const_cast<void *>(a.getData()));
+  forEachPrimitiveNode(fn, [&](const Expr *e) {
+    if (const auto *c = dyn_cast<Constant>(e))
+      buffers.push_back(const_cast<void *>(c->getData().getData()));
+  });
+  std::vector<NDArray> outputs;
+  // A shape-generic kernel's extent: the element count of its full shape.
+  int64_t generic = 1;
+  for (const TensorType *t : paramTypes)
+    if (t && t->getRank() != 0)
+      generic = *getNumElements(t->getShape());
+  for (const TensorType *t : resultTypes) {
+    if (!t)
+      return makeError(fn.getLoc(), "the function's result type is unknown");
+    Expected<NDArray> out = allocate(t->getDType(), t->getShape(), fn.getLoc());
+    if (!out)
+      return out.takeError();
+    if (t->getRank() != 0)
+      generic = out->getNumElements();
+    buffers.push_back(out->getMutableData());
+    outputs.push_back(std::move(*out));
+  }
+  int64_t dims[1] = {generic};
+  Clock::time_point start = Clock::now();
+  int32_t status = (*kernel)->fn(buffers.data(), dims);
+  stats.runNanos += nanosSince(start);
+  ++stats.kernelRuns;
+  if (status != kKernelOK)
+    return makeError(fn.getLoc(),
+                     Twine("kernel failed: ") + getKernelStatusMessage(status));
+  return outputs;
+}
+
+Expected<std::string> ExecutionEngine::getLLVMIR(const Function &fn,
+                                                 bool optimized) {
+  bool generic = isShapeGeneric(fn);
+  Expected<TEFunction> te = lowerToTE(fn, generic);
+  if (!te)
+    return te.takeError();
+  LLVMContext context;
+  KernelInfo info;
+  Expected<std::unique_ptr<Module>> module =
+      emitKernel(*te, context, "kernel", options.codegen, info);
+  if (!module)
+    return module.takeError();
+  if (optimized) {
+    std::lock_guard<std::mutex> lock(impl->mutex);
+    optimizeModule(**module, *impl->tm,
+                   options.optLevel >= 0 ? options.optLevel
+                                         : chooseOptLevel(info.work));
+  }
+  std::string text;
+  raw_string_ostream os(text);
+  (*module)->print(os, nullptr);
+  return text;
+}

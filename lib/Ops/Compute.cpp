@@ -1,0 +1,19 @@
+//===- Compute.cpp - Operator computes in the tensor-expression layer -----===//
+
+#include "nnir/Ops/Compute.h"
+#include "nnir/IR/Op.h"
+
+using namespace llvm;
+using namespace nnir;
+
+const TECompute *nnir::getOpCompute(const Op *op) {
+  const OpAttrMap<TECompute> *map =
+      OpRegistry::instance().findAttrMap<TECompute>(kTEComputeAttr);
+  if (!map || !map->has(op))
+    return nullptr;
+  return &map->get(op);
+}
+
+Error nnir::computeError(const Twine &message) {
+  return createStringError(inconvertibleErrorCode(), message);
+}

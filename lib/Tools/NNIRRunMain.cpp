@@ -1,0 +1,424 @@
+//===- NNIRRunMain.cpp - The nnir-run driver ------------------------------===//
+//
+/// \file
+/// Command-line options, input binding (.npy files or seeded random values,
+/// checked against the entry function's parameter types), preparation
+/// (InferType, then FuseOps when registered), evaluation, and output as
+/// .npy files or NumPy-style text.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnir/Tools/NNIRRunMain.h"
+#include "nnir/ExecutionEngine/Evaluator.h"
+#include "nnir/IR/Module.h"
+#include "nnir/IR/Type.h"
+#include "nnir/IR/Verifier.h"
+#include "nnir/Pass/PassContext.h"
+#include "nnir/Pass/PassRegistry.h"
+#include "nnir/Runtime/NumPy.h"
+#include "nnir/Support/Diagnostics.h"
+#include "nnir/Transforms/InferType.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/WithColor.h"
+
+#include <chrono>
+#include <cmath>
+#include <random>
+
+using namespace llvm;
+using namespace nnir;
+
+static constexpr StringLiteral kToolName = "nnir-run";
+
+//===----------------------------------------------------------------------===//
+// Printing like NumPy
+//===----------------------------------------------------------------------===//
+
+/// The shortest text that reads back as \p v in \p dtype's precision.
+static std::string formatNumPyFloat(double v, DataType dtype) {
+  if (std::isnan(v))
+    return "nan";
+  if (std::isinf(v))
+    return v < 0 ? "-inf" : "inf";
+  if (v == std::floor(v) && std::fabs(v) < 1e16)
+    return formatv("{0}.", static_cast<int64_t>(v)).str();
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::string s =
+        formatv("{0}", format(("%." + Twine(precision) + "g").str().c_str(), v))
+            .str();
+    double back = std::strtod(s.c_str(), nullptr);
+    bool same = dtype.getBits() == 64
+                    ? back == v
+                    : static_cast<float>(back) == static_cast<float>(v);
+    if (same)
+      return s;
+  }
+  return formatv("{0}", v).str();
+}
+
+void nnir::printArrayLikeNumPy(const NDArray &array, raw_ostream &os) {
+  DataType dtype = array.getDType();
+  int64_t n = array.getNumElements();
+  ArrayRef<int64_t> shape = array.getShape();
+  bool summarise = n > 1000;
+  auto element = [&](int64_t i) -> std::string {
+    if (dtype.isBool())
+      return array.getElementAsInt(i) ? "True" : "False";
+    if (dtype.isFloatingPoint())
+      return formatNumPyFloat(array.getElementAsDouble(i), dtype);
+    if (dtype.isUInt() && dtype.getBits() == 64)
+      return utostr(static_cast<uint64_t>(array.getElementAsInt(i)));
+    return itostr(array.getElementAsInt(i));
+  };
+  // Every printed element has one width, as NumPy pads them.
+  std::vector<std::string> texts(n);
+  size_t width = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    texts[i] = element(i);
+    width = std::max(width, texts[i].size());
+  }
+  if (shape.empty()) {
+    os << texts[0];
+    return;
+  }
+  // Row-major strides.
+  SmallVector<int64_t, 4> strides(shape.size(), 1);
+  for (size_t d = shape.size() - 1; d-- > 0;)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  std::function<void(unsigned, int64_t)> print = [&](unsigned dim,
+                                                     int64_t base) {
+    os << '[';
+    int64_t extent = shape[dim];
+    bool cut = summarise && extent > 6;
+    for (int64_t i = 0; i < extent; ++i) {
+      if (cut && i == 3) {
+        os << (dim + 1 == shape.size()
+                   ? " ..."
+                   : "\n" + std::string(dim + 1, ' ') + "...");
+        i = extent - 3;
+      }
+      if (i) {
+        if (dim + 1 == shape.size())
+          os << ' ';
+        else
+          os << std::string(shape.size() - dim - 1, '\n')
+             << std::string(dim + 1, ' ');
+      }
+      if (dim + 1 == shape.size())
+        os << left_justify("", width - texts[base + i].size())
+           << texts[base + i];
+      else
+        print(dim + 1, base + i * strides[dim]);
+    }
+    os << ']';
+  };
+  print(0, 0);
+}
+
+//===----------------------------------------------------------------------===//
+// Inputs
+//===----------------------------------------------------------------------===//
+
+static std::string typeString(const nnir::Type *type) {
+  return type ? type->str() : "<unknown type>";
+}
+
+/// A seeded random array of \p type.
+static Expected<NDArray> randomArray(const TensorType &type,
+                                     std::mt19937_64 &rng,
+                                     ExecutionEngine &engine) {
+  Expected<NDArray> array = engine.allocate(type.getDType(), type.getShape());
+  if (!array)
+    return array.takeError();
+  DataType d = type.getDType();
+  for (int64_t i = 0, n = array->getNumElements(); i < n; ++i) {
+    uint64_t r = rng();
+    if (d.isBool())
+      array->setElementFromInt(i, r & 1);
+    else if (d.isFloatingPoint())
+      array->setElementFromDouble(i, (r >> 11) * 0x1.0p-53 * 2.0 - 1.0);
+    else if (d.isInt())
+      array->setElementFromInt(i, static_cast<int64_t>(r % 16) - 8);
+    else
+      array->setElementFromInt(i, static_cast<int64_t>(r % 16));
+  }
+  return array;
+}
+
+//===----------------------------------------------------------------------===//
+// The driver
+//===----------------------------------------------------------------------===//
+
+int nnir::runNNIRRun(const NNIRRunConfig &config, raw_ostream &out,
+                     raw_ostream &errs) {
+  SourceMgr sourceMgr;
+  auto fail = [&](Error err) {
+    printErrors(std::move(err), sourceMgr, kToolName, errs);
+    return 1;
+  };
+  auto failMessage = [&](const Twine &message) {
+    WithColor::error(errs, kToolName) << message << "\n";
+    return 1;
+  };
+
+  ErrorOr<std::unique_ptr<MemoryBuffer>> input =
+      MemoryBuffer::getFileOrSTDIN(config.inputFilename, /*IsText=*/true);
+  if (std::error_code ec = input.getError())
+    return failMessage("cannot open '" + config.inputFilename +
+                       "': " + ec.message());
+  unsigned bufferId = sourceMgr.AddNewSourceBuffer(std::move(*input), SMLoc());
+  Expected<Ref<IRModule>> parsed =
+      parseModule(sourceMgr, bufferId, config.parserOptions);
+  if (!parsed)
+    return fail(parsed.takeError());
+  if (Error err = verifyModule(**parsed))
+    return fail(std::move(err));
+
+  // Prepare: InferType, then FuseOps when a pass of that name exists.
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point prepareStart = Clock::now();
+  Expected<Ref<IRModule>> typed = inferTypes(*parsed);
+  if (!typed)
+    return fail(typed.takeError());
+  Ref<IRModule> module = *typed;
+  if (PassRegistry::instance().lookup("FuseOps")) {
+    Expected<Ref<Pass>> fuse = PassRegistry::instance().create("FuseOps");
+    if (!fuse)
+      return fail(fuse.takeError());
+    Expected<Ref<IRModule>> fused = (*fuse)->run(module);
+    if (!fused)
+      return fail(fused.takeError());
+    Expected<Ref<IRModule>> retyped = inferTypes(*fused);
+    if (!retyped)
+      return fail(retyped.takeError());
+    module = *retyped;
+  }
+  double prepareMs =
+      std::chrono::duration<double, std::milli>(Clock::now() - prepareStart)
+          .count();
+
+  const Function *entry = module->lookup(config.entry);
+  if (!entry)
+    return failMessage("no function @" + config.entry + " in '" +
+                       config.inputFilename + "'");
+
+  Expected<std::unique_ptr<ExecutionEngine>> engine =
+      ExecutionEngine::create(config.engineOptions);
+  if (!engine)
+    return fail(engine.takeError());
+
+  // Bind the inputs.
+  StringMap<std::string> paths;
+  for (const auto &[name, path] : config.inputs) {
+    StringRef bare = StringRef(name).ltrim('%');
+    bool known = llvm::any_of(entry->getParams(), [&](const Ref<Var> &p) {
+      return p->getNameHint() == bare;
+    });
+    if (!known) {
+      std::string names;
+      for (const Ref<Var> &p : entry->getParams())
+        names += (names.empty() ? "%" : ", %") + p->getNameHint().str();
+      return failMessage("unknown input '" + bare + "': @" + config.entry +
+                         " has the parameters " +
+                         (names.empty() ? std::string("(none)") : names));
+    }
+    if (!paths.try_emplace(bare, path).second)
+      return failMessage("input '" + bare + "' is given twice");
+  }
+  std::mt19937_64 rng(config.randomSeed.value_or(0));
+  std::vector<RuntimeValue> args;
+  for (const Ref<Var> &param : entry->getParams()) {
+    const nnir::Type *type = param->getCheckedType()
+                                 ? param->getCheckedType().get()
+                                 : param->getTypeAnnotation().get();
+    const auto *tensorType = dyn_cast_or_null<TensorType>(type);
+    auto it = paths.find(param->getNameHint());
+    if (it == paths.end()) {
+      if (!config.randomSeed)
+        return fail(makeError(
+            param->getLoc(),
+            "missing input for parameter '%" + param->getNameHint() +
+                "' of type " + typeString(type) + " (pass --input " +
+                param->getNameHint() + "=FILE.npy or --random-inputs)"));
+      if (!tensorType)
+        return fail(makeError(param->getLoc(),
+                              "cannot make random inputs for parameter '%" +
+                                  param->getNameHint() + "' of type " +
+                                  typeString(type)));
+      Expected<NDArray> array = randomArray(*tensorType, rng, **engine);
+      if (!array)
+        return fail(array.takeError());
+      args.push_back(RuntimeValue::tensor(std::move(*array)));
+      continue;
+    }
+    if (!tensorType)
+      return fail(
+          makeError(param->getLoc(), "parameter '%" + param->getNameHint() +
+                                         "' of type " + typeString(type) +
+                                         " cannot be read from a .npy file"));
+    Expected<NDArray> array =
+        loadNpyFile(it->second, config.engineOptions.maxTensorBytes);
+    if (!array)
+      return failMessage("input '" + param->getNameHint() +
+                         "': " + toString(array.takeError()));
+    if (array->getDType() != tensorType->getDType() ||
+        array->getShape() != tensorType->getShape()) {
+      Ref<TensorType> got =
+          TensorType::get(array->getShape(), array->getDType());
+      return fail(makeError(param->getLoc(),
+                            "input '" + it->second + "' for parameter '%" +
+                                param->getNameHint() + "' has type " +
+                                got->str() + ", expected " + typeString(type)));
+    }
+    args.push_back(RuntimeValue::tensor(std::move(*array)));
+  }
+
+  Evaluator evaluator(**engine, module.get());
+  Clock::time_point runStart = Clock::now();
+  Expected<RuntimeValue> result = evaluator.call(*entry, args);
+  double totalMs =
+      std::chrono::duration<double, std::milli>(Clock::now() - runStart)
+          .count();
+  if (!result)
+    return fail(result.takeError());
+  std::vector<NDArray> outputs;
+  result->flatten(outputs);
+
+  if (!config.outputDir.empty()) {
+    if (std::error_code ec = sys::fs::create_directories(config.outputDir))
+      return failMessage("cannot create '" + config.outputDir +
+                         "': " + ec.message());
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      SmallString<256> path(config.outputDir);
+      sys::path::append(path, "output_" + Twine(i) + ".npy");
+      if (Error err = saveNpyFile(path, outputs[i]))
+        return fail(std::move(err));
+    }
+  }
+  if (config.print) {
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      Ref<TensorType> type =
+          TensorType::get(outputs[i].getShape(), outputs[i].getDType());
+      out << "output_" << i << ": " << type->str() << "\n";
+      printArrayLikeNumPy(outputs[i], out);
+      out << "\n";
+    }
+  }
+  out.flush();
+  const EngineStats &stats = (*engine)->getStats();
+  if (config.time) {
+    errs << formatv("nnir-run: prepare {0:f3} ms, compile {1:f3} ms, run "
+                    "{2:f3} ms (kernels), total {3:f3} ms\n",
+                    prepareMs, stats.compileNanos / 1e6, stats.runNanos / 1e6,
+                    totalMs);
+    errs << formatv("nnir-run: {0} kernels compiled, {1} memory cache hits, "
+                    "{2} disk cache hits, {3} kernel runs\n",
+                    stats.kernelsCompiled.load(), stats.memoryHits.load(),
+                    stats.diskHits.load(), stats.kernelRuns.load());
+  }
+  if (config.stats)
+    stats.print(errs);
+  return 0;
+}
+
+int nnir::nnirRunMain(int argc, char **argv) {
+  // libLLVM registers its own --stats; nnir-run takes the name over (as
+  // nnir-opt does).
+  if (cl::Option *option = cl::getRegisteredOptions().lookup("stats"))
+    option->removeArgument();
+  static cl::OptionCategory category("nnir-run options");
+  cl::opt<std::string> inputFilename(cl::Positional, cl::desc("<input file>"),
+                                     cl::init("-"), cl::cat(category));
+  cl::opt<std::string> entry("entry", cl::desc("The function to run"),
+                             cl::init("main"), cl::cat(category));
+  cl::list<std::string> inputs(
+      "input", cl::desc("Bind parameter NAME to a .npy file: NAME=PATH"),
+      cl::value_desc("NAME=PATH"), cl::cat(category));
+  cl::opt<std::string> randomInputs(
+      "random-inputs", cl::ValueOptional,
+      cl::desc("Seeded random values for parameters without --input "
+               "(default seed 0)"),
+      cl::value_desc("SEED"), cl::cat(category));
+  cl::opt<std::string> outputDir(
+      "output-dir", cl::desc("Write each output as DIR/output_<i>.npy"),
+      cl::value_desc("DIR"), cl::cat(category));
+  cl::opt<bool> print("print", cl::desc("Print the outputs as NumPy does"),
+                      cl::cat(category));
+  cl::opt<bool> time("time",
+                     cl::desc("Print compile time, run time and cache figures"),
+                     cl::cat(category));
+  cl::opt<bool> stats("stats",
+                      cl::desc("Print the execution engine's "
+                               "statistics"),
+                      cl::cat(category));
+  cl::opt<std::string> cacheDir(
+      "kernel-cache-dir",
+      cl::desc("Persistent kernel cache directory (default: "
+               "$NNIR_KERNEL_CACHE_DIR, else none)"),
+      cl::value_desc("DIR"), cl::cat(category));
+  cl::opt<bool> noMemoryCache(
+      "no-kernel-cache",
+      cl::desc("Compile every primitive function (no in-memory cache)"),
+      cl::cat(category));
+  cl::opt<uint64_t> maxTensorBytes(
+      "max-tensor-bytes",
+      cl::desc("Refuse to allocate any tensor larger than this"),
+      cl::init(UINT64_MAX), cl::cat(category));
+  cl::opt<int> kernelOptLevel(
+      "kernel-opt-level",
+      cl::desc("LLVM optimisation level of kernels (0-3; -1: by work)"),
+      cl::init(-1), cl::cat(category));
+  cl::opt<bool> noParallel("no-parallel",
+                           cl::desc("Run every kernel on one thread"),
+                           cl::cat(category));
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv, "nnir-run: execute a function of an nnir module\n");
+
+  NNIRRunConfig config;
+  config.inputFilename = inputFilename;
+  config.entry = entry;
+  for (const std::string &binding : inputs) {
+    auto [name, path] = StringRef(binding).split('=');
+    if (name.empty() || path.empty()) {
+      WithColor::error(errs(), kToolName)
+          << "expected --input NAME=PATH, got '" << binding << "'\n";
+      return 1;
+    }
+    config.inputs.emplace_back(name.str(), path.str());
+  }
+  if (randomInputs.getNumOccurrences()) {
+    uint64_t seed = 0;
+    if (!randomInputs.empty() &&
+        StringRef(randomInputs).getAsInteger(10, seed)) {
+      WithColor::error(errs(), kToolName)
+          << "--random-inputs takes an integer seed, got '" << randomInputs
+          << "'\n";
+      return 1;
+    }
+    config.randomSeed = seed;
+  }
+  config.outputDir = outputDir;
+  config.print = print;
+  config.time = time;
+  config.stats = stats;
+  config.engineOptions.cacheDir = cacheDir;
+  if (cacheDir.empty())
+    if (std::optional<std::string> env =
+            sys::Process::GetEnv("NNIR_KERNEL_CACHE_DIR"))
+      config.engineOptions.cacheDir = *env;
+  config.engineOptions.memoryCache = !noMemoryCache;
+  config.engineOptions.maxTensorBytes = maxTensorBytes;
+  config.engineOptions.optLevel = kernelOptLevel;
+  if (noParallel)
+    config.engineOptions.codegen.parallelWork = 0;
+  return runNNIRRun(config, outs(), errs());
+}
