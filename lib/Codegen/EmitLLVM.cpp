@@ -496,7 +496,7 @@ Value *KernelEmitter::emitIntrinsic(const te::CallNode *n) {
   }
   llvm::Type *ty = x->getType();
   auto fconst = [&](double v) { return ConstantFP::get(ty, v); };
-  Value *r;
+  Value *r = nullptr;
   switch (fn) {
   case te::Intrinsic::Abs:
     r = intrinsic(llvm::Intrinsic::fabs, {x});
@@ -754,7 +754,7 @@ Value *KernelEmitter::emitReduce(const te::ReduceNode *n) {
       isArg ? entry.CreateAlloca(b.getInt64Ty(), nullptr, "acc.pos") : nullptr;
 
   auto emitConst = [&](const te::Expr &e) { return emitExpr(e); };
-  Value *init;
+  Value *init = nullptr;
   switch (kind) {
   case te::ReduceKind::Sum:
   case te::ReduceKind::Any:
@@ -1327,6 +1327,6 @@ nnir::emitKernel(const TEFunction &fn, LLVMContext &ctx, StringRef name,
   auto m = std::make_unique<Module>(name, ctx);
   KernelEmitter emitter(fn, ctx, *m, options);
   if (Error e = emitter.emit(name, info))
-    return std::move(e);
+    return e;
   return m;
 }

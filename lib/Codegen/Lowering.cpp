@@ -297,7 +297,7 @@ Expected<TEFunction> nnir::lowerToTE(const Function &fn, bool shapeGeneric) {
     values[e] = structureResult(type, flat);
   });
   if (error)
-    return std::move(error);
+    return error;
   values[fn.getBody().get()].flatten(result.outputs);
   return result;
 }

@@ -338,6 +338,10 @@ Evaluator::evaluate(const Expr &expr,
   return evaluateIn(expr, bindings, 0);
 }
 
+Expected<RuntimeValue> Evaluator::evaluate(const Expr &expr) {
+  return evaluateIn(expr, DenseMap<const Var *, RuntimeValue>(), 0);
+}
+
 Expected<RuntimeValue> Evaluator::call(const Function &fn,
                                        ArrayRef<RuntimeValue> args) {
   return callFunction(fn, args, nullptr, 0, fn.getLoc());

@@ -183,7 +183,7 @@ ExecutionEngine::create(EngineOptions options) {
   define("__gnu_f2h_ieee", reinterpret_cast<void *>(&nnirTruncSFHF2));
   define("__gnu_h2f_ieee", reinterpret_cast<void *>(&nnirExtendHFSF2));
   if (Error e = main.define(absoluteSymbols(std::move(symbols))))
-    return std::move(e);
+    return e;
   Expected<std::unique_ptr<DynamicLibrarySearchGenerator>> process =
       DynamicLibrarySearchGenerator::GetForCurrentProcess(
           impl.jit->getDataLayout().getGlobalPrefix());
@@ -272,7 +272,7 @@ Expected<const CompiledKernel *>
 ExecutionEngine::getKernel(const Function &fn) {
   Impl &im = *impl;
   std::lock_guard<std::mutex> lock(im.mutex);
-  auto known = im.identity.find(&fn);
+  auto known = options.memoryCache ? im.identity.find(&fn) : im.identity.end();
   if (known != im.identity.end()) {
     ++stats.memoryHits;
     return known->second.second;
@@ -332,7 +332,7 @@ ExecutionEngine::getKernel(const Function &fn) {
             readCacheEntry(cachePath, corrupt)) {
       if (Error e = im.jit->addObjectFile(
               *jd, MemoryBuffer::getMemBufferCopy(*object, cachePath)))
-        return std::move(e);
+        return e;
       fromDisk = true;
       ++stats.diskHits;
     } else if (corrupt) {
@@ -344,7 +344,7 @@ ExecutionEngine::getKernel(const Function &fn) {
     im.objectCache.last.clear();
     if (Error e = im.jit->addIRModule(
             *jd, ThreadSafeModule(std::move(*module), std::move(context))))
-      return std::move(e);
+      return e;
   }
   Expected<ExecutorAddr> addr = im.jit->lookup(*jd, "kernel");
   if (!addr)
@@ -365,7 +365,8 @@ ExecutionEngine::getKernel(const Function &fn) {
     im.cache.emplace(std::move(*key), std::move(kernel));
   else
     im.uncached.push_back(std::move(kernel));
-  im.identity[&fn] = {Ref<Function>(const_cast<Function *>(&fn)), result};
+  if (options.memoryCache)
+    im.identity[&fn] = {Ref<Function>(const_cast<Function *>(&fn)), result};
   return result;
 }
 

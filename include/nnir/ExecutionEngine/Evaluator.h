@@ -77,7 +77,8 @@ public:
   /// in \p bindings.
   llvm::Expected<RuntimeValue>
   evaluate(const Expr &expr,
-           const llvm::DenseMap<const Var *, RuntimeValue> &bindings = {});
+           const llvm::DenseMap<const Var *, RuntimeValue> &bindings);
+  llvm::Expected<RuntimeValue> evaluate(const Expr &expr);
 
   /// Calls \p fn on \p args (one per parameter).
   llvm::Expected<RuntimeValue> call(const Function &fn,

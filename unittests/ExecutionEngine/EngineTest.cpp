@@ -1,0 +1,201 @@
+//===- EngineTest.cpp - Tests of kernel compilation and the caches --------===//
+//
+/// \file
+/// The in-memory cache (hits for functions that differ only in constant
+/// values, or only in shape when shape-generic; misses for other operators,
+/// attributes, dtypes or baked shapes), the kernel results, the disk cache
+/// across engines, and a corrupt or truncated disk entry.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestUtil.h"
+
+#include "nnir/ExecutionEngine/ExecutionEngine.h"
+#include "nnir/ExecutionEngine/KernelKey.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace nnir;
+using namespace nnir::test;
+
+namespace {
+
+std::string kernelModule(llvm::StringRef shape, llvm::StringRef op,
+                         llvm::StringRef constant,
+                         llvm::StringRef dtype = "float32") {
+  std::string type = ("Tensor[" + shape + ", " + dtype + "]").str();
+  return ("def @main(%x: " + type + ") {\n  %0 = fn (%a: " + type +
+          ", Primitive=1) {\n    " + op + "(%a, " + constant +
+          ")\n  };\n  %0(%x)\n}\n")
+      .str();
+}
+
+NDArray filled(llvm::ArrayRef<int64_t> shape, double value,
+               DataType dtype = DataType::float32()) {
+  NDArray a = llvm::cantFail(NDArray::create(dtype, shape));
+  for (int64_t i = 0; i < a.getNumElements(); ++i)
+    a.setElementFromDouble(i, value + i);
+  return a;
+}
+
+struct Compiled {
+  llvm::SourceMgr sm;
+  Ref<IRModule> module;
+  const Function *fn = nullptr;
+  explicit Compiled(const std::string &text) {
+    module = parseTyped(text, sm);
+    fn = module ? firstPrimitive(*module) : nullptr;
+  }
+};
+
+TEST(EngineTest, ConstantsAreLiftedAndShapesGeneric) {
+  auto engine = llvm::cantFail(ExecutionEngine::create());
+  Compiled a(kernelModule("(2, 3)", "multiply", "2f"));
+  Compiled b(kernelModule("(2, 3)", "multiply", "5f"));
+  Compiled c(kernelModule("(7)", "multiply", "3f"));
+  ASSERT_TRUE(a.fn && b.fn && c.fn);
+
+  auto ra = engine->run(*a.fn, {filled({2, 3}, 1)});
+  ASSERT_TRUE(bool(ra)) << llvm::toString(ra.takeError());
+  auto rb = engine->run(*b.fn, {filled({2, 3}, 1)});
+  ASSERT_TRUE(bool(rb)) << llvm::toString(rb.takeError());
+  auto rc = engine->run(*c.fn, {filled({7}, 1)});
+  ASSERT_TRUE(bool(rc)) << llvm::toString(rc.takeError());
+  // One kernel: b differs in the constant, c in the shape (shape-generic).
+  EXPECT_EQ(engine->getStats().kernelsCompiled, 1u);
+  EXPECT_EQ(engine->getStats().memoryHits, 2u);
+  EXPECT_EQ((*ra)[0].getElementAsDouble(5), 12.0);
+  EXPECT_EQ((*rb)[0].getElementAsDouble(5), 30.0);
+  EXPECT_EQ((*rc)[0].getElementAsDouble(6), 21.0);
+  EXPECT_EQ((*rc)[0].getShape(), llvm::ArrayRef<int64_t>({7}));
+  // The same node again: the identity memo.
+  ASSERT_TRUE(bool(engine->getKernel(*a.fn)));
+  EXPECT_EQ(engine->getStats().memoryHits, 3u);
+}
+
+TEST(EngineTest, DifferentStructureMisses) {
+  auto engine = llvm::cantFail(ExecutionEngine::create());
+  Compiled base(kernelModule("(4)", "add", "1f"));
+  Compiled otherOp(kernelModule("(4)", "subtract", "1f"));
+  Compiled otherType(kernelModule("(4)", "add", "1", "int32"));
+  // A non-generic function (the constant has another shape) bakes shapes.
+  Compiled baked(kernelModule("(4, 2)", "add",
+                              "dense<[1, 2]> : Tensor[(2), float32]"));
+  Compiled bakedOther(kernelModule("(3, 2)", "add",
+                                   "dense<[1, 2]> : Tensor[(2), float32]"));
+  for (Compiled *c : {&base, &otherOp, &otherType, &baked, &bakedOther}) {
+    ASSERT_TRUE(c->fn);
+    auto k = engine->getKernel(*c->fn);
+    ASSERT_TRUE(bool(k)) << llvm::toString(k.takeError());
+  }
+  EXPECT_EQ(engine->getStats().kernelsCompiled, 5u);
+  EXPECT_EQ(engine->getStats().memoryHits, 0u);
+
+  // Keys: equal up to constants, different across attributes.
+  Compiled clipA(kernelModule("(4)", "add", "1f"));
+  EXPECT_TRUE(KernelKey::get(*base.fn, true) == KernelKey::get(*clipA.fn, true));
+  EXPECT_FALSE(KernelKey::get(*base.fn, true) ==
+               KernelKey::get(*otherOp.fn, true));
+  llvm::SourceMgr sm1, sm2;
+  auto m1 = parseTyped("def @main(%x: Tensor[(4), float32]) {\n"
+                       "  %0 = fn (%a: Tensor[(4), float32], Primitive=1) {\n"
+                       "    clip(%a, a_min=0f, a_max=1f)\n  };\n  %0(%x)\n}\n",
+                       sm1);
+  auto m2 = parseTyped("def @main(%x: Tensor[(4), float32]) {\n"
+                       "  %0 = fn (%a: Tensor[(4), float32], Primitive=1) {\n"
+                       "    clip(%a, a_min=0f, a_max=2f)\n  };\n  %0(%x)\n}\n",
+                       sm2);
+  ASSERT_TRUE(m1 && m2);
+  EXPECT_FALSE(KernelKey::get(*firstPrimitive(*m1), true) ==
+               KernelKey::get(*firstPrimitive(*m2), true));
+}
+
+TEST(EngineTest, RefusesLargeResultsAndBadArguments) {
+  EngineOptions options;
+  options.maxTensorBytes = 16;
+  auto engine = llvm::cantFail(ExecutionEngine::create(options));
+  Compiled c(kernelModule("(8)", "add", "1f"));
+  ASSERT_TRUE(c.fn);
+  auto r = engine->run(*c.fn, {filled({8}, 0)});
+  ASSERT_FALSE(bool(r));
+  EXPECT_NE(llvm::toString(r.takeError())
+                .find("cannot allocate a result of type Tensor[(8), float32]"),
+            std::string::npos);
+  auto engine2 = llvm::cantFail(ExecutionEngine::create());
+  auto wrong = engine2->run(*c.fn, {filled({8}, 0, DataType::float64())});
+  ASSERT_FALSE(bool(wrong));
+  EXPECT_NE(llvm::toString(wrong.takeError()).find("argument 0 does not match"),
+            std::string::npos);
+}
+
+TEST(EngineTest, DiskCacheAcrossEnginesAndCorruptEntries) {
+  llvm::SmallString<128> dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("nnir-disk-cache", dir));
+  EngineOptions options;
+  options.cacheDir = dir.str().str();
+  Compiled c(kernelModule("(2, 2)", "multiply", "3f"));
+  ASSERT_TRUE(c.fn);
+  auto runIn = [&](ExecutionEngine &e) {
+    auto r = e.run(*c.fn, {filled({2, 2}, 1)});
+    EXPECT_TRUE(bool(r));
+    if (!r) {
+      llvm::consumeError(r.takeError());
+      return -1.0;
+    }
+    return (*r)[0].getElementAsDouble(3);
+  };
+  {
+    auto first = llvm::cantFail(ExecutionEngine::create(options));
+    EXPECT_EQ(runIn(*first), 12.0);
+    EXPECT_EQ(first->getStats().kernelsCompiled, 1u);
+    EXPECT_EQ(first->getStats().diskWrites, 1u);
+  }
+  {
+    auto second = llvm::cantFail(ExecutionEngine::create(options));
+    EXPECT_EQ(runIn(*second), 12.0);
+    EXPECT_EQ(second->getStats().kernelsCompiled, 0u);
+    EXPECT_EQ(second->getStats().diskHits, 1u);
+  }
+  // Truncate the entry: it is detected, removed and recompiled.
+  std::error_code ec;
+  std::string entry;
+  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
+       it.increment(ec))
+    entry = it->path();
+  ASSERT_FALSE(entry.empty());
+  auto bytes = llvm::MemoryBuffer::getFile(entry);
+  ASSERT_TRUE(bool(bytes));
+  std::string cut = (*bytes)->getBuffer().drop_back(7).str();
+  {
+    llvm::raw_fd_ostream os(entry, ec);
+    os << cut;
+  }
+  {
+    auto third = llvm::cantFail(ExecutionEngine::create(options));
+    EXPECT_EQ(runIn(*third), 12.0);
+    EXPECT_EQ(third->getStats().diskCorrupt, 1u);
+    EXPECT_EQ(third->getStats().kernelsCompiled, 1u);
+    EXPECT_EQ(third->getStats().diskWrites, 1u);
+  }
+  // Flip a byte of the payload: the checksum catches it.
+  bytes = llvm::MemoryBuffer::getFile(entry);
+  ASSERT_TRUE(bool(bytes));
+  std::string flipped = (*bytes)->getBuffer().str();
+  flipped[flipped.size() / 2] ^= 0x55;
+  {
+    llvm::raw_fd_ostream os(entry, ec);
+    os << flipped;
+  }
+  {
+    auto fourth = llvm::cantFail(ExecutionEngine::create(options));
+    EXPECT_EQ(runIn(*fourth), 12.0);
+    EXPECT_EQ(fourth->getStats().diskCorrupt, 1u);
+    EXPECT_EQ(fourth->getStats().diskHits, 0u);
+  }
+  llvm::sys::fs::remove_directories(dir);
+}
+
+} // namespace
