@@ -7,8 +7,8 @@
 ///   add64       elementwise add of two 64 MiB float32 tensors, and a memcpy
 ///               of 64 MiB (the output's bytes) on this machine; the ratio
 ///   cold        compile latency of a small fused elementwise kernel
-///               (relu(x * c + d) on 256x256) with the cache off, per LLVM
-///               optimisation level, and its run time at each level
+///               (relu(x * c + d) on 16x16 and 256x256) with the cache off,
+///               per LLVM optimisation level, and its run time at each level
 ///   hit         the cost of a cache hit: a structurally equal function
 ///               node seen for the first time, and a node seen before
 ///   program     a 1,000-function program (x = add(multiply(x, c_i), d_i),
@@ -91,9 +91,11 @@ NDArray filled(ArrayRef<int64_t> shape, float value) {
   return a;
 }
 
-/// relu(x * c + d) on a 256x256 float32 tensor, c and d scalar constants.
-Ref<Function> smallKernel(float c, float d) {
-  Ref<Var> x = Var::get("x", TensorType::get({256, 256}, DataType::float32()));
+/// relu(x * c + d) on an extent x extent float32 tensor, c and d scalar
+/// constants.
+Ref<Function> smallKernel(float c, float d, int64_t extent = 256) {
+  Ref<Var> x =
+      Var::get("x", TensorType::get({extent, extent}, DataType::float32()));
   Ref<Expr> body = call(
       "nn.relu",
       {call("add", {call("multiply", {x, Constant::get(NDArray::scalar(
@@ -103,70 +105,81 @@ Ref<Function> smallKernel(float c, float d) {
 }
 
 void benchAdd64() {
-  std::unique_ptr<ExecutionEngine> engineOwner = check(ExecutionEngine::create());
-  ExecutionEngine &engine = *engineOwner;
   const int64_t n = (int64_t(64) << 20) / 4;
   Ref<Var> a = Var::get("a", TensorType::get({n}, DataType::float32()));
   Ref<Var> b = Var::get("b", TensorType::get({n}, DataType::float32()));
   Ref<Function> fn = typed(primitive({a, b}, call("add", {a, b})));
-  NDArray x = filled({n}, 1.5f), y = filled({n}, 2.5f);
-  check(engine.run(*fn, {x, y})); // compile + warm up
-  std::vector<double> add, copy;
+  NDArray x = filled({n}, 1.5f), y = filled({n}, 2.5f), out = filled({n}, 0);
   NDArray dst = filled({n}, 0);
-  for (int i = 0; i < 15; ++i) {
-    Clock::time_point start = Clock::now();
-    std::vector<NDArray> out = check(engine.run(*fn, {x, y}));
-    add.push_back(msSince(start));
-    start = Clock::now();
-    std::memcpy(dst.getMutableData(), x.getData(), x.getByteSize());
-    copy.push_back(msSince(start));
+  for (bool parallel : {true, false}) {
+    EngineOptions options;
+    if (!parallel)
+      options.codegen.parallelWork = 0;
+    std::unique_ptr<ExecutionEngine> engine =
+        check(ExecutionEngine::create(options));
+    const CompiledKernel *kernel = check(engine->getKernel(*fn));
+    // The kernel into a preallocated output (as memcpy into a preallocated
+    // destination), and through ExecutionEngine::run (a fresh 64 MiB output
+    // each time: page faults included).
+    void *buffers[] = {const_cast<void *>(x.getData()),
+                       const_cast<void *>(y.getData()), out.getMutableData()};
+    int64_t dims[] = {n};
+    std::vector<double> add, run, copy;
+    for (int i = 0; i < 15; ++i) {
+      Clock::time_point start = Clock::now();
+      kernel->fn(buffers, dims);
+      add.push_back(msSince(start));
+      start = Clock::now();
+      std::memcpy(dst.getMutableData(), x.getData(), x.getByteSize());
+      copy.push_back(msSince(start));
+      start = Clock::now();
+      check(engine->run(*fn, {x, y}));
+      run.push_back(msSince(start));
+    }
+    outs() << formatv("add64 ({0}): kernel {1:f2} ms, memcpy of 64 MiB "
+                      "{2:f2} ms, ratio {3:f2}; with a fresh output "
+                      "(ExecutionEngine::run) {4:f2} ms\n",
+                      parallel ? "parallel" : "one thread", median(add),
+                      median(copy), median(add) / median(copy), median(run));
   }
-  // The same kernel on one thread.
-  EngineOptions serialOptions;
-  serialOptions.codegen.parallelWork = 0;
-  std::unique_ptr<ExecutionEngine> serialOwner = check(ExecutionEngine::create(serialOptions));
-  ExecutionEngine &serial = *serialOwner;
-  check(serial.run(*fn, {x, y}));
-  std::vector<double> one;
-  for (int i = 0; i < 15; ++i) {
-    Clock::time_point start = Clock::now();
-    check(serial.run(*fn, {x, y}));
-    one.push_back(msSince(start));
-  }
-  outs() << formatv("add64: add {0:f2} ms ({1:f2} ms on one thread), memcpy "
-                    "of 64 MiB {2:f2} ms, ratio {3:f2} ({4:f2} on one "
-                    "thread)\n",
-                    median(add), median(one), median(copy),
-                    median(add) / median(copy), median(one) / median(copy));
 }
 
 void benchCold() {
-  for (int level : {-1, 0, 1, 2, 3}) {
-    EngineOptions options;
-    options.memoryCache = false;
-    options.optLevel = level;
-    std::unique_ptr<ExecutionEngine> engineOwner = check(ExecutionEngine::create(options));
-  ExecutionEngine &engine = *engineOwner;
-    NDArray x = filled({256, 256}, -0.5f);
-    std::vector<double> compile, run;
-    for (int i = 0; i < 25; ++i) {
-      Ref<Function> fn = smallKernel(2.0f, float(i));
-      Clock::time_point start = Clock::now();
-      check(engine.getKernel(*fn));
-      compile.push_back(msSince(start));
-      start = Clock::now();
-      check(engine.run(*fn, {x}));
-      run.push_back(msSince(start) * 1000);
+  for (int64_t extent : {16, 256})
+    for (int level : {-1, 0, 1, 2, 3}) {
+      EngineOptions options;
+      options.memoryCache = false;
+      options.optLevel = level;
+      std::unique_ptr<ExecutionEngine> engine =
+          check(ExecutionEngine::create(options));
+      NDArray x = filled({extent, extent}, -0.5f),
+              out = filled({extent, extent}, 0);
+      std::vector<double> compile, run;
+      for (int i = 0; i < 25; ++i) {
+        Ref<Function> fn = smallKernel(2.0f, float(i), extent);
+        Clock::time_point start = Clock::now();
+        const CompiledKernel *kernel = check(engine->getKernel(*fn));
+        compile.push_back(msSince(start));
+        float c = 2.0f, d = float(i);
+        void *buffers[] = {const_cast<void *>(x.getData()), &c, &d,
+                           out.getMutableData()};
+        int64_t dims[] = {extent * extent};
+        start = Clock::now();
+        kernel->fn(buffers, dims);
+        run.push_back(msSince(start) * 1000);
+      }
+      compile.erase(compile.begin()); // the first compile warms up LLVM
+      outs() << formatv("cold: {0}x{0}, opt level {1}: compile {2:f3} ms, run "
+                        "{3:f1} us\n",
+                        extent,
+                        level < 0 ? std::string("auto") : std::to_string(level),
+                        median(compile), median(run));
     }
-    compile.erase(compile.begin()); // the first compile warms up LLVM
-    outs() << formatv("cold: opt level {0}: compile {1:f3} ms, run {2:f1} us\n",
-                      level < 0 ? std::string("auto") : std::to_string(level),
-                      median(compile), median(run));
-  }
 }
 
 void benchHit() {
-  std::unique_ptr<ExecutionEngine> engineOwner = check(ExecutionEngine::create());
+  std::unique_ptr<ExecutionEngine> engineOwner =
+      check(ExecutionEngine::create());
   ExecutionEngine &engine = *engineOwner;
   check(engine.getKernel(*smallKernel(1, 1)));
   const int count = 20000;
@@ -195,11 +208,9 @@ Ref<Function> thousandFunctions() {
   for (int i = 0; i < 1000; ++i) {
     Ref<Var> p = Var::get("p", TensorType::get({64, 64}, DataType::float32()));
     Ref<Expr> body = call(
-        "add",
-        {call("multiply",
-              {p, Constant::get(NDArray::scalar(DataType::float32(),
-                                                1 + i * 1e-4))}),
-         Constant::get(NDArray::scalar(DataType::float32(), 0.5))});
+        "add", {call("multiply", {p, Constant::get(NDArray::scalar(
+                                         DataType::float32(), 1 + i * 1e-4))}),
+                Constant::get(NDArray::scalar(DataType::float32(), 0.5))});
     value = Call::get(primitive({p}, body), {value});
   }
   return typed(Function::get({x}, value));
@@ -209,8 +220,9 @@ void benchProgram() {
   Ref<Function> program = thousandFunctions();
   NDArray x = filled({64, 64}, 1.0f);
   auto runOnce = [&](EngineOptions options, StringRef label) {
-    std::unique_ptr<ExecutionEngine> engineOwner = check(ExecutionEngine::create(options));
-  ExecutionEngine &engine = *engineOwner;
+    std::unique_ptr<ExecutionEngine> engineOwner =
+        check(ExecutionEngine::create(options));
+    ExecutionEngine &engine = *engineOwner;
     Evaluator evaluator(engine, nullptr);
     Clock::time_point start = Clock::now();
     check(evaluator.call(*program, {RuntimeValue::tensor(x)}));
@@ -237,15 +249,19 @@ void benchProgram() {
 }
 
 void benchConv2d() {
-  std::unique_ptr<ExecutionEngine> engineOwner = check(ExecutionEngine::create());
+  std::unique_ptr<ExecutionEngine> engineOwner =
+      check(ExecutionEngine::create());
   ExecutionEngine &engine = *engineOwner;
-  Ref<Var> d = Var::get("d", TensorType::get({1, 64, 56, 56}, DataType::float32()));
-  Ref<Var> w = Var::get("w", TensorType::get({64, 64, 3, 3}, DataType::float32()));
-  Ref<Attrs> attrs = check(Op::lookup("nn.conv2d")->createAttrs(
-      {NamedAttrValue{"padding",
-                      AttrValue::array({AttrValue::integer(1),
-                                        AttrValue::integer(1)}),
-                      SMLoc()}}));
+  Ref<Var> d =
+      Var::get("d", TensorType::get({1, 64, 56, 56}, DataType::float32()));
+  Ref<Var> w =
+      Var::get("w", TensorType::get({64, 64, 3, 3}, DataType::float32()));
+  Ref<Attrs> attrs = check(
+      Op::lookup("nn.conv2d")
+          ->createAttrs({NamedAttrValue{
+              "padding",
+              AttrValue::array({AttrValue::integer(1), AttrValue::integer(1)}),
+              SMLoc()}}));
   Ref<Function> fn = typed(primitive({d, w}, call("nn.conv2d", {d, w}, attrs)));
   NDArray x = filled({1, 64, 56, 56}, 0.5f), k = filled({64, 64, 3, 3}, 0.25f);
   Clock::time_point start = Clock::now();

@@ -208,7 +208,7 @@ Error KernelEmitter::schedule() {
       continue;
     SmallVector<const te::TensorNode *, 8> reads;
     if (t->getKind() == te::TensorNode::Kind::Compute) {
-      if (containsReduce(t->getBody()))
+      if (t->isMaterialized() || containsReduce(t->getBody()))
         materialised.insert(t);
       collectReads(t->getBody(), reads);
     } else if (t->getKind() == te::TensorNode::Kind::Extern) {
@@ -1111,7 +1111,65 @@ llvm::Function *KernelEmitter::emitStageFunction(const Stage &stage,
           t->getDType());
     memo = std::move(outer);
   };
+  // A sum at the top of the body with the last axis not collapsed is
+  // emitted with the reduction loops outside the last axis:
+  //   out[..., :] = 0; for k...: for j: out[..., j] += source(..., j, k...)
+  // so the innermost loop walks the output (and, for convolutions and
+  // dense layers, an input) contiguously and vectorises. float16/bfloat16
+  // keep the per-element order (they round after every addition).
+  const auto *topSum = dyn_cast<te::ReduceNode>(stage.body.get());
+  bool hoist =
+      topSum && topSum->getReduceKind() == te::ReduceKind::Sum &&
+      !topSum->getCondition() && shape.size() > stage.collapsed &&
+      !t->getDType().isBool() &&
+      !(t->getDType().isFloatingPoint() && t->getDType().getBits() == 16);
+  auto emitHoisted = [&]() {
+    unsigned last = shape.size() - 1;
+    DataType dtype = t->getDType();
+    llvm::Type *ty = computeType(dtype);
+    auto element = [&](Value *j) {
+      vars[axes[last].get()] = j;
+      return b.CreateInBoundsGEP(storageType(dtype), out, emitOffset(t, axes));
+    };
+    DenseMap<const te::ExprNode *, Value *> outer = memo;
+    emitLoop(b.getInt64(0), extents[last], "init", [&](Value *j) {
+      DenseMap<const te::ExprNode *, Value *> saved = memo;
+      store(element(j), llvm::Constant::getNullValue(ty), dtype);
+      memo = std::move(saved);
+    });
+    memo = outer;
+    ArrayRef<te::IterVar> raxes = topSum->getAxes();
+    std::function<void(unsigned)> reduceLoops = [&](unsigned level) {
+      if (level == raxes.size()) {
+        emitLoop(b.getInt64(0), extents[last], "acc", [&](Value *j) {
+          DenseMap<const te::ExprNode *, Value *> saved = memo;
+          Value *ptr = element(j);
+          Value *v = emitExpr(topSum->getSource());
+          Value *cur = load(ptr, dtype);
+          store(ptr,
+                dtype.isFloatingPoint() ? b.CreateFAdd(cur, v)
+                                        : b.CreateAdd(cur, v),
+                dtype);
+          memo = std::move(saved);
+        });
+        return;
+      }
+      Value *extent = emitExpr(raxes[level].extent);
+      emitLoop(b.getInt64(0), extent, "k", [&](Value *iv) {
+        vars[raxes[level].var.get()] = iv;
+        DenseMap<const te::ExprNode *, Value *> saved = memo;
+        reduceLoops(level + 1);
+        memo = std::move(saved);
+      });
+    };
+    reduceLoops(0);
+    memo = std::move(outer);
+  };
   std::function<void(unsigned)> inner = [&](unsigned level) {
+    if (hoist && level + 1 == shape.size()) {
+      emitHoisted();
+      return;
+    }
     if (level == shape.size()) {
       emitElement();
       return;
@@ -1195,8 +1253,10 @@ Error KernelEmitter::emit(StringRef name, KernelInfo &info) {
       for (int64_t e : *constShape)
         elements =
             SaturatingMultiply<uint64_t>(elements, std::max<int64_t>(e, 0));
+    else if (fn.genericElementsHint > 0)
+      elements = fn.genericElementsHint; // The first shape served.
     else
-      elements = uint64_t(1) << 20; // Unknown until run time: assume large.
+      elements = uint64_t(1) << 20;
     stage.work =
         SaturatingMultiply<uint64_t>(elements, estimateCost(stage.body));
     // Collapse leading axes until the outer range has enough iterations.
@@ -1209,8 +1269,10 @@ Error KernelEmitter::emit(StringRef name, KernelInfo &info) {
       }
     }
     stage.collapsed = p;
+    // Shape-generic stages may see any size: nnir_parallel_for splits them
+    // only when the run-time extent is worth it.
     stage.parallel = options.parallelWork && !shape.empty() &&
-                     stage.work >= options.parallelWork;
+                     (!constShape || stage.work >= options.parallelWork);
   }
 
   // Stage functions.

@@ -187,6 +187,13 @@ Expected<TEFunction> nnir::lowerToTE(const Function &fn, bool shapeGeneric) {
   if (shapeGeneric) {
     extent = te::var("n");
     result.dimVars.push_back(extent);
+    std::optional<Shape> common;
+    collectCommonShape(fn.getBody()->getCheckedType().get(), common);
+    for (const Ref<Var> &param : fn.getParams())
+      if (!common)
+        collectCommonShape(getTypeOf(param.get()), common);
+    if (common)
+      result.genericElementsHint = getNumElements(*common).value_or(0);
   }
   DenseMap<const Expr *, TEValue> values;
   for (const Ref<Var> &param : fn.getParams()) {

@@ -2,9 +2,10 @@
 //
 /// \file
 /// The new pass manager's default pipelines for the host target. Tiny
-/// kernels (FoldConstant's typical small constant subgraphs) get O1, where
-/// compilation time dominates; everything else gets O3 with the loop and SLP
-/// vectorisers (benchmarks/ measures the trade-off).
+/// kernels (FoldConstant's typical small constant subgraphs) get no pipeline
+/// and the fast instruction selector, where compilation time dominates;
+/// everything else gets O3 with the loop and SLP vectorisers
+/// (benchmarks/KernelBench.cpp measures the trade-off).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,7 +22,13 @@ using namespace llvm;
 using namespace nnir;
 
 unsigned nnir::chooseOptLevel(uint64_t work) {
-  return work < (uint64_t(1) << 12) ? 1 : 3;
+  // Below ~16K scalar operations a kernel runs in microseconds even without
+  // optimisation, and compiling it is what costs: no IR pipeline, and the
+  // fast instruction selector (ExecutionEngine lowers the code generator's
+  // level with it). benchmarks/KernelBench.cpp measures the trade-off.
+  if (work < (uint64_t(1) << 14))
+    return 0;
+  return 3;
 }
 
 void nnir::optimizeModule(Module &module, TargetMachine &tm,

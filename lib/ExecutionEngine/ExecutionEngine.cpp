@@ -341,6 +341,10 @@ ExecutionEngine::getKernel(const Function &fn) {
   }
   if (!fromDisk) {
     optimizeModule(**module, *im.tm, kernel->optLevel);
+    // The code generator's level follows the kernel's (compiles happen on
+    // this thread, under the lock, in the lookup below).
+    im.tm->setOptLevel(kernel->optLevel == 0 ? CodeGenOptLevel::None
+                                             : CodeGenOptLevel::Default);
     im.objectCache.last.clear();
     if (Error e = im.jit->addIRModule(
             *jd, ThreadSafeModule(std::move(*module), std::move(context))))

@@ -3,11 +3,13 @@
 /// \file
 /// The TE computes of nn.bias_add, nn.dense, nn.conv2d, nn.softmax,
 /// nn.log_softmax, nn.max_pool2d and nn.avg_pool2d. Convolutions and pools
-/// are reductions over a window; padding is a condition on the reduction
-/// (reads are clamped in bounds and the padded positions skipped or zeroed),
-/// so no padded copy of the input is made. Softmax is the example of a
-/// compute made of several stages (two reductions and an elementwise tail).
-/// Layouts are read from their strings (NCHW, NHWC; OIHW, HWIO, ...).
+/// are reductions over a window. A convolution reads a padded copy of its
+/// input, materialised once (te::compute with materialize), so its loops need
+/// no bounds checks; a pool treats padding as a condition on the reduction
+/// (reads clamped in bounds, padded positions skipped). Softmax is the
+/// example of a compute made of several stages (two reductions and an
+/// elementwise tail). Layouts are read from their strings (NCHW, NHWC; OIHW,
+/// HWIO, ...).
 //
 //===----------------------------------------------------------------------===//
 
@@ -93,6 +95,30 @@ static Expected<std::vector<te::Tensor>> conv2d(const ComputeArgs &args) {
   int64_t dh = window(attrs->dilation, 0), dw = window(attrs->dilation, 1);
   DataType outType = llvm::cast<TensorType>(args.resultType)->getDType();
 
+  // A padded copy of the input, materialised once (every element is read
+  // kh * kw times), so the convolution reads it without bounds checks and
+  // its innermost loop stays contiguous.
+  SmallVector<int64_t, 3> padAfter = paddingAfter(attrs->padding, 2);
+  bool padded = pad[0] || pad[1] || padAfter[0] || padAfter[1];
+  te::Tensor source = data;
+  if (padded) {
+    std::vector<te::Expr> shape = data.getShape();
+    int hAxis = axisOf(dl, 'H'), wAxis = axisOf(dl, 'W');
+    shape[hAxis] = te::Expr(height + pad[0] + padAfter[0]);
+    shape[wAxis] = te::Expr(width + pad[1] + padAfter[1]);
+    source = compute(
+        shape,
+        [&](ArrayRef<te::Expr> i) {
+          te::Expr h = i[hAxis] - pad[0], w = i[wAxis] - pad[1];
+          te::Expr inside = logicalAnd(logicalAnd(h >= 0, h < height),
+                                       logicalAnd(w >= 0, w < width));
+          SmallVector<te::Expr, 4> in(i.begin(), i.end());
+          in[hAxis] = max(min(h, te::Expr(height - 1)), te::Expr(0));
+          in[wAxis] = max(min(w, te::Expr(width - 1)), te::Expr(0));
+          return select(inside, data(in), constant(data.getDType(), 0));
+        },
+        "pad", /*materialize=*/true);
+  }
   return std::vector<te::Tensor>{compute(
       resultShape(args.resultType),
       [&](ArrayRef<te::Expr> o) {
@@ -104,30 +130,18 @@ static Expected<std::vector<te::Tensor>> conv2d(const ComputeArgs &args) {
         te::Expr c = ic.var;
         if (groups > 1)
           c = truncDiv(oc, te::Expr(outPerGroup)) * groupChannels + ic.var;
-        te::Expr ih = oh * sh + ry.var * dh - pad[0];
-        te::Expr iw = ow * sw + rx.var * dw - pad[1];
-        bool padded = pad[0] || pad[1] || attrs->padding.size() > 2;
-        te::Expr cond;
-        if (padded)
-          cond = logicalAnd(logicalAnd(ih >= 0, ih < height),
-                            logicalAnd(iw >= 0, iw < width));
         SmallVector<te::Expr, 4> in(4);
         in[axisOf(dl, 'N')] = n;
         in[axisOf(dl, 'C')] = c;
-        in[axisOf(dl, 'H')] =
-            padded ? max(min(ih, te::Expr(height - 1)), te::Expr(0)) : ih;
-        in[axisOf(dl, 'W')] =
-            padded ? max(min(iw, te::Expr(width - 1)), te::Expr(0)) : iw;
+        in[axisOf(dl, 'H')] = oh * sh + ry.var * dh;
+        in[axisOf(dl, 'W')] = ow * sw + rx.var * dw;
         SmallVector<te::Expr, 4> k(4);
         k[axisOf(kl, 'O')] = oc;
         k[axisOf(kl, 'I')] = ic.var;
         k[axisOf(kl, 'H')] = ry.var;
         k[axisOf(kl, 'W')] = rx.var;
-        te::Expr product =
-            te::cast(outType, data(in)) * te::cast(outType, weight(k));
-        if (padded)
-          product = select(cond, product, constant(outType, 0));
-        return sum(product, {ic, ry, rx});
+        return sum(te::cast(outType, source(in)) * te::cast(outType, weight(k)),
+                   {ic, ry, rx});
       },
       "conv2d")};
 }

@@ -34,7 +34,7 @@ Tensor te::placeholder(ArrayRef<Expr> shape, DataType dtype, StringRef name) {
 }
 
 Tensor te::compute(ArrayRef<Expr> shape, function_ref<Expr(ArrayRef<Expr>)> fn,
-                   StringRef name) {
+                   StringRef name, bool materialize) {
   std::vector<Expr> axes;
   for (unsigned i = 0; i < shape.size(); ++i)
     axes.push_back(var(("i" + Twine(i)).str()));
@@ -43,6 +43,7 @@ Tensor te::compute(ArrayRef<Expr> shape, function_ref<Expr(ArrayRef<Expr>)> fn,
       new TensorNode(TensorNode::Kind::Compute, name, body.getDType(), shape);
   node->axes = std::move(axes);
   node->body = std::move(body);
+  node->materialized = materialize;
   return Tensor(node);
 }
 

@@ -61,8 +61,9 @@ llvm::Expected<std::unique_ptr<llvm::Module>>
 emitKernel(const TEFunction &fn, llvm::LLVMContext &ctx, llvm::StringRef name,
            const CodegenOptions &options, KernelInfo &info);
 
-/// The optimisation level Codegen uses for a kernel of \p work: O1 for tiny
-/// kernels (compile time dominates), O3 otherwise.
+/// The optimisation level Codegen uses for a kernel of \p work: 0 for tiny
+/// kernels (compile time dominates; the engine also uses the fast
+/// instruction selector), 3 otherwise.
 unsigned chooseOptLevel(uint64_t work);
 
 /// Runs LLVM's default pipeline at \p optLevel (0-3) on \p module for

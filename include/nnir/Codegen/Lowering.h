@@ -39,6 +39,9 @@ struct TEFunction {
   /// The runtime extents the kernel reads from `dims`, in order (shape-generic
   /// kernels: the element count).
   std::vector<te::Expr> dimVars;
+  /// Shape-generic kernels: the element count of the function lowered (the
+  /// first shape the kernel serves), a hint for cost estimates.
+  int64_t genericElementsHint = 0;
 };
 
 /// Calls \p visit on every node of \p fn's body in post-order (operands

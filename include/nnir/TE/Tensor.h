@@ -50,6 +50,10 @@ public:
   /// element's expression over them.
   llvm::ArrayRef<Expr> getAxes() const { return axes; }
   const Expr &getBody() const { return body; }
+  /// A compute stage that Codegen materialises into a buffer of its own
+  /// instead of inlining it into its readers (Halide's compute_root): for a
+  /// padded copy that a convolution reads many times.
+  bool isMaterialized() const { return materialized; }
 
   /// Extern stages: the stage and which of its outputs this tensor is.
   const ExternOpNode *getExternOp() const { return externOp; }
@@ -62,7 +66,7 @@ private:
   friend Tensor placeholder(llvm::ArrayRef<Expr>, DataType, llvm::StringRef);
   friend Tensor compute(llvm::ArrayRef<Expr>,
                         llvm::function_ref<Expr(llvm::ArrayRef<Expr>)>,
-                        llvm::StringRef);
+                        llvm::StringRef, bool);
   friend std::vector<Tensor> externOp(
       llvm::StringRef, llvm::ArrayRef<Tensor>,
       llvm::ArrayRef<std::pair<std::vector<Expr>, DataType>>,
@@ -78,6 +82,7 @@ private:
   std::vector<Expr> shape;
   std::vector<Expr> axes;
   Expr body;
+  bool materialized = false;
   /// Owned reference (released in the destructor; ExternOpNode is defined
   /// in Stmt.h).
   const ExternOpNode *externOp = nullptr;
@@ -116,10 +121,11 @@ Tensor placeholder(llvm::ArrayRef<Expr> shape, DataType dtype,
                    llvm::StringRef name = "placeholder");
 
 /// A compute stage of \p shape: element (i0, i1, ...) is `fn({i0, i1, ...})`;
-/// the stage's dtype is the body's.
+/// the stage's dtype is the body's. \p materialize asks Codegen to compute it
+/// into a buffer of its own (see TensorNode::isMaterialized).
 Tensor compute(llvm::ArrayRef<Expr> shape,
                llvm::function_ref<Expr(llvm::ArrayRef<Expr>)> fn,
-               llvm::StringRef name = "compute");
+               llvm::StringRef name = "compute", bool materialize = false);
 
 /// An extern (structured) stage reading \p inputs and writing outputs of the
 /// given shapes and dtypes. \p body receives the input tensors and one
