@@ -1354,7 +1354,7 @@ Error KernelEmitter::emit(StringRef name, KernelInfo &info) {
     for (unsigned j = 0; j < args.size(); ++j)
       b.CreateStore(args[j],
                     b.CreateConstInBoundsGEP1_64(b.getInt64Ty(), closure, j));
-    // Aim for chunks of about 32K scalar operations.
+    // Aim for chunks of about 256K scalar operations.
     uint64_t perIteration = 1;
     if (auto s = te::getConstShape(stage.tensor.getShape())) {
       int64_t outer = 1;
@@ -1363,7 +1363,7 @@ Error KernelEmitter::emit(StringRef name, KernelInfo &info) {
       perIteration =
           std::max<uint64_t>(1, stage.work / std::max<int64_t>(outer, 1));
     }
-    uint64_t grain = std::max<uint64_t>(1, (uint64_t(1) << 15) / perIteration);
+    uint64_t grain = std::max<uint64_t>(1, (uint64_t(1) << 18) / perIteration);
     b.CreateCall(parallelFor, {range, b.getInt64(grain),
                                emitTrampoline(stageFns[i]), closure});
   }

@@ -14,6 +14,15 @@ const TECompute *nnir::getOpCompute(const Op *op) {
   return &map->get(op);
 }
 
+void nnir::setOpCompute(StringRef opName, TECompute compute) {
+  OpRegistry &registry = OpRegistry::instance();
+  Op *op = registry.lookup(opName);
+  assert(op && "registering the compute of an unknown operator");
+  if (!op)
+    return;
+  registry.getAttrMap<TECompute>(kTEComputeAttr).set(op, std::move(compute));
+}
+
 Error nnir::computeError(const Twine &message) {
   return createStringError(inconvertibleErrorCode(), message);
 }

@@ -78,16 +78,12 @@ static int64_t normalize(int64_t axis, int64_t rank) {
 }
 
 void nnir::registerDataMovementComputes() {
-  OpRegistry &registry = OpRegistry::instance();
-  OpAttrMap<TECompute> &computes =
-      registry.getAttrMap<TECompute>(kTEComputeAttr);
-  auto set = [&](StringRef name, TECompute compute) {
-    if (Op *op = registry.lookup(name))
-      computes.set(op, std::move(compute));
+  auto set = [](StringRef name, TECompute compute) {
+    setOpCompute(name, std::move(compute));
   };
 
   for (const char *name : {"reshape", "reshape_like", "expand_dims", "squeeze",
-                           "contrib_reverse_reshape", "nn.batch_flatten"})
+                           "nn.batch_flatten"})
     set(name, reshapeCompute);
 
   set("transpose",

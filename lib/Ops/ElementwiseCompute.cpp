@@ -83,13 +83,8 @@ static TECompute rounding(Intrinsic fn) {
 }
 
 void nnir::registerElementwiseComputes() {
-  OpRegistry &registry = OpRegistry::instance();
-  OpAttrMap<TECompute> &computes =
-      registry.getAttrMap<TECompute>(kTEComputeAttr);
-  auto set = [&](StringRef name, TECompute compute) {
-    Op *op = registry.lookup(name);
-    assert(op && "registering the compute of an unknown operator");
-    computes.set(op, std::move(compute));
+  auto set = [](StringRef name, TECompute compute) {
+    setOpCompute(name, std::move(compute));
   };
 
   // Unary math.

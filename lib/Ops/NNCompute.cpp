@@ -250,13 +250,8 @@ static Expected<std::vector<te::Tensor>> softmax(const ComputeArgs &args,
 }
 
 void nnir::registerNNComputes() {
-  OpRegistry &registry = OpRegistry::instance();
-  OpAttrMap<TECompute> &computes =
-      registry.getAttrMap<TECompute>(kTEComputeAttr);
-  auto set = [&](StringRef name, TECompute compute) {
-    Op *op = registry.lookup(name);
-    assert(op && "registering the compute of an unknown operator");
-    computes.set(op, std::move(compute));
+  auto set = [](StringRef name, TECompute compute) {
+    setOpCompute(name, std::move(compute));
   };
 
   set("nn.bias_add",

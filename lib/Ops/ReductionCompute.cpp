@@ -113,13 +113,8 @@ static TECompute argReduce(ReduceKind kind) {
 }
 
 void nnir::registerReductionComputes() {
-  OpRegistry &registry = OpRegistry::instance();
-  OpAttrMap<TECompute> &computes =
-      registry.getAttrMap<TECompute>(kTEComputeAttr);
-  auto set = [&](StringRef name, TECompute compute) {
-    Op *op = registry.lookup(name);
-    assert(op && "registering the compute of an unknown operator");
-    computes.set(op, std::move(compute));
+  auto set = [](StringRef name, TECompute compute) {
+    setOpCompute(name, std::move(compute));
   };
   set("sum", simpleReduce(ReduceKind::Sum));
   set("mean", simpleReduce(ReduceKind::Sum, /*mean=*/true));

@@ -41,7 +41,7 @@ namespace nnir {
 struct CodegenOptions {
   /// Stages whose estimated work (scalar operations) is at least this run
   /// their outer loops in parallel; 0 disables parallel loops.
-  uint64_t parallelWork = uint64_t(1) << 17;
+  uint64_t parallelWork = uint64_t(1) << 20;
 };
 
 /// What Codegen knows about an emitted kernel.

@@ -62,6 +62,10 @@ inline constexpr llvm::StringLiteral kTEComputeAttr = "FTECompute";
 /// The compute of \p op, or null when it has none.
 const TECompute *getOpCompute(const Op *op);
 
+/// Attaches \p compute to the registered operator \p opName (registering
+/// the compute of an unknown operator is a programming error and asserts).
+void setOpCompute(llvm::StringRef opName, TECompute compute);
+
 /// An error for computes ("compute of <op>: ..." is added by the caller).
 llvm::Error computeError(const llvm::Twine &message);
 
