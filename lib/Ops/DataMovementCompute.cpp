@@ -13,6 +13,7 @@
 #include "nnir/IR/Type.h"
 #include "nnir/Ops/Attrs.h"
 #include "nnir/Ops/Compute.h"
+#include "nnir/Ops/Layout.h"
 #include "nnir/TE/Broadcast.h"
 
 using namespace llvm;
@@ -75,6 +76,245 @@ reshapeCompute(const ComputeArgs &args) {
 
 static int64_t normalize(int64_t axis, int64_t rank) {
   return axis < 0 ? axis + rank : axis;
+}
+
+/// A data-dependent index \p k into an axis of \p extent, made safe to read:
+/// negative values count from the end (as NumPy and ONNX), and what is still
+/// out of range is clamped.
+static te::Expr wrapNegativeAndClamp(te::Expr k, te::Expr extent) {
+  k = te::cast(DataType::int64(), k);
+  k = select(k < 0, k + extent, k);
+  return max(min(k, extent - 1), te::Expr(0));
+}
+
+/// stack: output element i reads part i[axis] at i without that axis.
+static Expected<std::vector<te::Tensor>> stackCompute(const ComputeArgs &args) {
+  ArrayRef<te::Tensor> parts = args.args[0];
+  unsigned rank = parts[0].getRank() + 1;
+  int64_t axis = normalize(llvm::cast<StackAttrs>(args.attrs)->axis, rank);
+  return std::vector<te::Tensor>{compute(
+      resultShape(args.resultType),
+      [&](ArrayRef<te::Expr> i) {
+        SmallVector<te::Expr, 4> in(i.begin(), i.end());
+        in.erase(in.begin() + axis);
+        te::Expr value = parts.back()(in);
+        for (unsigned p = parts.size() - 1; p-- > 0;)
+          value = select(i[axis] == te::Expr(int64_t(p)), parts[p](in), value);
+        return value;
+      },
+      "stack")};
+}
+
+/// tile: the data's axes align with the output's from the right; each reads
+/// its index modulo the data's extent.
+static Expected<std::vector<te::Tensor>> tileCompute(const ComputeArgs &args) {
+  const te::Tensor &data = args.arg(0);
+  std::vector<te::Expr> shape = resultShape(args.resultType);
+  unsigned lead = shape.size() - data.getRank();
+  return std::vector<te::Tensor>{compute(
+      shape,
+      [&](ArrayRef<te::Expr> i) {
+        SmallVector<te::Expr, 4> in;
+        for (unsigned a = 0; a < data.getRank(); ++a)
+          in.push_back(floorMod(i[lead + a], data.getShape()[a]));
+        return data(in);
+      },
+      "tile")};
+}
+
+/// repeat: output index j on the axis reads data index j / repeats.
+static Expected<std::vector<te::Tensor>>
+repeatCompute(const ComputeArgs &args) {
+  const te::Tensor &data = args.arg(0);
+  const auto *attrs = llvm::cast<RepeatAttrs>(args.attrs);
+  int64_t axis = normalize(attrs->axis.value_or(0), data.getRank());
+  int64_t repeats = attrs->repeats;
+  return std::vector<te::Tensor>{compute(
+      resultShape(args.resultType),
+      [&](ArrayRef<te::Expr> i) {
+        SmallVector<te::Expr, 4> in(i.begin(), i.end());
+        in[axis] = floorDiv(i[axis], te::Expr(repeats));
+        return data(in);
+      },
+      "repeat")};
+}
+
+static Expected<std::vector<te::Tensor>>
+reverseCompute(const ComputeArgs &args) {
+  const te::Tensor &data = args.arg(0);
+  int64_t axis = normalize(
+      llvm::cast<ReverseAttrs>(args.attrs)->axis.value_or(0), data.getRank());
+  return std::vector<te::Tensor>{compute(
+      data.getShape(),
+      [&](ArrayRef<te::Expr> i) {
+        SmallVector<te::Expr, 4> in(i.begin(), i.end());
+        in[axis] = data.getShape()[axis] - 1 - i[axis];
+        return data(in);
+      },
+      "reverse")};
+}
+
+/// gather: out[i] = data[i with i[axis] replaced by indices[i]].
+static Expected<std::vector<te::Tensor>>
+gatherCompute(const ComputeArgs &args) {
+  const te::Tensor &data = args.arg(0);
+  const te::Tensor &indices = args.arg(1);
+  int64_t axis = normalize(
+      llvm::cast<GatherAttrs>(args.attrs)->axis.value_or(0), data.getRank());
+  return std::vector<te::Tensor>{compute(
+      indices.getShape(),
+      [&](ArrayRef<te::Expr> i) {
+        SmallVector<te::Expr, 4> in(i.begin(), i.end());
+        in[axis] = wrapNegativeAndClamp(indices(i), data.getShape()[axis]);
+        return data(in);
+      },
+      "gather")};
+}
+
+/// gather_nd: indices [M, Y...]; out[y..., r...] = data[b..., indices[0,
+/// y...], ..., indices[M-1, y...], r...], where the first batch_dims of y
+/// are the batch indices b.
+static Expected<std::vector<te::Tensor>>
+gatherNDCompute(const ComputeArgs &args) {
+  const te::Tensor &data = args.arg(0);
+  const te::Tensor &indices = args.arg(1);
+  int64_t batchDims = llvm::cast<GatherNDAttrs>(args.attrs)->batchDims;
+  std::optional<int64_t> m = indices.getShape()[0].getConstInt();
+  if (!m)
+    return computeError("needs a static index depth");
+  unsigned yRank = indices.getRank() - 1;
+  return std::vector<te::Tensor>{compute(
+      resultShape(args.resultType),
+      [&](ArrayRef<te::Expr> o) {
+        SmallVector<te::Expr, 4> in(o.begin(), o.begin() + batchDims);
+        for (int64_t k = 0; k < *m; ++k) {
+          SmallVector<te::Expr, 4> idx{te::Expr(k)};
+          idx.append(o.begin(), o.begin() + yRank);
+          in.push_back(wrapNegativeAndClamp(indices(idx),
+                                            data.getShape()[batchDims + k]));
+        }
+        in.append(o.begin() + yRank, o.end());
+        return data(in);
+      },
+      "gather_nd")};
+}
+
+/// one_hot: on_value where the new axis's index equals the index, else
+/// off_value (an index outside [0, depth) gives a row of off_value).
+static Expected<std::vector<te::Tensor>>
+oneHotCompute(const ComputeArgs &args) {
+  const te::Tensor &indices = args.arg(0);
+  const te::Tensor &on = args.arg(1);
+  const te::Tensor &off = args.arg(2);
+  int64_t axis = llvm::cast<OneHotAttrs>(args.attrs)->axis;
+  if (axis < 0)
+    axis += indices.getRank() + 1;
+  return std::vector<te::Tensor>{compute(
+      resultShape(args.resultType),
+      [&](ArrayRef<te::Expr> i) {
+        SmallVector<te::Expr, 4> in(i.begin(), i.end());
+        in.erase(in.begin() + axis);
+        return select(te::cast(DataType::int64(), indices(in)) == i[axis],
+                      on({}), off({}));
+      },
+      "one_hot")};
+}
+
+/// slice_like and annotation-free identities: the output's element i is the
+/// data's element i (slice_like keeps the leading part of each axis).
+static Expected<std::vector<te::Tensor>>
+leadingSliceCompute(const ComputeArgs &args) {
+  const te::Tensor &data = args.arg(0);
+  return std::vector<te::Tensor>{compute(
+      resultShape(args.resultType),
+      [&](ArrayRef<te::Expr> i) { return data(i); }, "slice_like")};
+}
+
+/// layout_transform: each primal axis's full coordinate is rebuilt from the
+/// output's (outer, inner) pair and split again as the source layout says.
+static Expected<std::vector<te::Tensor>>
+layoutTransformCompute(const ComputeArgs &args) {
+  const te::Tensor &data = args.arg(0);
+  const auto *attrs = llvm::cast<LayoutTransformAttrs>(args.attrs);
+  Expected<Layout> src = Layout::parse(attrs->srcLayout);
+  if (!src)
+    return src.takeError();
+  Expected<Layout> dst = Layout::parse(attrs->dstLayout);
+  if (!dst)
+    return dst.takeError();
+  return std::vector<te::Tensor>{compute(
+      resultShape(args.resultType),
+      [&](ArrayRef<te::Expr> o) {
+        // The full coordinate of every primal axis, by letter.
+        te::Expr full[26];
+        for (unsigned a = 0; a < dst->getRank(); ++a) {
+          const LayoutAxis &axis = (*dst)[a];
+          if (!axis.isPrimal())
+            continue;
+          te::Expr c = o[a];
+          int sub = dst->find(axis.name - 'A' + 'a');
+          if (sub >= 0)
+            c = c * (*dst)[sub].factor + o[sub];
+          full[axis.name - 'A'] = c;
+        }
+        SmallVector<te::Expr, 6> in;
+        for (const LayoutAxis &axis : src->getAxes()) {
+          if (axis.isPrimal()) {
+            int64_t f = src->getSplitFactor(axis.name);
+            te::Expr c = full[axis.name - 'A'];
+            in.push_back(f == 1 ? c : floorDiv(c, te::Expr(f)));
+          } else {
+            in.push_back(
+                floorMod(full[axis.name - 'a'], te::Expr(axis.factor)));
+          }
+        }
+        return data(in);
+      },
+      "layout_transform")};
+}
+
+/// collapse_sum_like: sums the data's leading axes and the axes where the
+/// target has extent 1 but the data has not.
+static Expected<std::vector<te::Tensor>>
+collapseSumLikeCompute(const ComputeArgs &args) {
+  const te::Tensor &data = args.arg(0);
+  std::vector<te::Expr> shape = resultShape(args.resultType);
+  unsigned lead = data.getRank() - shape.size();
+  return std::vector<te::Tensor>{compute(
+      shape,
+      [&](ArrayRef<te::Expr> o) {
+        SmallVector<IterVar, 4> axes;
+        SmallVector<te::Expr, 4> in;
+        for (unsigned d = 0; d < data.getRank(); ++d) {
+          const te::Expr &extent = data.getShape()[d];
+          if (d < lead ||
+              (shape[d - lead].isConstInt(1) && !extent.isConstInt(1))) {
+            axes.push_back(reduceAxis(extent));
+            in.push_back(axes.back().var);
+          } else {
+            in.push_back(o[d - lead]);
+          }
+        }
+        if (axes.empty())
+          return data(in);
+        return sum(data(in), axes);
+      },
+      "collapse_sum_like")};
+}
+
+/// A tensor of \p values (static), as a select chain over the only axis.
+static te::Tensor constantVector(ArrayRef<int64_t> values, DataType dtype,
+                                 StringRef name) {
+  return compute(
+      makeShape({int64_t(values.size())}),
+      [&](ArrayRef<te::Expr> i) {
+        te::Expr value = te::cast(dtype, te::Expr(values.back()));
+        for (size_t k = values.size() - 1; k-- > 0;)
+          value = select(i[0] == te::Expr(int64_t(k)),
+                         te::cast(dtype, te::Expr(values[k])), value);
+        return value;
+      },
+      name);
 }
 
 void nnir::registerDataMovementComputes() {
@@ -236,9 +476,11 @@ void nnir::registerDataMovementComputes() {
     const te::Tensor &data = args.arg(0);
     const te::Tensor &indices = args.arg(1);
     const auto *attrs = llvm::cast<TakeAttrs>(args.attrs);
-    if (attrs->batchDims != 0)
-      return computeError("batch_dims other than 0 are not supported yet");
     bool flat = !attrs->axis.has_value();
+    // The first batch_dims axes of the output index both data and indices.
+    int64_t batchDims = flat ? 0 : attrs->batchDims;
+    if (batchDims < 0)
+      batchDims += indices.getRank();
     unsigned rank = data.getRank();
     int64_t axis = flat ? 0 : normalize(*attrs->axis, rank);
     std::vector<te::Expr> dataShape = data.getShape();
@@ -253,8 +495,9 @@ void nnir::registerDataMovementComputes() {
         resultShape(args.resultType),
         [&](ArrayRef<te::Expr> i) {
           unsigned before = flat ? 0 : axis;
-          SmallVector<te::Expr, 4> idx(i.begin() + before,
-                                       i.begin() + before + indices.getRank());
+          unsigned own = indices.getRank() - batchDims;
+          SmallVector<te::Expr, 4> idx(i.begin(), i.begin() + batchDims);
+          idx.append(i.begin() + before, i.begin() + before + own);
           te::Expr k = te::cast(DataType::int64(), indices(idx));
           // "clip" clamps, "wrap" wraps; "fast" (unchecked in TVM) clamps
           // too, so a bad index never reads out of bounds.
@@ -266,7 +509,7 @@ void nnir::registerDataMovementComputes() {
             return data(unravel(k, dataShape));
           SmallVector<te::Expr, 4> in(i.begin(), i.begin() + before);
           in.push_back(k);
-          for (unsigned a = before + indices.getRank(); a < i.size(); ++a)
+          for (unsigned a = before + own; a < i.size(); ++a)
             in.push_back(i[a]);
           return data(in);
         },
@@ -312,5 +555,37 @@ void nnir::registerDataMovementComputes() {
               return start({}) + te::cast(dtype, i[0]) * step({});
             },
             "arange")};
+      });
+
+  set("stack", stackCompute);
+  set("tile", tileCompute);
+  set("repeat", repeatCompute);
+  set("reverse", reverseCompute);
+  set("gather", gatherCompute);
+  set("gather_nd", gatherNDCompute);
+  set("one_hot", oneHotCompute);
+  set("slice_like", leadingSliceCompute);
+  set("layout_transform", layoutTransformCompute);
+  set("collapse_sum_like", collapseSumLikeCompute);
+  set("shape_of",
+      [](const ComputeArgs &args) -> Expected<std::vector<te::Tensor>> {
+        std::optional<SmallVector<int64_t, 4>> shape =
+            getConstShape(args.arg(0).getShape());
+        if (!shape)
+          return computeError("needs a static input shape");
+        if (shape->empty())
+          return computeError("the shape of a 0-d tensor has no elements");
+        return std::vector<te::Tensor>{
+            constantVector(*shape, resultDType(args.resultType), "shape_of")};
+      });
+  set("ndarray_size",
+      [](const ComputeArgs &args) -> Expected<std::vector<te::Tensor>> {
+        te::Expr size = 1;
+        for (const te::Expr &e : args.arg(0).getShape())
+          size = size * e;
+        DataType dtype = resultDType(args.resultType);
+        return std::vector<te::Tensor>{compute(
+            {}, [&](ArrayRef<te::Expr>) { return te::cast(dtype, size); },
+            "ndarray_size")};
       });
 }

@@ -58,63 +58,77 @@ static int axisOf(StringRef layout, char letter) {
   return pos == StringRef::npos ? -1 : static_cast<int>(pos);
 }
 
-static Expected<std::vector<te::Tensor>> conv2d(const ComputeArgs &args) {
-  const auto *attrs = llvm::cast<Conv2DAttrs>(args.attrs);
+/// nn.conv1d, nn.conv2d and nn.conv3d over the spatial axes \p spatial
+/// ("W", "HW", "DHW"): data in any ordering of N, C and the spatial letters,
+/// the kernel in any ordering of O, I and them; groups split the channels
+/// (depthwise when groups equals the channels).
+template <typename AttrsT>
+static Expected<std::vector<te::Tensor>> convolution(const ComputeArgs &args) {
+  const auto *attrs = llvm::cast<AttrsT>(args.attrs);
+  constexpr unsigned rank = AttrsT::spatialRank;
+  StringRef spatial = StringRef("DHW").take_back(rank);
   const te::Tensor &data = args.arg(0);
   const te::Tensor &weight = args.arg(1);
   StringRef dl = attrs->dataLayout, kl = attrs->kernelLayout;
   StringRef ol = attrs->outLayout.empty() ? dl : StringRef(attrs->outLayout);
+  auto isOrdering = [&](StringRef layout, StringRef letters) {
+    if (layout.size() != letters.size() + rank)
+      return false;
+    for (char c : letters.str() + spatial.str())
+      if (axisOf(layout, c) < 0)
+        return false;
+    return true;
+  };
   for (StringRef layout : {dl, ol})
-    if (layout.size() != 4 || axisOf(layout, 'N') < 0 ||
-        axisOf(layout, 'C') < 0 || axisOf(layout, 'H') < 0 ||
-        axisOf(layout, 'W') < 0)
-      return computeError("layout '" + layout +
-                          "' is not supported (only "
-                          "permutations of NCHW)");
-  if (kl.size() != 4 || axisOf(kl, 'O') < 0 || axisOf(kl, 'I') < 0 ||
-      axisOf(kl, 'H') < 0 || axisOf(kl, 'W') < 0)
-    return computeError("kernel layout '" + kl +
-                        "' is not supported (only permutations of OIHW)");
+    if (!isOrdering(layout, "NC"))
+      return computeError("layout '" + layout + "' is not an ordering of NC" +
+                          spatial);
+  if (!isOrdering(kl, "OI"))
+    return computeError("kernel layout '" + kl + "' is not an ordering of OI" +
+                        spatial);
   auto dataShape = getConstShape(data.getShape());
   auto weightShape = getConstShape(weight.getShape());
   if (!dataShape || !weightShape)
     return computeError("needs static shapes");
   int64_t channels = (*dataShape)[axisOf(dl, 'C')];
-  int64_t height = (*dataShape)[axisOf(dl, 'H')];
-  int64_t width = (*dataShape)[axisOf(dl, 'W')];
   int64_t outChannels = (*weightShape)[axisOf(kl, 'O')];
   int64_t groupChannels = (*weightShape)[axisOf(kl, 'I')];
-  int64_t kh = (*weightShape)[axisOf(kl, 'H')];
-  int64_t kw = (*weightShape)[axisOf(kl, 'W')];
   int64_t groups = attrs->groups;
   if (groups < 1 || channels != groupChannels * groups || outChannels % groups)
     return computeError("channels do not divide into groups");
   int64_t outPerGroup = outChannels / groups;
-  SmallVector<int64_t, 3> pad = paddingBefore(attrs->padding, 2);
-  int64_t sh = window(attrs->strides, 0), sw = window(attrs->strides, 1);
-  int64_t dh = window(attrs->dilation, 0), dw = window(attrs->dilation, 1);
+  SmallVector<int64_t, 3> before = paddingBefore(attrs->padding, rank);
+  SmallVector<int64_t, 3> after = paddingAfter(attrs->padding, rank);
+  SmallVector<int64_t, 3> extent, kernel, stride, dilation;
+  for (unsigned s = 0; s < rank; ++s) {
+    extent.push_back((*dataShape)[axisOf(dl, spatial[s])]);
+    kernel.push_back((*weightShape)[axisOf(kl, spatial[s])]);
+    stride.push_back(window(attrs->strides, s));
+    dilation.push_back(window(attrs->dilation, s));
+  }
   DataType outType = llvm::cast<TensorType>(args.resultType)->getDType();
 
   // A padded copy of the input, materialised once (every element is read
-  // kh * kw times), so the convolution reads it without bounds checks and
-  // its innermost loop stays contiguous.
-  SmallVector<int64_t, 3> padAfter = paddingAfter(attrs->padding, 2);
-  bool padded = pad[0] || pad[1] || padAfter[0] || padAfter[1];
+  // once per kernel position), so the convolution reads it without bounds
+  // checks and its innermost loop stays contiguous.
   te::Tensor source = data;
-  if (padded) {
+  if (llvm::any_of(before, [](int64_t p) { return p != 0; }) ||
+      llvm::any_of(after, [](int64_t p) { return p != 0; })) {
     std::vector<te::Expr> shape = data.getShape();
-    int hAxis = axisOf(dl, 'H'), wAxis = axisOf(dl, 'W');
-    shape[hAxis] = te::Expr(height + pad[0] + padAfter[0]);
-    shape[wAxis] = te::Expr(width + pad[1] + padAfter[1]);
+    for (unsigned s = 0; s < rank; ++s)
+      shape[axisOf(dl, spatial[s])] =
+          te::Expr(extent[s] + before[s] + after[s]);
     source = compute(
         shape,
         [&](ArrayRef<te::Expr> i) {
-          te::Expr h = i[hAxis] - pad[0], w = i[wAxis] - pad[1];
-          te::Expr inside = logicalAnd(logicalAnd(h >= 0, h < height),
-                                       logicalAnd(w >= 0, w < width));
-          SmallVector<te::Expr, 4> in(i.begin(), i.end());
-          in[hAxis] = max(min(h, te::Expr(height - 1)), te::Expr(0));
-          in[wAxis] = max(min(w, te::Expr(width - 1)), te::Expr(0));
+          te::Expr inside = boolImm(true);
+          SmallVector<te::Expr, 5> in(i.begin(), i.end());
+          for (unsigned s = 0; s < rank; ++s) {
+            int a = axisOf(dl, spatial[s]);
+            te::Expr x = i[a] - before[s];
+            inside = logicalAnd(inside, logicalAnd(x >= 0, x < extent[s]));
+            in[a] = max(min(x, te::Expr(extent[s] - 1)), te::Expr(0));
+          }
           return select(inside, data(in), constant(data.getDType(), 0));
         },
         "pad", /*materialize=*/true);
@@ -122,28 +136,96 @@ static Expected<std::vector<te::Tensor>> conv2d(const ComputeArgs &args) {
   return std::vector<te::Tensor>{compute(
       resultShape(args.resultType),
       [&](ArrayRef<te::Expr> o) {
-        te::Expr n = o[axisOf(ol, 'N')], oc = o[axisOf(ol, 'C')];
-        te::Expr oh = o[axisOf(ol, 'H')], ow = o[axisOf(ol, 'W')];
+        te::Expr oc = o[axisOf(ol, 'C')];
         IterVar ic = reduceAxis(groupChannels, "ic");
-        IterVar ry = reduceAxis(kh, "ry");
-        IterVar rx = reduceAxis(kw, "rx");
+        SmallVector<IterVar, 4> axes{ic};
         te::Expr c = ic.var;
         if (groups > 1)
           c = truncDiv(oc, te::Expr(outPerGroup)) * groupChannels + ic.var;
-        SmallVector<te::Expr, 4> in(4);
-        in[axisOf(dl, 'N')] = n;
+        SmallVector<te::Expr, 5> in(rank + 2), k(rank + 2);
+        in[axisOf(dl, 'N')] = o[axisOf(ol, 'N')];
         in[axisOf(dl, 'C')] = c;
-        in[axisOf(dl, 'H')] = oh * sh + ry.var * dh;
-        in[axisOf(dl, 'W')] = ow * sw + rx.var * dw;
-        SmallVector<te::Expr, 4> k(4);
         k[axisOf(kl, 'O')] = oc;
         k[axisOf(kl, 'I')] = ic.var;
-        k[axisOf(kl, 'H')] = ry.var;
-        k[axisOf(kl, 'W')] = rx.var;
+        for (unsigned s = 0; s < rank; ++s) {
+          IterVar r = reduceAxis(kernel[s], std::string("r") + spatial[s]);
+          axes.push_back(r);
+          in[axisOf(dl, spatial[s])] =
+              o[axisOf(ol, spatial[s])] * stride[s] + r.var * dilation[s];
+          k[axisOf(kl, spatial[s])] = r.var;
+        }
         return sum(te::cast(outType, source(in)) * te::cast(outType, weight(k)),
-                   {ic, ry, rx});
+                   axes);
       },
-      "conv2d")};
+      rank == 1   ? "conv1d"
+      : rank == 2 ? "conv2d"
+                  : "conv3d")};
+}
+
+/// nn.conv2d_transpose, the gradient of a convolution: output position y
+/// gathers input position (y + pad - ky * dilation) / stride of every kernel
+/// position ky where that division is exact and in range.
+static Expected<std::vector<te::Tensor>>
+conv2dTranspose(const ComputeArgs &args) {
+  const auto *attrs = llvm::cast<Conv2DTransposeAttrs>(args.attrs);
+  const te::Tensor &data = args.arg(0);
+  const te::Tensor &weight = args.arg(1);
+  StringRef dl = attrs->dataLayout, kl = attrs->kernelLayout;
+  StringRef ol = attrs->outLayout.empty() ? dl : StringRef(attrs->outLayout);
+  auto isOrdering = [](StringRef layout, StringRef letters) {
+    return layout.size() == 4 && llvm::all_of(letters, [&](char c) {
+             return axisOf(layout, c) >= 0;
+           });
+  };
+  if (!isOrdering(dl, "NCHW") || !isOrdering(ol, "NCHW") ||
+      !isOrdering(kl, "IOHW"))
+    return computeError("layouts must be orderings of NCHW and IOHW");
+  auto dataShape = getConstShape(data.getShape());
+  auto weightShape = getConstShape(weight.getShape());
+  if (!dataShape || !weightShape)
+    return computeError("needs static shapes");
+  int64_t channels = (*dataShape)[axisOf(dl, 'C')];
+  int64_t groups = attrs->groups;
+  if (groups < 1 || channels % groups)
+    return computeError("channels do not divide into groups");
+  int64_t inPerGroup = channels / groups;
+  int64_t outPerGroup = (*weightShape)[axisOf(kl, 'O')];
+  SmallVector<int64_t, 3> before = paddingBefore(attrs->padding, 2);
+  StringRef spatial = "HW";
+  DataType outType = llvm::cast<TensorType>(args.resultType)->getDType();
+  return std::vector<te::Tensor>{compute(
+      resultShape(args.resultType),
+      [&](ArrayRef<te::Expr> o) {
+        te::Expr oc = o[axisOf(ol, 'C')];
+        IterVar ic = reduceAxis(inPerGroup, "ic");
+        SmallVector<IterVar, 3> axes{ic};
+        SmallVector<te::Expr, 4> in(4), k(4);
+        in[axisOf(dl, 'N')] = o[axisOf(ol, 'N')];
+        in[axisOf(dl, 'C')] =
+            truncDiv(oc, te::Expr(outPerGroup)) * inPerGroup + ic.var;
+        k[axisOf(kl, 'I')] = in[axisOf(dl, 'C')];
+        k[axisOf(kl, 'O')] = truncMod(oc, te::Expr(outPerGroup));
+        te::Expr valid = boolImm(true);
+        for (unsigned s = 0; s < 2; ++s) {
+          int64_t n = (*dataShape)[axisOf(dl, spatial[s])];
+          int64_t stride = window(attrs->strides, s);
+          IterVar r = reduceAxis((*weightShape)[axisOf(kl, spatial[s])],
+                                 std::string("r") + spatial[s]);
+          axes.push_back(r);
+          te::Expr t = o[axisOf(ol, spatial[s])] + before[s] -
+                       r.var * window(attrs->dilation, s);
+          te::Expr x = floorDiv(t, te::Expr(stride));
+          valid =
+              logicalAnd(valid, logicalAnd(floorMod(t, te::Expr(stride)) == 0,
+                                           logicalAnd(x >= 0, x < n)));
+          in[axisOf(dl, spatial[s])] =
+              max(min(x, te::Expr(n - 1)), te::Expr(0));
+          k[axisOf(kl, spatial[s])] = r.var;
+        }
+        return sum(te::cast(outType, data(in)) * te::cast(outType, weight(k)),
+                   axes, valid);
+      },
+      "conv2d_transpose")};
 }
 
 /// nn.max_pool2d and nn.avg_pool2d.
@@ -201,6 +283,59 @@ static Expected<std::vector<te::Tensor>> pool2d(const ComputeArgs &args,
       isMax ? "max_pool2d" : "avg_pool2d")};
 }
 
+/// nn.adaptive_{avg,max}_pool2d and nn.global_{avg,max}_pool2d (a 1 x 1
+/// output): output position y of extent o pools the input rows
+/// [floor(y * H / o), ceil((y + 1) * H / o)), as TVM and PyTorch do.
+template <typename AttrsT>
+static Expected<std::vector<te::Tensor>> adaptivePool2d(const ComputeArgs &args,
+                                                        bool isMax) {
+  const auto *attrs = llvm::cast<AttrsT>(args.attrs);
+  const te::Tensor &data = args.arg(0);
+  StringRef layout = attrs->layout;
+  int axes[2] = {axisOf(layout, 'H'), axisOf(layout, 'W')};
+  if (axes[0] < 0 || axes[1] < 0 || layout.size() != data.getRank())
+    return computeError("layout '" + layout + "' is not supported");
+  auto inShape = getConstShape(data.getShape());
+  if (!inShape)
+    return computeError("needs static shapes");
+  std::vector<te::Expr> shape = resultShape(args.resultType);
+  int64_t in[2], out[2], widest[2];
+  for (unsigned s = 0; s < 2; ++s) {
+    in[s] = (*inShape)[axes[s]];
+    out[s] = *shape[axes[s]].getConstInt();
+    // The widest window: its extent bounds the reduction.
+    widest[s] = 0;
+    for (int64_t y = 0; y < out[s]; ++y)
+      widest[s] =
+          std::max(widest[s], divideCeilSigned((y + 1) * in[s], out[s]) -
+                                  y * in[s] / out[s]);
+  }
+  DataType dtype = data.getDType();
+  return std::vector<te::Tensor>{compute(
+      shape,
+      [&](ArrayRef<te::Expr> o) {
+        SmallVector<IterVar, 2> rs;
+        SmallVector<te::Expr, 5> idx(o.begin(), o.end());
+        te::Expr inside = boolImm(true), count = 1;
+        for (unsigned s = 0; s < 2; ++s) {
+          te::Expr y = o[axes[s]];
+          te::Expr start = floorDiv(y * in[s], te::Expr(out[s]));
+          te::Expr end =
+              floorDiv((y + 1) * in[s] + (out[s] - 1), te::Expr(out[s]));
+          rs.push_back(reduceAxis(widest[s], s == 0 ? "ry" : "rx"));
+          te::Expr pos = start + rs.back().var;
+          inside = logicalAnd(inside, pos < end);
+          idx[axes[s]] = min(pos, te::Expr(in[s] - 1));
+          count = count * (end - start);
+        }
+        if (isMax)
+          return reduce(ReduceKind::Max, data(idx), rs, inside);
+        return reduce(ReduceKind::Sum, data(idx), rs, inside) /
+               te::cast(dtype, count);
+      },
+      isMax ? "adaptive_max_pool2d" : "adaptive_avg_pool2d")};
+}
+
 /// Softmax over \p axis: max, sum of exp, then the elementwise tail.
 static Expected<std::vector<te::Tensor>> softmax(const ComputeArgs &args,
                                                  bool log) {
@@ -249,6 +384,310 @@ static Expected<std::vector<te::Tensor>> softmax(const ComputeArgs &args,
       log ? "log_softmax" : "softmax")};
 }
 
+/// nn.dense, nn.matmul and nn.batch_matmul: a [..., M, K] (transposed
+/// [..., K, M]) times b [K, N] (transposed [N, K]), or with \p batched a
+/// [B, M, K] times b [B, K, N] where a batch of 1 broadcasts; the products
+/// are summed in the result dtype.
+static Expected<std::vector<te::Tensor>> matmul(const ComputeArgs &args,
+                                                bool transposeA,
+                                                bool transposeB, bool batched) {
+  const te::Tensor &a = args.arg(0);
+  const te::Tensor &b = args.arg(1);
+  unsigned aRank = a.getRank();
+  DataType outType = llvm::cast<TensorType>(args.resultType)->getDType();
+  te::Expr k = a.getShape()[transposeA ? aRank - 2 : aRank - 1];
+  auto batchIndex = [](const te::Tensor &t, const te::Expr &i) {
+    return t.getShape()[0].isConstInt(1) ? te::Expr(0) : i;
+  };
+  return std::vector<te::Tensor>{compute(
+      resultShape(args.resultType),
+      [&](ArrayRef<te::Expr> o) {
+        unsigned r = o.size();
+        IterVar rk = reduceAxis(k);
+        te::Expr n = o[r - 1];
+        SmallVector<te::Expr, 4> ai, bi;
+        if (batched) {
+          ai.push_back(batchIndex(a, o[0]));
+          bi.push_back(batchIndex(b, o[0]));
+        } else if (aRank >= 2) {
+          ai.append(o.begin(), o.begin() + (r - 2));
+        }
+        if (aRank >= 2) {
+          te::Expr m = o[r - 2];
+          ai.append(transposeA ? std::initializer_list<te::Expr>{rk.var, m}
+                               : std::initializer_list<te::Expr>{m, rk.var});
+        } else {
+          ai.push_back(rk.var);
+        }
+        bi.append(transposeB ? std::initializer_list<te::Expr>{n, rk.var}
+                             : std::initializer_list<te::Expr>{rk.var, n});
+        return sum(te::cast(outType, a(ai)) * te::cast(outType, b(bi)), {rk});
+      },
+      batched ? "batch_matmul" : "matmul")};
+}
+
+/// nn.pad: "constant" reads the pad value outside the data, "edge" the
+/// nearest element, "reflect" the mirror image without repeating the edge
+/// (NumPy's "reflect"). Negative widths crop.
+static Expected<std::vector<te::Tensor>> pad(const ComputeArgs &args) {
+  const te::Tensor &data = args.arg(0);
+  const te::Tensor &padValue = args.arg(1);
+  const auto *attrs = llvm::cast<PadAttrs>(args.attrs);
+  StringRef mode = attrs->padMode;
+  auto shape = getConstShape(data.getShape());
+  if (!shape)
+    return computeError("needs a static input shape");
+  DataType dtype = data.getDType();
+  // Empty data has nothing to read: constant padding is all pad value.
+  bool empty = llvm::is_contained(*shape, 0);
+  return std::vector<te::Tensor>{compute(
+      resultShape(args.resultType),
+      [&](ArrayRef<te::Expr> o) {
+        if (empty)
+          return te::cast(dtype, padValue({}));
+        te::Expr inside = boolImm(true);
+        SmallVector<te::Expr, 4> in;
+        for (unsigned a = 0; a < o.size(); ++a) {
+          int64_t before = attrs->padWidth[a][0], n = (*shape)[a];
+          te::Expr j = o[a] - before;
+          if (mode == "constant")
+            inside = logicalAnd(inside, logicalAnd(j >= 0, j < n));
+          if (mode == "reflect") {
+            j = select(j < 0, -j, j);
+            j = select(j >= n, te::Expr(2 * (n - 1)) - j, j);
+          }
+          in.push_back(max(min(j, te::Expr(n - 1)), te::Expr(0)));
+        }
+        if (mode != "constant")
+          return data(in);
+        return select(inside, data(in), te::cast(dtype, padValue({})));
+      },
+      "pad")};
+}
+
+/// The mean and the biased variance of groups of elements: element s of
+/// the statistics (shape \p statShape) reduces the data over \p extents at
+/// the input index \p inIndex(s, k). Both are materialised stages.
+struct Moments {
+  te::Tensor mean, var;
+};
+static Moments
+moments(const te::Tensor &data, ArrayRef<te::Expr> statShape,
+        ArrayRef<int64_t> extents,
+        function_ref<SmallVector<te::Expr, 4>(ArrayRef<te::Expr>,
+                                              ArrayRef<te::Expr>)>
+            inIndex) {
+  DataType dtype = data.getDType();
+  int64_t count = 1;
+  for (int64_t e : extents)
+    count *= e;
+  auto reduceOver = [&](ArrayRef<te::Expr> s,
+                        function_ref<te::Expr(te::Expr)> term) {
+    SmallVector<IterVar, 4> axes;
+    SmallVector<te::Expr, 4> vars;
+    for (int64_t e : extents) {
+      axes.push_back(reduceAxis(e));
+      vars.push_back(axes.back().var);
+    }
+    return sum(term(data(inIndex(s, vars))), axes) /
+           constant(dtype, double(count));
+  };
+  te::Tensor mean = compute(
+      statShape,
+      [&](ArrayRef<te::Expr> s) {
+        return reduceOver(s, [](te::Expr x) { return x; });
+      },
+      "mean");
+  te::Tensor var = compute(
+      statShape,
+      [&](ArrayRef<te::Expr> s) {
+        te::Expr m = mean(s);
+        return reduceOver(s, [&](te::Expr x) { return (x - m) * (x - m); });
+      },
+      "variance");
+  return {mean, var};
+}
+
+/// (x - mean) / sqrt(var + epsilon) [* gamma] [+ beta], the tail of every
+/// normalisation.
+template <typename AttrsT>
+static te::Expr normalized(const AttrsT *attrs, te::Expr x, te::Expr mean,
+                           te::Expr var, te::Expr gamma, te::Expr beta) {
+  DataType dtype = x.getDType();
+  te::Expr y = (x - mean) /
+               call(Intrinsic::Sqrt, {var + constant(dtype, attrs->epsilon)});
+  if (attrs->scale)
+    y = y * gamma;
+  if (attrs->center)
+    y = y + beta;
+  return y;
+}
+
+/// nn.batch_norm at inference: normalises with the moving statistics along
+/// the channel axis, and returns them unchanged as the other two fields.
+static Expected<std::vector<te::Tensor>> batchNorm(const ComputeArgs &args) {
+  const auto *attrs = llvm::cast<BatchNormAttrs>(args.attrs);
+  const te::Tensor &x = args.arg(0);
+  int64_t axis = attrs->axis < 0 ? attrs->axis + x.getRank() : attrs->axis;
+  const te::Tensor &gamma = args.arg(1), &beta = args.arg(2);
+  const te::Tensor &mean = args.arg(3), &var = args.arg(4);
+  auto copy = [](const te::Tensor &t) {
+    return compute(
+        t.getShape(), [&](ArrayRef<te::Expr> i) { return t(i); }, "copy");
+  };
+  return std::vector<te::Tensor>{
+      compute(
+          x.getShape(),
+          [&](ArrayRef<te::Expr> i) {
+            te::Expr c = i[axis];
+            return normalized(attrs, x(i), mean(c), var(c), gamma(c), beta(c));
+          },
+          "batch_norm"),
+      copy(mean), copy(var)};
+}
+
+/// nn.layer_norm, nn.instance_norm and nn.group_norm: statistics over the
+/// axis (layer), over every axis but the batch and the channel axis
+/// (instance), or over each group of channels and every other axis but the
+/// batch (group); gamma and beta along the channel axis.
+template <typename AttrsT>
+static Expected<std::vector<te::Tensor>> normalization(const ComputeArgs &args,
+                                                       int64_t numGroups) {
+  const auto *attrs = llvm::cast<AttrsT>(args.attrs);
+  const te::Tensor &x = args.arg(0);
+  const te::Tensor &gamma = args.arg(1), &beta = args.arg(2);
+  unsigned rank = x.getRank();
+  int64_t axis = attrs->axis < 0 ? attrs->axis + rank : attrs->axis;
+  auto shape = getConstShape(x.getShape());
+  if (!shape)
+    return computeError("needs a static input shape");
+  bool isLayer = std::is_same_v<AttrsT, LayerNormAttrs>;
+  int64_t groupSize = numGroups > 0 ? (*shape)[axis] / numGroups : 1;
+  // Which axes the statistics keep: the reduced ones are the rest. A group
+  // norm keeps the group (channel / groupSize) and reduces within it.
+  SmallVector<bool, 5> kept(rank, false);
+  for (unsigned a = 0; a < rank; ++a)
+    kept[a] = isLayer ? a != axis : (a == 0 || (a == axis && numGroups == 0));
+  std::vector<te::Expr> statShape;
+  SmallVector<int64_t, 5> extents;
+  for (unsigned a = 0; a < rank; ++a) {
+    if (kept[a])
+      statShape.push_back(te::Expr((*shape)[a]));
+    else if (numGroups > 0 && a == axis) {
+      statShape.push_back(te::Expr(numGroups));
+      extents.push_back(groupSize);
+    } else
+      extents.push_back((*shape)[a]);
+  }
+  // The statistics index of output (or input) index i.
+  auto statIndex = [&](ArrayRef<te::Expr> i) {
+    SmallVector<te::Expr, 4> s;
+    for (unsigned a = 0; a < rank; ++a)
+      if (kept[a])
+        s.push_back(i[a]);
+      else if (numGroups > 0 && a == axis)
+        s.push_back(floorDiv(i[a], te::Expr(groupSize)));
+    return s;
+  };
+  Moments m = moments(x, statShape, extents,
+                      [&](ArrayRef<te::Expr> s, ArrayRef<te::Expr> k) {
+                        SmallVector<te::Expr, 4> in;
+                        unsigned si = 0, ki = 0;
+                        for (unsigned a = 0; a < rank; ++a) {
+                          if (kept[a])
+                            in.push_back(s[si++]);
+                          else if (numGroups > 0 && a == axis)
+                            in.push_back(s[si++] * groupSize + k[ki++]);
+                          else
+                            in.push_back(k[ki++]);
+                        }
+                        return in;
+                      });
+  return std::vector<te::Tensor>{compute(
+      x.getShape(),
+      [&](ArrayRef<te::Expr> i) {
+        SmallVector<te::Expr, 4> s = statIndex(i);
+        te::Expr c = i[axis];
+        return normalized(attrs, x(i), m.mean(s), m.var(s), gamma(c), beta(c));
+      },
+      isLayer     ? "layer_norm"
+      : numGroups ? "group_norm"
+                  : "instance_norm")};
+}
+
+/// nn.lrn (TVM's topi.nn.lrn): x / (bias + alpha / size * sum of x^2 over
+/// the channels [c - size / 2, c - size / 2 + size))^beta.
+static Expected<std::vector<te::Tensor>> lrn(const ComputeArgs &args) {
+  const auto *attrs = llvm::cast<LRNAttrs>(args.attrs);
+  const te::Tensor &x = args.arg(0);
+  int64_t axis = attrs->axis < 0 ? attrs->axis + x.getRank() : attrs->axis;
+  DataType dtype = x.getDType();
+  te::Expr n = x.getShape()[axis];
+  te::Tensor squares = compute(
+      x.getShape(),
+      [&](ArrayRef<te::Expr> i) {
+        IterVar r = reduceAxis(attrs->size, "rc");
+        te::Expr c = i[axis] - attrs->size / 2 + r.var;
+        SmallVector<te::Expr, 4> in(i.begin(), i.end());
+        in[axis] = max(min(c, n - 1), te::Expr(0));
+        te::Expr v = x(in);
+        return sum(v * v, {r}, logicalAnd(c >= 0, c < n));
+      },
+      "lrn_sum");
+  return std::vector<te::Tensor>{compute(
+      x.getShape(),
+      [&](ArrayRef<te::Expr> i) {
+        te::Expr scaled =
+            constant(dtype, attrs->bias) +
+            constant(dtype, attrs->alpha / double(attrs->size)) * squares(i);
+        return x(i) / pow(scaled, constant(dtype, attrs->beta));
+      },
+      "lrn")};
+}
+
+/// nn.l2_normalize (TVM's topi.nn.l2_normalize): x / sqrt(max(sum of x^2
+/// over the axes, eps)).
+static Expected<std::vector<te::Tensor>> l2Normalize(const ComputeArgs &args) {
+  const auto *attrs = llvm::cast<L2NormalizeAttrs>(args.attrs);
+  const te::Tensor &x = args.arg(0);
+  unsigned rank = x.getRank();
+  SmallVector<bool, 5> reduced(rank, !attrs->axis || attrs->axis->empty());
+  if (attrs->axis)
+    for (int64_t a : *attrs->axis)
+      reduced[a < 0 ? a + rank : a] = true;
+  DataType dtype = x.getDType();
+  // The sum of squares, with the reduced axes kept as extent 1.
+  std::vector<te::Expr> shape = x.getShape();
+  for (unsigned a = 0; a < rank; ++a)
+    if (reduced[a])
+      shape[a] = 1;
+  te::Tensor squares = compute(
+      shape,
+      [&](ArrayRef<te::Expr> i) {
+        SmallVector<IterVar, 4> axes;
+        SmallVector<te::Expr, 4> in(i.begin(), i.end());
+        for (unsigned a = 0; a < rank; ++a)
+          if (reduced[a]) {
+            axes.push_back(reduceAxis(x.getShape()[a]));
+            in[a] = axes.back().var;
+          }
+        te::Expr v = x(in);
+        return sum(v * v, axes);
+      },
+      "l2_sum");
+  return std::vector<te::Tensor>{compute(
+      x.getShape(),
+      [&](ArrayRef<te::Expr> i) {
+        SmallVector<te::Expr, 4> s(i.begin(), i.end());
+        for (unsigned a = 0; a < rank; ++a)
+          if (reduced[a])
+            s[a] = 0;
+        return x(i) / call(Intrinsic::Sqrt,
+                           {max(squares(s), constant(dtype, attrs->eps))});
+      },
+      "l2_normalize")};
+}
+
 void nnir::registerNNComputes() {
   auto set = [](StringRef name, TECompute compute) {
     setOpCompute(name, std::move(compute));
@@ -267,25 +706,52 @@ void nnir::registerNNComputes() {
             "bias_add")};
       });
 
-  set("nn.dense",
+  set("nn.dense", [](const ComputeArgs &args) {
+    return matmul(args, /*transposeA=*/false, /*transposeB=*/true,
+                  /*batched=*/false);
+  });
+  set("nn.matmul", [](const ComputeArgs &args) {
+    const auto *attrs = llvm::cast<MatmulAttrs>(args.attrs);
+    return matmul(args, attrs->transposeA, attrs->transposeB,
+                  /*batched=*/false);
+  });
+  set("nn.batch_matmul", [](const ComputeArgs &args) {
+    const auto *attrs = llvm::cast<BatchMatmulAttrs>(args.attrs);
+    return matmul(args, attrs->transposeA, attrs->transposeB,
+                  /*batched=*/true);
+  });
+  set("nn.pad", pad);
+  set("nn.batch_norm", batchNorm);
+  set("nn.layer_norm", [](const ComputeArgs &args) {
+    return normalization<LayerNormAttrs>(args, 0);
+  });
+  set("nn.instance_norm", [](const ComputeArgs &args) {
+    return normalization<InstanceNormAttrs>(args, 0);
+  });
+  set("nn.group_norm", [](const ComputeArgs &args) {
+    return normalization<GroupNormAttrs>(
+        args, llvm::cast<GroupNormAttrs>(args.attrs)->numGroups);
+  });
+  set("nn.lrn", lrn);
+  set("nn.l2_normalize", l2Normalize);
+  // Dropout computes as at inference (Relay's SimplifyInference): the data
+  // unchanged, and a mask of ones.
+  set("nn.dropout",
       [](const ComputeArgs &args) -> Expected<std::vector<te::Tensor>> {
         const te::Tensor &x = args.arg(0);
-        const te::Tensor &w = args.arg(1);
-        DataType outType = llvm::cast<TensorType>(args.resultType)->getDType();
-        return std::vector<te::Tensor>{compute(
-            resultShape(args.resultType),
-            [&](ArrayRef<te::Expr> i) {
-              IterVar k = reduceAxis(x.getShape().back());
-              SmallVector<te::Expr, 4> xi(i.begin(), i.end() - 1);
-              xi.push_back(k.var);
-              return sum(te::cast(outType, x(xi)) *
-                             te::cast(outType, w(i.back(), k.var)),
-                         {k});
-            },
-            "dense")};
+        return std::vector<te::Tensor>{
+            compute(
+                x.getShape(), [&](ArrayRef<te::Expr> i) { return x(i); },
+                "dropout"),
+            compute(
+                x.getShape(),
+                [&](ArrayRef<te::Expr>) { return constant(x.getDType(), 1); },
+                "dropout_mask")};
       });
-
-  set("nn.conv2d", conv2d);
+  set("nn.conv1d", convolution<Conv1DAttrs>);
+  set("nn.conv2d", convolution<Conv2DAttrs>);
+  set("nn.conv3d", convolution<Conv3DAttrs>);
+  set("nn.conv2d_transpose", conv2dTranspose);
   set("nn.softmax",
       [](const ComputeArgs &args) { return softmax(args, false); });
   set("nn.log_softmax",
@@ -295,5 +761,17 @@ void nnir::registerNNComputes() {
   });
   set("nn.avg_pool2d", [](const ComputeArgs &args) {
     return pool2d<AvgPool2DAttrs>(args, false);
+  });
+  set("nn.global_max_pool2d", [](const ComputeArgs &args) {
+    return adaptivePool2d<GlobalPool2DAttrs>(args, true);
+  });
+  set("nn.global_avg_pool2d", [](const ComputeArgs &args) {
+    return adaptivePool2d<GlobalPool2DAttrs>(args, false);
+  });
+  set("nn.adaptive_max_pool2d", [](const ComputeArgs &args) {
+    return adaptivePool2d<AdaptivePool2DAttrs>(args, true);
+  });
+  set("nn.adaptive_avg_pool2d", [](const ComputeArgs &args) {
+    return adaptivePool2d<AdaptivePool2DAttrs>(args, false);
   });
 }

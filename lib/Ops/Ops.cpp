@@ -23,5 +23,7 @@ void nnir::registerAllOps() {
     registerReductionComputes();
     registerDataMovementComputes();
     registerNNComputes();
+    registerImageComputes();
+    registerAnnotationComputes();
   });
 }

@@ -15,6 +15,7 @@
 #include "nnir/IR/StructuralEqual.h"
 #include "nnir/IR/TypeRelation.h"
 #include "nnir/IR/Verifier.h"
+#include "nnir/Ops/Compute.h"
 #include "nnir/Pass/Instruments.h"
 #include "nnir/Pass/Pass.h"
 #include "nnir/Pass/PassContext.h"
@@ -375,6 +376,7 @@ static void printPassConfigList(raw_ostream &os) {
 
 /// `--list-ops`: every registered operator by name, as
 ///   `  name [Pattern, flags..., N inputs (a, b), record type] - description`
+/// (flags: stateful, non-computational, no type relation, no compute)
 /// followed by one `    field: type = default` line per attribute
 /// (`    field: type, required` for a field without a default).
 static void printOpList(raw_ostream &os) {
@@ -400,6 +402,9 @@ static void printOpList(raw_ostream &os) {
       os << ", non-computational";
     if (!getTypeRelation(op))
       os << ", no type relation";
+    // Codegen cannot lower (nnir-run, FoldConstant) a call without one.
+    if (!getOpCompute(op))
+      os << ", no compute";
     int numInputs = op->getNumInputs();
     if (numInputs < 0)
       os << ", variadic";

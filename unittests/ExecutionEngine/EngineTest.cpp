@@ -12,11 +12,15 @@
 
 #include "nnir/ExecutionEngine/ExecutionEngine.h"
 #include "nnir/ExecutionEngine/KernelKey.h"
+#include "nnir/IR/Op.h"
+#include "nnir/IR/TypeRelation.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <mutex>
 
 using namespace nnir;
 using namespace nnir::test;
@@ -128,6 +132,38 @@ TEST(EngineTest, RefusesLargeResultsAndBadArguments) {
   auto wrong = engine2->run(*c.fn, {filled({8}, 0, DataType::float64())});
   ASSERT_FALSE(bool(wrong));
   EXPECT_NE(llvm::toString(wrong.takeError()).find("argument 0 does not match"),
+            std::string::npos);
+}
+
+TEST(EngineTest, OperatorWithoutComputeIsAnError) {
+  // Every operator of the library has a compute; one registered without
+  // (as a plugin might) is refused at its call.
+  registerAllOps();
+  static std::once_flag once;
+  std::call_once(once, [] {
+    OpRegistry::instance()
+        .add("test.no_compute")
+        .setNumInputs(1)
+        .addArgument("data", "Tensor")
+        .setAttr<TypeRelationFn>(
+            kTypeRelationAttr,
+            [](llvm::ArrayRef<const Type *> args, const Attrs *,
+               const TypeRelationContext &) -> llvm::Expected<Ref<Type>> {
+              return Ref<Type>(const_cast<Type *>(args[0]));
+            });
+  });
+  Compiled c("def @main(%x: Tensor[(4), float32]) {\n"
+             "  %0 = fn (%a: Tensor[(4), float32], Primitive=1) {\n"
+             "    test.no_compute(%a)\n"
+             "  };\n"
+             "  %0(%x)\n"
+             "}\n");
+  ASSERT_TRUE(c.fn);
+  auto engine = llvm::cantFail(ExecutionEngine::create());
+  auto r = engine->run(*c.fn, {filled({4}, 0)});
+  ASSERT_FALSE(bool(r));
+  EXPECT_NE(llvm::toString(r.takeError())
+                .find("operator 'test.no_compute' has no compute"),
             std::string::npos);
 }
 

@@ -75,6 +75,8 @@ void registerElementwiseComputes();
 void registerReductionComputes();
 void registerDataMovementComputes();
 void registerNNComputes();
+void registerImageComputes();
+void registerAnnotationComputes();
 
 } // namespace nnir
 

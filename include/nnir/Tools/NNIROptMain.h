@@ -61,8 +61,9 @@ struct NNIROptConfig {
   /// `--list-passes`, `--list-pass-configs`: print the registry and exit.
   bool listPasses = false;
   bool listPassConfigs = false;
-  /// `--list-ops`: print every registered operator (pattern, flags, inputs,
-  /// attributes) and exit; combines with the other listing flags.
+  /// `--list-ops`: print every registered operator (pattern, flags such as
+  /// "no compute", inputs, attributes) and exit; combines with the other
+  /// listing flags.
   bool listOps = false;
 
   /// The PassContext: `-O<N>` / `--opt-level=N`, `--required-pass=`,

@@ -14,7 +14,8 @@
       be equal; integers and bools exactly, floats within the tolerances
       (NaN equals NaN). Exits 1 with a message on the first difference.
 
-Reference helpers: conv2d, pool2d, softmax.
+Reference helpers: conv2d, conv (N-d), conv2d_transpose, pool2d,
+adaptive_pool2d, normalize, lrn, resize2d, softmax.
 """
 
 import os
@@ -61,33 +62,6 @@ def gen(args):
         np.save(os.path.join(out_dir, name + ".npy"), np.asarray(value))
 
 
-def conv2d(x, w, strides=(1, 1), padding=(0, 0, 0, 0), dilation=(1, 1),
-           groups=1, out_dtype=None):
-    """NCHW x OIHW convolution, padding (top, left, bottom, right)."""
-    out_dtype = out_dtype or x.dtype
-    n, c, h, wd = x.shape
-    o, ig, kh, kw = w.shape
-    pt, pl, pb, pr = padding
-    xp = np.zeros((n, c, h + pt + pb, wd + pl + pr), dtype=np.float64)
-    xp[:, :, pt:pt + h, pl:pl + wd] = x
-    sh, sw = strides
-    dh, dw = dilation
-    oh = (h + pt + pb - ((kh - 1) * dh + 1)) // sh + 1
-    ow = (wd + pl + pr - ((kw - 1) * dw + 1)) // sw + 1
-    out = np.zeros((n, o, oh, ow), dtype=np.float64)
-    og = o // groups
-    for g in range(groups):
-        for ky in range(kh):
-            for kx in range(kw):
-                patch = xp[:, g * ig:(g + 1) * ig,
-                           ky * dh:ky * dh + sh * (oh - 1) + 1:sh,
-                           kx * dw:kx * dw + sw * (ow - 1) + 1:sw]
-                wk = w[g * og:(g + 1) * og, :, ky, kx].astype(np.float64)
-                out[:, g * og:(g + 1) * og] += np.einsum("nchw,oc->nohw",
-                                                         patch, wk)
-    return out.astype(out_dtype)
-
-
 def pool2d(x, kind, pool, strides=(1, 1), padding=(0, 0, 0, 0),
            dilation=(1, 1), ceil_mode=False, count_include_pad=False):
     """NCHW max/avg pooling with Relay's rules."""
@@ -124,6 +98,173 @@ def pool2d(x, kind, pool, strides=(1, 1), padding=(0, 0, 0, 0),
     return out
 
 
+def conv(x, w, strides=None, padding=None, dilation=None, groups=1,
+         out_dtype=None):
+    """N-d convolution of x [N, C, *spatial] by w [O, C / groups, *kernel];
+    padding is (every "before", then every "after"): (top, left, bottom,
+    right) in 2-D."""
+    nd = x.ndim - 2
+    strides = strides or (1,) * nd
+    dilation = dilation or (1,) * nd
+    padding = padding or (0,) * (2 * nd)
+    xp = np.pad(x.astype(np.float64), [(0, 0), (0, 0)] +
+                [(padding[i], padding[nd + i]) for i in range(nd)])
+    o, ig = w.shape[:2]
+    k = w.shape[2:]
+    sizes = [(xp.shape[2 + i] - ((k[i] - 1) * dilation[i] + 1)) // strides[i]
+             + 1 for i in range(nd)]
+    out = np.zeros((x.shape[0], o) + tuple(sizes))
+    og = o // groups
+    for g in range(groups):
+        for pos in np.ndindex(*k):
+            window = tuple(slice(pos[i] * dilation[i],
+                                 pos[i] * dilation[i] +
+                                 strides[i] * (sizes[i] - 1) + 1, strides[i])
+                           for i in range(nd))
+            patch = xp[(slice(None), slice(g * ig, (g + 1) * ig)) + window]
+            wk = w[(slice(g * og, (g + 1) * og), slice(None)) + pos]
+            out[:, g * og:(g + 1) * og] += np.einsum(
+                "nc...,oc->no...", patch, wk.astype(np.float64))
+    return out.astype(out_dtype or x.dtype)
+
+
+conv2d = conv
+
+
+def conv2d_transpose(x, w, strides=(1, 1), padding=(0, 0, 0, 0),
+                     dilation=(1, 1), output_padding=(0, 0), groups=1):
+    """NCHW x IOHW transposed convolution: every input element scatters
+    its products with the kernel; the frame is then cropped by padding
+    (top, left, bottom, right)."""
+    n, c, h, wd = x.shape
+    og, kh, kw = w.shape[1:]
+    sh, sw = strides
+    dh, dw = dilation
+    pt, pl, pb, pr = padding
+    full = np.zeros((n, og * groups,
+                     (h - 1) * sh + (kh - 1) * dh + 1 + output_padding[0],
+                     (wd - 1) * sw + (kw - 1) * dw + 1 + output_padding[1]))
+    cg = c // groups
+    for g in range(groups):
+        for ky in range(kh):
+            for kx in range(kw):
+                full[:, g * og:(g + 1) * og,
+                     ky * dh:ky * dh + sh * (h - 1) + 1:sh,
+                     kx * dw:kx * dw + sw * (wd - 1) + 1:sw] += np.einsum(
+                         "nchw,co->nohw",
+                         x[:, g * cg:(g + 1) * cg].astype(np.float64),
+                         w[g * cg:(g + 1) * cg, :, ky, kx].astype(np.float64))
+    oh = full.shape[2] - pt - pb
+    ow = full.shape[3] - pl - pr
+    return full[:, :, pt:pt + oh, pl:pl + ow].astype(x.dtype)
+
+
+def adaptive_pool2d(x, kind, size):
+    """NCHW adaptive pooling: output row i pools input rows
+    [floor(i * H / oh), ceil((i + 1) * H / oh))."""
+    h, w = x.shape[2:]
+    oh, ow = size
+    out = np.zeros(x.shape[:2] + (oh, ow), dtype=x.dtype)
+    for i in range(oh):
+        for j in range(ow):
+            win = x[:, :, i * h // oh:-(-(i + 1) * h // oh),
+                    j * w // ow:-(-(j + 1) * w // ow)]
+            out[:, :, i, j] = (win.max(axis=(2, 3)) if kind == "max"
+                               else win.mean(axis=(2, 3)))
+    return out
+
+
+def normalize(x, axes, eps=1e-5):
+    """(x - mean) / sqrt(var + eps) over axes."""
+    m = x.mean(axis=axes, keepdims=True)
+    v = ((x - m) ** 2).mean(axis=axes, keepdims=True)
+    return (x - m) / np.sqrt(v + eps)
+
+
+def lrn(x, size, axis, bias, alpha, beta):
+    """TVM's local response normalisation over channels
+    [c - size // 2, c - size // 2 + size)."""
+    sq = np.moveaxis(x.astype(np.float64) ** 2, axis, 0)
+    acc = np.zeros_like(sq)
+    for c in range(sq.shape[0]):
+        lo = max(c - size // 2, 0)
+        acc[c] = sq[lo:max(c - size // 2 + size, 0)].sum(axis=0)
+    acc = np.moveaxis(acc, 0, axis)
+    return (x / (bias + alpha / size * acc) ** beta).astype(x.dtype)
+
+
+def resize2d(x, size, method="linear", mode="half_pixel", rounding="",
+             alpha=-0.5, exclude=False, roi=(0, 0, 0, 0), extrapolation=0.0,
+             layout="NCHW", out_dtype=None):
+    """TVM's resize2d as one interpolation matrix per axis (coordinates in
+    float32, as TVM computes them)."""
+    f = np.float32
+    if layout == "NHWC":
+        x = np.transpose(x, (0, 3, 1, 2))
+    if not rounding:
+        rounding = "round" if mode == "align_corners" else "floor"
+    mats, masks = [], []
+    for s in range(2):
+        n, m = x.shape[2 + s], size[s]
+        start, end = roi[s], roi[s + 2]
+        mat = np.zeros((m, n))
+        mask = np.zeros(m, dtype=bool)
+        for o in range(m):
+            if mode == "align_corners":
+                c = f(f(n - 1) / f(m - 1)) * f(o) if m > 1 else f(0)
+            elif mode == "asymmetric":
+                c = f(f(n) / f(m)) * f(o)
+            elif mode == "tf_half_pixel_for_nn":
+                c = (f(o) + f(0.5)) * f(f(n) / f(m))
+            elif mode == "tf_crop_and_resize":
+                c = (f(start * (n - 1)) +
+                     f(o) * f((end - start) * (n - 1) / (m - 1))
+                     if m > 1 else f(0.5 * (start + end) * (n - 1)))
+            elif mode == "pytorch_half_pixel" and m == 1:
+                c = f(0)
+            else:
+                c = (f(o) + f(0.5)) * f(f(n) / f(m)) - f(0.5)
+            mask[o] = mode == "tf_crop_and_resize" and (c < 0 or c > n - 1)
+            clamp = lambda i: min(max(int(i), 0), n - 1)
+            if method == "nearest_neighbor":
+                i = {"round": lambda: np.round(c),
+                     "round_prefer_floor": lambda: np.ceil(c - f(0.5)),
+                     "round_prefer_ceil": lambda: np.floor(c + f(0.5)),
+                     "floor": lambda: np.floor(c + f(1e-5)),
+                     "ceil": lambda: np.ceil(c - f(1e-5))}[rounding]()
+                mat[o, clamp(i)] = 1
+                continue
+            base = np.floor(c)
+            t = float(c - base)
+            if method == "linear":
+                weights = [1 - t, t]
+                offsets = [0, 1]
+            else:
+                a = alpha
+                weights = [a * (t ** 3 - 2 * t ** 2 + t),
+                           (a + 2) * t ** 3 - (a + 3) * t ** 2 + 1,
+                           -(a + 2) * t ** 3 + (2 * a + 3) * t ** 2 - a * t,
+                           -a * t ** 3 + a * t ** 2]
+                offsets = [-1, 0, 1, 2]
+                if exclude:
+                    weights = [0 if not 0 <= base + k < n else w
+                               for w, k in zip(weights, offsets)]
+                    weights = [w / sum(weights) for w in weights]
+            for w, k in zip(weights, offsets):
+                mat[o, clamp(base + k)] += w
+        mats.append(mat)
+        masks.append(mask)
+    out = np.einsum("nchw,Hh,Ww->ncHW", x.astype(np.float64), mats[0], mats[1])
+    out[:, :, masks[0], :] = extrapolation
+    out[:, :, :, masks[1]] = extrapolation
+    dtype = np.dtype(out_dtype or x.dtype)
+    if not np.issubdtype(dtype, np.floating):
+        out = np.round(out)
+    if layout == "NHWC":
+        out = np.transpose(out, (0, 2, 3, 1))
+    return out.astype(dtype)
+
+
 def softmax(x, axis=-1):
     e = np.exp(x - np.max(x, axis=axis, keepdims=True))
     return (e / np.sum(e, axis=axis, keepdims=True)).astype(x.dtype)
@@ -144,7 +285,10 @@ def check(args):
         else:
             exprs.append(rest[0])
             rest = rest[1:]
-    scope = {"np": np, "conv2d": conv2d, "pool2d": pool2d, "softmax": softmax}
+    scope = {"np": np, "conv2d": conv2d, "pool2d": pool2d, "softmax": softmax,
+             "conv": conv, "conv2d_transpose": conv2d_transpose,
+             "adaptive_pool2d": adaptive_pool2d, "normalize": normalize,
+             "lrn": lrn, "resize2d": resize2d}
     for f in sorted(os.listdir(out_dir)):
         if f.endswith(".npy") and not f.startswith("output_"):
             scope[f[:-4]] = np.load(os.path.join(out_dir, f))
