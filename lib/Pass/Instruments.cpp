@@ -12,6 +12,7 @@
 #include "nnir/IR/Module.h"
 #include "nnir/IR/Op.h"
 #include "nnir/IR/Verifier.h"
+#include "nnir/Pass/PassContext.h"
 #include "nnir/Support/Diagnostics.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -161,6 +162,24 @@ Error PassTimingInstrument::exitPassContext() {
   }
   impl->profiles.erase();
   return Error::success();
+}
+
+void PassTimingInstrument::addTiming(StringRef name, double durationUs) {
+  ThreadProfile &profile = impl->profiles.get();
+  ProfileNode *parent =
+      profile.running.empty() ? &profile.root : profile.running.back();
+  parent->children.push_back(std::make_unique<ProfileNode>());
+  ProfileNode *node = parent->children.back().get();
+  node->name = name.str();
+  node->durationUs = durationUs;
+}
+
+void nnir::addTimingToCurrentPass(StringRef name, double durationUs) {
+  for (const std::shared_ptr<PassInstrument> &instrument :
+       PassContext::current().getInstruments())
+    if (auto *timing =
+            dynamic_cast<PassTimingInstrument *>(instrument.get()))
+      timing->addTiming(name, durationUs);
 }
 
 Error PassTimingInstrument::runBeforePass(const IRModule &module,

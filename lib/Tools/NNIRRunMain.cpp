@@ -13,6 +13,8 @@
 #include "nnir/IR/Module.h"
 #include "nnir/IR/Type.h"
 #include "nnir/IR/Verifier.h"
+#include "nnir/Pass/Instruments.h"
+#include "nnir/Pass/Pass.h"
 #include "nnir/Pass/PassContext.h"
 #include "nnir/Pass/PassRegistry.h"
 #include "nnir/Runtime/NumPy.h"
@@ -182,24 +184,36 @@ int nnir::runNNIRRun(const NNIRRunConfig &config, raw_ostream &out,
   if (Error err = verifyModule(**parsed))
     return fail(std::move(err));
 
-  // Prepare: InferType, then FuseOps when a pass of that name exists.
+  // Every stage runs as a pass in one context, so --time-passes shows the
+  // preparation and the evaluation, with the engine's work nested in it.
+  Ref<PassContext> context = PassContext::create();
+  if (config.timePasses != NNIRRunConfig::TimingReport::None)
+    context->setInstruments({PassTimingInstrument::create(
+        errs, config.timePasses == NNIRRunConfig::TimingReport::TVM
+                  ? PassTimingInstrument::Display::TVM
+                  : PassTimingInstrument::Display::Tree)});
+  Expected<PassContextScope> scope = PassContext::enter(context);
+  if (!scope)
+    return fail(scope.takeError());
+
+  // Prepare: InferType, then FuseOps (and InferType again) when a pass of
+  // that name exists.
   using Clock = std::chrono::steady_clock;
   Clock::time_point prepareStart = Clock::now();
-  Expected<Ref<IRModule>> typed = inferTypes(*parsed);
-  if (!typed)
-    return fail(typed.takeError());
-  Ref<IRModule> module = *typed;
+  std::vector<Ref<Pass>> preparation = {createInferTypePass()};
   if (PassRegistry::instance().lookup("FuseOps")) {
     Expected<Ref<Pass>> fuse = PassRegistry::instance().create("FuseOps");
     if (!fuse)
       return fail(fuse.takeError());
-    Expected<Ref<IRModule>> fused = (*fuse)->run(module);
-    if (!fused)
-      return fail(fused.takeError());
-    Expected<Ref<IRModule>> retyped = inferTypes(*fused);
-    if (!retyped)
-      return fail(retyped.takeError());
-    module = *retyped;
+    preparation.push_back(*fuse);
+    preparation.push_back(createInferTypePass());
+  }
+  Ref<IRModule> module = *parsed;
+  for (const Ref<Pass> &pass : preparation) {
+    Expected<Ref<IRModule>> result = pass->run(module);
+    if (!result)
+      return fail(result.takeError());
+    module = *result;
   }
   double prepareMs =
       std::chrono::duration<double, std::milli>(Clock::now() - prepareStart)
@@ -281,14 +295,37 @@ int nnir::runNNIRRun(const NNIRRunConfig &config, raw_ostream &out,
     args.push_back(RuntimeValue::tensor(std::move(*array)));
   }
 
+  // Evaluation, as a pass that leaves the module alone; the engine's
+  // compile and run time are recorded under it.
   Evaluator evaluator(**engine, module.get());
-  Clock::time_point runStart = Clock::now();
-  Expected<RuntimeValue> result = evaluator.call(*entry, args);
-  double totalMs =
-      std::chrono::duration<double, std::milli>(Clock::now() - runStart)
-          .count();
-  if (!result)
-    return fail(result.takeError());
+  const EngineStats &stats = (*engine)->getStats();
+  std::optional<RuntimeValue> result;
+  double totalMs = 0;
+  Ref<Pass> evaluate = createModulePass(
+      [&](Ref<IRModule> m, PassContext &) -> Expected<Ref<IRModule>> {
+        Clock::time_point runStart = Clock::now();
+        Expected<RuntimeValue> value = evaluator.call(*entry, args);
+        totalMs = std::chrono::duration<double, std::milli>(Clock::now() -
+                                                            runStart)
+                      .count();
+        addTimingToCurrentPass(
+            formatv("compile kernels ({0} compiled, {1} memory cache hits, "
+                    "{2} disk cache hits)",
+                    stats.kernelsCompiled.load(), stats.memoryHits.load(),
+                    stats.diskHits.load())
+                .str(),
+            stats.compileNanos / 1e3);
+        addTimingToCurrentPass(
+            formatv("run kernels ({0} runs)", stats.kernelRuns.load()).str(),
+            stats.runNanos / 1e3);
+        if (!value)
+          return value.takeError();
+        result = std::move(*value);
+        return m;
+      },
+      PassInfo("Evaluate", /*optLevel=*/0));
+  if (Expected<Ref<IRModule>> done = evaluate->run(module); !done)
+    return fail(done.takeError());
   std::vector<NDArray> outputs;
   result->flatten(outputs);
 
@@ -313,7 +350,6 @@ int nnir::runNNIRRun(const NNIRRunConfig &config, raw_ostream &out,
     }
   }
   out.flush();
-  const EngineStats &stats = (*engine)->getStats();
   if (config.time) {
     errs << formatv("nnir-run: prepare {0:f3} ms, compile {1:f3} ms, run "
                     "{2:f3} ms (kernels), total {3:f3} ms\n",
@@ -326,14 +362,18 @@ int nnir::runNNIRRun(const NNIRRunConfig &config, raw_ostream &out,
   }
   if (config.stats)
     stats.print(errs);
+  // Leaving the context writes the --time-passes report.
+  if (Error err = scope->exit())
+    return fail(std::move(err));
   return 0;
 }
 
 int nnir::nnirRunMain(int argc, char **argv) {
-  // libLLVM registers its own --stats; nnir-run takes the name over (as
-  // nnir-opt does).
-  if (cl::Option *option = cl::getRegisteredOptions().lookup("stats"))
-    option->removeArgument();
+  // libLLVM registers its own --stats and --time-passes; nnir-run takes the
+  // names over (as nnir-opt does).
+  for (StringRef name : {"stats", "time-passes"})
+    if (cl::Option *option = cl::getRegisteredOptions().lookup(name))
+      option->removeArgument();
   static cl::OptionCategory category("nnir-run options");
   cl::opt<std::string> inputFilename(cl::Positional, cl::desc("<input file>"),
                                      cl::init("-"), cl::cat(category));
@@ -359,6 +399,17 @@ int nnir::nnirRunMain(int argc, char **argv) {
                       cl::desc("Print the execution engine's "
                                "statistics"),
                       cl::cat(category));
+  cl::opt<NNIRRunConfig::TimingReport> timePasses(
+      "time-passes",
+      cl::desc("Print the wall time of every stage (the passes that prepare "
+               "the module, then Evaluate with the kernels' compile and run "
+               "time nested), at the end"),
+      cl::ValueOptional, cl::init(NNIRRunConfig::TimingReport::None),
+      cl::values(clEnumValN(NNIRRunConfig::TimingReport::Tree, "",
+                            "a tree like MLIR's -mlir-timing"),
+                 clEnumValN(NNIRRunConfig::TimingReport::TVM, "tvm",
+                            "TVM's PassTimingInstrument.render() format")),
+      cl::cat(category));
   cl::opt<std::string> cacheDir(
       "kernel-cache-dir",
       cl::desc("Persistent kernel cache directory (default: "
@@ -410,6 +461,7 @@ int nnir::nnirRunMain(int argc, char **argv) {
   config.print = print;
   config.time = time;
   config.stats = stats;
+  config.timePasses = timePasses;
   config.engineOptions.cacheDir = cacheDir;
   if (cacheDir.empty())
     if (std::optional<std::string> env =

@@ -88,6 +88,11 @@ public:
   /// Same empty and error cases as render().
   llvm::Expected<std::string> renderTree() const;
 
+  /// Records work measured elsewhere (the execution engine's compile and
+  /// run time) as a finished entry named \p name that took \p durationUs:
+  /// a child of the pass running on this thread, or a top-level entry.
+  void addTiming(llvm::StringRef name, double durationUs);
+
   llvm::Error exitPassContext() override;
   llvm::Error runBeforePass(const IRModule &module,
                             const PassInfo &info) override;
@@ -106,6 +111,11 @@ private:
   Display display;
   std::unique_ptr<Impl> impl;
 };
+
+/// Adds \p name (\p durationUs) under the running pass of every
+/// PassTimingInstrument of the current PassContext (PassContext::current()),
+/// so that `--time-passes` shows it nested; nothing when none is there.
+void addTimingToCurrentPass(llvm::StringRef name, double durationUs);
 
 //===----------------------------------------------------------------------===//
 // PrintIRInstrument

@@ -9,7 +9,8 @@
 ///
 ///     nnir-run FILE [--entry=main] [--input NAME=PATH.npy ...]
 ///              [--random-inputs[=SEED]] [--output-dir=DIR] [--print]
-///              [--time] [--stats] [--kernel-cache-dir=DIR]
+///              [--time] [--stats] [--time-passes[=tvm]]
+///              [--kernel-cache-dir=DIR]
 ///              [--max-tensor-bytes=N]
 //
 //===----------------------------------------------------------------------===//
@@ -43,6 +44,11 @@ struct NNIRRunConfig {
   bool print = false;
   bool time = false;
   bool stats = false;
+  /// `--time-passes[=tvm]`: the timing report of the passes run (InferType,
+  /// FuseOps, Evaluate), with the engine's compile and run time nested
+  /// under Evaluate.
+  enum class TimingReport { None, Tree, TVM };
+  TimingReport timePasses = TimingReport::None;
   ParserOptions parserOptions;
   EngineOptions engineOptions;
 };
