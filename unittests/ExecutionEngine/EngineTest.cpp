@@ -4,7 +4,8 @@
 /// The in-memory cache (hits for functions that differ only in constant
 /// values, or only in shape when shape-generic; misses for other operators,
 /// attributes, dtypes or baked shapes), the kernel results, the disk cache
-/// across engines, and a corrupt or truncated disk entry.
+/// across engines, a corrupt or truncated disk entry, and concurrent
+/// writers of one entry.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,7 +21,9 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <atomic>
 #include <mutex>
+#include <thread>
 
 using namespace nnir;
 using namespace nnir::test;
@@ -231,6 +234,58 @@ TEST(EngineTest, DiskCacheAcrossEnginesAndCorruptEntries) {
     EXPECT_EQ(fourth->getStats().diskCorrupt, 1u);
     EXPECT_EQ(fourth->getStats().diskHits, 0u);
   }
+  llvm::sys::fs::remove_directories(dir);
+}
+
+TEST(EngineTest, ConcurrentDiskCacheWritersLeaveOneValidEntry) {
+  llvm::SmallString<128> dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("nnir-disk-race", dir));
+  EngineOptions options;
+  options.cacheDir = dir.str().str();
+  Compiled c(kernelModule("(3)", "subtract", "1f"));
+  ASSERT_TRUE(c.fn);
+  // Engines in several threads (as processes would) miss, compile and
+  // write the same entry at once.
+  constexpr int kWriters = 4;
+  std::vector<std::unique_ptr<ExecutionEngine>> engines;
+  for (int i = 0; i < kWriters; ++i)
+    engines.push_back(llvm::cantFail(ExecutionEngine::create(options)));
+  std::vector<std::thread> threads;
+  std::atomic<int> ready{0};
+  std::vector<bool> ok(kWriters, false);
+  for (int i = 0; i < kWriters; ++i)
+    threads.emplace_back([&, i] {
+      ++ready;
+      while (ready < kWriters)
+        std::this_thread::yield();
+      auto k = engines[i]->getKernel(*c.fn);
+      ok[i] = bool(k);
+      if (!k)
+        llvm::consumeError(k.takeError());
+    });
+  for (std::thread &t : threads)
+    t.join();
+  uint64_t compiled = 0;
+  for (int i = 0; i < kWriters; ++i) {
+    EXPECT_TRUE(ok[i]);
+    compiled += engines[i]->getStats().kernelsCompiled;
+  }
+  EXPECT_GE(compiled, 1u);
+  // One entry, no temporary file left behind, and it reads back valid.
+  std::error_code ec;
+  std::vector<std::string> files;
+  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
+       it.increment(ec))
+    files.push_back(llvm::sys::path::filename(it->path()).str());
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_TRUE(llvm::StringRef(files[0]).ends_with(".o")) << files[0];
+  auto reader = llvm::cantFail(ExecutionEngine::create(options));
+  auto r = reader->run(*c.fn, {filled({3}, 1)});
+  ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
+  EXPECT_EQ((*r)[0].getElementAsDouble(2), 2.0);
+  EXPECT_EQ(reader->getStats().diskHits, 1u);
+  EXPECT_EQ(reader->getStats().diskCorrupt, 0u);
+  EXPECT_EQ(reader->getStats().kernelsCompiled, 0u);
   llvm::sys::fs::remove_directories(dir);
 }
 
