@@ -1,0 +1,518 @@
+//===- DeadCodeElimination.cpp - Drop unused let bindings -----------------===//
+//
+/// \file
+/// Implements DeadCodeElimination (see DeadCodeElimination.h) in Relay's
+/// three steps, each without recursion along dataflow edges or let chains:
+///
+///  1. PurityAnalysis: for every let-bound variable of the module, whether
+///     evaluating its value is pure. Besides the purity of evaluating an
+///     expression it tracks, for function-typed expressions, the purity of
+///     calling them (Relay's rules A-F without references and ADTs).
+///  2. UsageCounter, per function: how often each let variable is used by
+///     live code, saturating at 2. A pure value is visited only when its
+///     variable is first used, so the uses inside dead bindings are never
+///     counted.
+///  3. Eliminator: an ExprMutator that drops unused pure bindings and
+///     replaces single-use ones by their value (with inlineOnce).
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnir/Transforms/DeadCodeElimination.h"
+
+#include "nnir/IR/ExprMutator.h"
+#include "nnir/IR/ExprVisitor.h"
+#include "nnir/IR/Op.h"
+#include "nnir/IR/OpProperties.h"
+#include "nnir/Pass/PassRegistry.h"
+#include "nnir/Support/Diagnostics.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace llvm;
+using namespace nnir;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Purity
+//===----------------------------------------------------------------------===//
+
+struct Purity {
+  /// Evaluating the expression is pure.
+  bool pureEval = true;
+  /// Calling the (function-typed) value is pure; true for first-order values.
+  bool pureCall = true;
+};
+
+/// True unless \p e is known to be a function.
+bool isFirstOrder(const Expr *e) {
+  return !isa_and_nonnull<FuncType>(e->getCheckedType().get());
+}
+
+/// Computes the purity of every let-bound value of a module, with an
+/// explicit stack of frames (a node and the step it is at).
+class PurityAnalysis {
+public:
+  explicit PurityAnalysis(const IRModule &module) : module(module) {}
+
+  void analyzeModule() {
+    for (const IRModule::Entry &entry : module.getFunctions()) {
+      const Function &func = *entry.func;
+      if (func.isPrimitive() || func.hasNonZeroAttr(attr::kExtern))
+        continue;
+      evaluate(entry.var.get());
+    }
+  }
+
+  /// Whether the value bound to \p var is pure (false if unknown).
+  bool isPure(const Var *var) const {
+    auto it = varPurity.find(var);
+    return it != varPurity.end() && it->second.pureEval;
+  }
+
+private:
+  struct Frame {
+    Expr *expr;
+    unsigned step;
+  };
+
+  /// The purity of an evaluated node (variables and globals are read from
+  /// their tables, which a recursive binding revises).
+  Purity get(const Expr *e) const {
+    if (const auto *var = dyn_cast<Var>(e)) {
+      auto it = varPurity.find(var);
+      if (it != varPurity.end())
+        return {true, it->second.pureCall};
+      return {true, isFirstOrder(var)};
+    }
+    if (const auto *global = dyn_cast<GlobalVar>(e)) {
+      auto it = globalPurity.find(global->getName());
+      return it != globalPurity.end() ? it->second : Purity{true, false};
+    }
+    return memo.lookup(e);
+  }
+
+  /// True if \p e needs no frame of its own (done, or read from a table).
+  bool isDone(const Expr *e) const {
+    if (isa<Var>(e))
+      return true;
+    if (const auto *global = dyn_cast<GlobalVar>(e))
+      return globalPurity.count(global->getName());
+    return memo.count(e);
+  }
+
+  void push(Expr *e) {
+    if (!isDone(e))
+      stack.push_back({e, 0});
+  }
+
+  void evaluate(Expr *root) {
+    push(root);
+    while (!stack.empty()) {
+      Frame frame = stack.back();
+      Expr *e = frame.expr;
+      if (frame.step == 0 && isDone(e)) {
+        stack.pop_back();
+        continue;
+      }
+      stack.back().step = frame.step + 1;
+      switch (e->getKind()) {
+      case Expr::Kind::Constant:
+        finish(e, {true, true});
+        break;
+      case Expr::Kind::Op:
+        finish(e, {true, !isStatefulOp(cast<Op>(e))});
+        break;
+      case Expr::Kind::Var:
+        stack.pop_back(); // Never pushed: isDone.
+        break;
+      case Expr::Kind::GlobalVar: {
+        auto *global = cast<GlobalVar>(e);
+        Function *func = module.lookup(global->getName());
+        if (frame.step == 0) {
+          if (!func || func->hasNonZeroAttr(attr::kExtern)) {
+            // Externals are assumed call-impure (rule F).
+            globalPurity[global->getName()] = {true, false};
+            stack.pop_back();
+            break;
+          }
+          // A recursive reference sees the function as pure until its body
+          // says otherwise.
+          globalPurity[global->getName()] = {true, true};
+          push(func);
+          break;
+        }
+        globalPurity[global->getName()] = memo.lookup(func);
+        stack.pop_back();
+        break;
+      }
+      case Expr::Kind::Function: {
+        auto *func = cast<Function>(e);
+        if (frame.step == 0) {
+          // Higher-order parameters are assumed call-impure (rule B).
+          for (const Ref<Var> &param : func->getParams())
+            varPurity[param.get()] = {true, isFirstOrder(param.get())};
+          push(func->getBody().get());
+          break;
+        }
+        Purity body = get(func->getBody().get());
+        // A function value is pure; calling it is as pure as its body
+        // (rule A).
+        finish(e, {true, body.pureEval && body.pureCall});
+        break;
+      }
+      case Expr::Kind::Call: {
+        auto *call = cast<Call>(e);
+        if (frame.step == 0) {
+          for (const Ref<Expr> &arg : llvm::reverse(call->getArgs()))
+            push(arg.get());
+          push(call->getCallee().get());
+          break;
+        }
+        Purity callee = get(call->getCallee().get());
+        bool argsPure = llvm::all_of(call->getArgs(), [&](const Ref<Expr> &a) {
+          return get(a.get()).pureEval;
+        });
+        finish(e, {argsPure && callee.pureEval && callee.pureCall,
+                   isFirstOrder(call) || callee.pureCall});
+        break;
+      }
+      case Expr::Kind::Tuple: {
+        auto *tuple = cast<Tuple>(e);
+        if (frame.step == 0) {
+          for (const Ref<Expr> &field : llvm::reverse(tuple->getFields()))
+            push(field.get());
+          break;
+        }
+        // The call purity of the fields is lost (rule C).
+        finish(e, {llvm::all_of(tuple->getFields(),
+                                [&](const Ref<Expr> &f) {
+                                  return get(f.get()).pureEval;
+                                }),
+                   true});
+        break;
+      }
+      case Expr::Kind::TupleGetItem: {
+        auto *item = cast<TupleGetItem>(e);
+        if (frame.step == 0) {
+          push(item->getTuple().get());
+          break;
+        }
+        finish(e, {get(item->getTuple().get()).pureEval, isFirstOrder(item)});
+        break;
+      }
+      case Expr::Kind::If: {
+        auto *branch = cast<If>(e);
+        if (frame.step == 0) {
+          push(branch->getElse().get());
+          push(branch->getThen().get());
+          push(branch->getCond().get());
+          break;
+        }
+        Purity cond = get(branch->getCond().get());
+        Purity thenP = get(branch->getThen().get());
+        Purity elseP = get(branch->getElse().get());
+        finish(e, {cond.pureEval && thenP.pureEval && elseP.pureEval,
+                   thenP.pureCall && elseP.pureCall});
+        break;
+      }
+      case Expr::Kind::Let: {
+        auto *let = cast<Let>(e);
+        if (frame.step == 0) {
+          // A recursive function sees its own variable as call-pure until
+          // its value says otherwise.
+          varPurity[let->getVar().get()] = {true, true};
+          push(let->getValue().get());
+          break;
+        }
+        if (frame.step == 1) {
+          varPurity[let->getVar().get()] = get(let->getValue().get());
+          push(let->getBody().get());
+          break;
+        }
+        Purity value = varPurity[let->getVar().get()];
+        Purity body = get(let->getBody().get());
+        finish(e, {value.pureEval && body.pureEval, body.pureCall});
+        break;
+      }
+      }
+    }
+  }
+
+  void finish(Expr *e, Purity purity) {
+    memo[e] = purity;
+    stack.pop_back();
+  }
+
+  const IRModule &module;
+  SmallVector<Frame, 64> stack;
+  DenseMap<const Expr *, Purity> memo;
+  DenseMap<const Var *, Purity> varPurity;
+  StringMap<Purity> globalPurity;
+};
+
+//===----------------------------------------------------------------------===//
+// Usage
+//===----------------------------------------------------------------------===//
+
+/// Counts the live uses of every let variable of one function (saturating
+/// at 2), visiting each node at most twice as Relay's UsageVisitor does.
+class UsageCounter {
+public:
+  UsageCounter(function_ref<bool(const Var *)> isPure) : isPure(isPure) {}
+
+  struct Binding {
+    Expr *value;
+    /// Number of enclosing local functions at the binding.
+    unsigned level;
+    /// Live uses, saturating at 2.
+    unsigned uses = 0;
+  };
+
+  void count(Expr *root) {
+    stack.push_back({root, 0});
+    while (!stack.empty()) {
+      auto [e, level] = stack.pop_back_val();
+      if (++visits[e] > 2)
+        continue;
+      switch (e->getKind()) {
+      case Expr::Kind::Constant:
+      case Expr::Kind::Op:
+      case Expr::Kind::GlobalVar:
+        break;
+      case Expr::Kind::Var: {
+        auto it = bindings.find(cast<Var>(e));
+        if (it == bindings.end())
+          break; // A parameter.
+        Binding &binding = it->second;
+        if (++binding.uses == 1 && isPure(cast<Var>(e)))
+          // The first use makes a pure value live.
+          stack.push_back({binding.value, binding.level});
+        // A use inside a local function may run many times.
+        if (binding.level < level)
+          ++binding.uses;
+        binding.uses = std::min(binding.uses, 2u);
+        break;
+      }
+      case Expr::Kind::Function:
+        stack.push_back({cast<Function>(e)->getBody().get(), level + 1});
+        break;
+      case Expr::Kind::Call: {
+        auto *call = cast<Call>(e);
+        for (const Ref<Expr> &arg : llvm::reverse(call->getArgs()))
+          stack.push_back({arg.get(), level});
+        stack.push_back({call->getCallee().get(), level});
+        break;
+      }
+      case Expr::Kind::Tuple:
+        for (const Ref<Expr> &f : llvm::reverse(cast<Tuple>(e)->getFields()))
+          stack.push_back({f.get(), level});
+        break;
+      case Expr::Kind::TupleGetItem:
+        stack.push_back({cast<TupleGetItem>(e)->getTuple().get(), level});
+        break;
+      case Expr::Kind::If: {
+        auto *branch = cast<If>(e);
+        stack.push_back({branch->getElse().get(), level});
+        stack.push_back({branch->getThen().get(), level});
+        stack.push_back({branch->getCond().get(), level});
+        break;
+      }
+      case Expr::Kind::Let: {
+        // The whole chain: bind every variable, then visit the body and the
+        // impure values (pure ones wait for their first use).
+        Expr *body = e;
+        SmallVector<Expr *, 8> impure;
+        while (auto *let = dyn_cast<Let>(body)) {
+          if (let != e)
+            ++visits[let];
+          bindings.try_emplace(let->getVar().get(),
+                               Binding{let->getValue().get(), level});
+          if (!isPure(let->getVar().get()))
+            impure.push_back(let->getValue().get());
+          body = let->getBody().get();
+        }
+        stack.push_back({body, level});
+        for (Expr *value : llvm::reverse(impure))
+          stack.push_back({value, level});
+        break;
+      }
+      }
+    }
+  }
+
+  const Binding *lookup(const Var *var) const {
+    auto it = bindings.find(var);
+    return it == bindings.end() ? nullptr : &it->second;
+  }
+
+private:
+  function_ref<bool(const Var *)> isPure;
+  SmallVector<std::pair<Expr *, unsigned>, 64> stack;
+  DenseMap<const Expr *, unsigned> visits;
+  DenseMap<const Var *, Binding> bindings;
+};
+
+//===----------------------------------------------------------------------===//
+// Elimination
+//===----------------------------------------------------------------------===//
+
+class Eliminator : public ExprMutator {
+public:
+  Eliminator(const UsageCounter &usage, function_ref<bool(const Var *)> isPure,
+             bool inlineOnce)
+      : usage(usage), isPure(isPure), inlineOnce(inlineOnce) {}
+
+  Ref<Expr> visitVar(Var *var) override {
+    if (actionFor(var) == Action::Inline)
+      return mutate(usage.lookup(var)->value);
+    return var;
+  }
+
+  Ref<Expr> rewriteLet(Let *pre, Let *post) override {
+    switch (actionFor(pre->getVar().get())) {
+    case Action::Elide:
+      ++numRemoved;
+      return post->getBody();
+    case Action::Inline:
+      ++numInlined; // Already substituted at its use.
+      return post->getBody();
+    case Action::Keep:
+      break;
+    }
+    return post;
+  }
+
+  int64_t numRemoved = 0;
+  int64_t numInlined = 0;
+
+private:
+  enum class Action { Elide, Inline, Keep };
+
+  Action actionFor(const Var *var) const {
+    const UsageCounter::Binding *binding = usage.lookup(var);
+    if (!binding || !isPure(var))
+      return Action::Keep;
+    if (binding->uses == 0)
+      return Action::Elide;
+    if (binding->uses == 1 && inlineOnce)
+      return Action::Inline;
+    return Action::Keep;
+  }
+
+  const UsageCounter &usage;
+  function_ref<bool(const Var *)> isPure;
+  bool inlineOnce;
+};
+
+/// The global functions \p entries reach through references, iteratively.
+class ReachableFunctions : public ExprVisitor {
+public:
+  explicit ReachableFunctions(const IRModule &module) : module(module) {}
+
+  void visitGlobalVar(GlobalVar *global) override {
+    if (reached.insert(global->getName()).second)
+      worklist.push_back(global->getName().str());
+  }
+
+  void run(ArrayRef<std::string> entries) {
+    for (const std::string &name : entries)
+      if (reached.insert(name).second)
+        worklist.push_back(name);
+    while (!worklist.empty()) {
+      std::string name = worklist.pop_back_val();
+      if (Function *func = module.lookup(name))
+        visit(func);
+    }
+  }
+
+  StringSet<> reached;
+
+private:
+  const IRModule &module;
+  SmallVector<std::string, 8> worklist;
+};
+
+} // namespace
+
+Expected<Ref<IRModule>>
+nnir::eliminateDeadCode(Ref<IRModule> module,
+                        const DeadCodeEliminationOptions &options,
+                        int64_t *numRemoved, int64_t *numInlined,
+                        int64_t *numFunctionsRemoved) {
+  if (options.removeUnusedFunctions)
+    for (const std::string &name : options.entryFunctions)
+      if (!module->contains(name))
+        return makeError("DeadCodeElimination: entry function @" + name +
+                         " is not in the module");
+
+  PurityAnalysis purity(*module);
+  if (!options.ignoreImpurity)
+    purity.analyzeModule();
+  auto isPure = [&](const Var *var) {
+    return options.ignoreImpurity || purity.isPure(var);
+  };
+
+  Ref<IRModule> result;
+  for (const IRModule::Entry &entry : module->getFunctions()) {
+    UsageCounter usage(isPure);
+    usage.count(entry.func.get());
+    Eliminator eliminator(usage, isPure, options.inlineOnce);
+    Ref<Expr> rewritten = eliminator.mutate(entry.func.get());
+    if (numRemoved)
+      *numRemoved += eliminator.numRemoved;
+    if (numInlined)
+      *numInlined += eliminator.numInlined;
+    if (rewritten == entry.func)
+      continue;
+    if (!result)
+      result = module->shallowCopy();
+    if (Error err = result->add(entry.var, cast<Function>(rewritten.get()),
+                                /*update=*/true))
+      return err;
+  }
+
+  if (options.removeUnusedFunctions) {
+    const IRModule &current = result ? *result : *module;
+    ReachableFunctions reachable(current);
+    reachable.run(options.entryFunctions);
+    SmallVector<std::string, 4> unused;
+    for (const IRModule::Entry &entry : current.getFunctions())
+      if (!reachable.reached.count(entry.var->getName()))
+        unused.push_back(entry.var->getName().str());
+    if (!unused.empty() && !result)
+      result = module->shallowCopy();
+    for (const std::string &name : unused)
+      result->remove(name);
+    if (numFunctionsRemoved)
+      *numFunctionsRemoved += unused.size();
+  }
+  return result ? result : module;
+}
+
+Ref<Pass>
+nnir::createDeadCodeEliminationPass(DeadCodeEliminationOptions options) {
+  PassInfo info("DeadCodeElimination", /*optLevel=*/1, {"InferType"});
+  info.description = "remove unused pure let bindings (and, on request, "
+                     "unreachable functions)";
+  return createModulePass(
+      [options](Ref<IRModule> module,
+                PassContext &ctx) -> Expected<Ref<IRModule>> {
+        int64_t removed = 0, inlined = 0, functions = 0;
+        Expected<Ref<IRModule>> result = eliminateDeadCode(
+            std::move(module), options, &removed, &inlined, &functions);
+        if (!result)
+          return result.takeError();
+        PassStatistics &stats = ctx.getStatistics();
+        stats.add("DeadCodeElimination", "num-removed", removed,
+                  "Number of let bindings removed");
+        stats.add("DeadCodeElimination", "num-inlined", inlined,
+                  "Number of let bindings inlined");
+        stats.add("DeadCodeElimination", "num-functions-removed", functions,
+                  "Number of unreachable functions removed");
+        return result;
+      },
+      std::move(info));
+}

@@ -1,0 +1,141 @@
+//===- EliminateCommonSubexpr.cpp - Merge equal operator calls ------------===//
+//
+/// \file
+/// Implements EliminateCommonSubexpr (see EliminateCommonSubexpr.h): an
+/// ExprMutator whose post-order hooks look each rewritten call up in a table
+/// of earlier calls of the same operator. The table is scoped: entries made
+/// inside an if branch or a nested function are dropped when it is left.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnir/Transforms/EliminateCommonSubexpr.h"
+
+#include "PatternUtils.h"
+
+#include "nnir/IR/ExprMutator.h"
+#include "nnir/IR/OpProperties.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+using namespace llvm;
+using namespace nnir;
+
+namespace {
+
+class CommonSubexprEliminator : public ExprMutator {
+public:
+  Ref<Expr> rewriteCall(Call *, Call *post) override {
+    Op *op = post->getCalledOp();
+    if (post->getNumArgs() == 0 || !op || isStatefulOp(op))
+      return post;
+    for (const Ref<Expr> &candidate : table.lookup(op)) {
+      const auto *call = cast<Call>(candidate.get());
+      if (!attrsEqual(call->getAttrs().get(), post->getAttrs().get()) ||
+          call->getNumArgs() != post->getNumArgs())
+        continue;
+      bool equivalent = true;
+      for (size_t i = 0, e = post->getNumArgs(); i != e && equivalent; ++i)
+        equivalent = isEquivalent(post->getArg(i).get(), call->getArg(i).get());
+      if (equivalent) {
+        ++numMerged;
+        return candidate;
+      }
+    }
+    record(op, post);
+    return post;
+  }
+
+  Ref<Expr> rewriteTupleGetItem(TupleGetItem *, TupleGetItem *post) override {
+    const Expr *tuple = post->getTuple().get();
+    for (const Ref<Expr> &candidate : table.lookup(tuple))
+      if (cast<TupleGetItem>(candidate.get())->getIndex() == post->getIndex()) {
+        ++numMerged;
+        return candidate;
+      }
+    record(tuple, post);
+    return post;
+  }
+
+  /// The branches are scopes of their own; the condition is not.
+  Ref<Expr> visitIf(If *e) override {
+    mutate(e->getCond().get());
+    inScope([&] { mutate(e->getThen().get()); });
+    inScope([&] { mutate(e->getElse().get()); });
+    return ExprMutator::visitIf(e); // Rebuilds from the memoised results.
+  }
+
+  Ref<Expr> visitFunction(Function *e) override {
+    Ref<Expr> result;
+    inScope([&] { result = ExprMutator::visitFunction(e); });
+    return result;
+  }
+
+  int64_t numMerged = 0;
+
+private:
+  /// Relay's IsEquivalent: the same node or equal scalar constants; tuples
+  /// field by field.
+  static bool isEquivalent(const Expr *arg, const Expr *candidate) {
+    const auto *tuple = dyn_cast<Tuple>(arg);
+    const auto *candidateTuple = dyn_cast<Tuple>(candidate);
+    if (tuple && candidateTuple) {
+      if (tuple->size() != candidateTuple->size())
+        return false;
+      for (size_t i = 0, e = tuple->size(); i != e; ++i)
+        if (!isSameOrEqualScalar(tuple->getField(i).get(),
+                                 candidateTuple->getField(i).get()))
+          return false;
+      return true;
+    }
+    return isSameOrEqualScalar(arg, candidate);
+  }
+
+  static bool isSameOrEqualScalar(const Expr *a, const Expr *b) {
+    return a == b || patterns::isEqualScalar(a, b);
+  }
+
+  void record(const Expr *key, Ref<Expr> node) {
+    table[key].push_back(std::move(node));
+    undoLog.push_back(key);
+  }
+
+  /// Runs \p fn with a scope: the entries it records are removed after.
+  template <typename Fn> void inScope(Fn fn) {
+    size_t mark = undoLog.size();
+    fn();
+    while (undoLog.size() > mark)
+      table[undoLog.pop_back_val()].pop_back();
+  }
+
+  /// Earlier calls by operator, and earlier projections by tuple.
+  DenseMap<const Expr *, SmallVector<Ref<Expr>, 2>> table;
+  /// The keys of the entries, in the order they were recorded.
+  SmallVector<const Expr *, 64> undoLog;
+};
+
+} // namespace
+
+Ref<Expr> nnir::eliminateCommonSubexpr(Expr *expr, int64_t *numMerged) {
+  CommonSubexprEliminator eliminator;
+  Ref<Expr> result = eliminator.mutate(expr);
+  if (numMerged)
+    *numMerged += eliminator.numMerged;
+  return result;
+}
+
+Ref<Pass> nnir::createEliminateCommonSubexprPass() {
+  PassInfo info("EliminateCommonSubexpr", /*optLevel=*/3, {"InferType"});
+  info.description = "merge operator calls with equal attributes and "
+                     "equivalent arguments";
+  return createFunctionPass(
+      [](Ref<Function> func, const IRModule &,
+         PassContext &ctx) -> Expected<Ref<Function>> {
+        int64_t count = 0;
+        Ref<Expr> result = eliminateCommonSubexpr(func.get(), &count);
+        ctx.getStatistics().add("EliminateCommonSubexpr", "num-merged", count,
+                                "Number of expressions merged");
+        return Ref<Function>(cast<Function>(result.get()));
+      },
+      std::move(info));
+}
