@@ -11,7 +11,9 @@
 #include "nnir/Pass/PassRegistry.h"
 #include "nnir/Transforms/DeadCodeElimination.h"
 #include "nnir/Transforms/EliminateCommonSubexpr.h"
+#include "nnir/Transforms/FoldScaleAxis.h"
 #include "nnir/Transforms/InferType.h"
+#include "nnir/Transforms/SimplifyExpr.h"
 #include "nnir/Transforms/SimplifyInference.h"
 
 #include <mutex>
@@ -81,5 +83,13 @@ void nnir::registerTransformPasses() {
                "rewrite batch_norm, dropout, layer/group/instance_norm and "
                "l2_normalize into arithmetic for inference",
                createSimplifyInferencePass));
+    add(simple("SimplifyExpr",
+               "fold consecutive reshapes and transposes, identity arithmetic "
+               "and casts to the same type",
+               createSimplifyExprPass));
+    add(simple("BackwardFoldScaleAxis",
+               "fold a per-channel multiply after conv2d/conv3d/dense into "
+               "the weights",
+               createBackwardFoldScaleAxisPass));
   });
 }
