@@ -141,6 +141,29 @@ TEST_F(PassRegistryTest, DuplicateNameIsAnErrorNamingBothOrigins) {
   EXPECT_EQ(registry.lookup("reg.A")->origin, "nnir");
 }
 
+TEST_F(PassRegistryTest, DefaultOriginNamesWhoRegistered) {
+  // What PassPlugin::registerPasses does around a plugin's callback: a
+  // registration that names no origin gets the default one, in its entry and
+  // in the error about a name already taken.
+  std::string previous = registry.setDefaultOrigin("otherplugin");
+  EXPECT_EQ(previous, "nnir");
+  EXPECT_EQ(message(registry.registerPass(
+                "reg.B", "", [] { return makeIdentityPass("reg.B"); })),
+            "pass 'reg.B' (from 'otherplugin') is already registered by "
+            "'nnir'");
+  EXPECT_FALSE(bool(registry.registerPass("origin.FromOther", "", [] {
+    return makeIdentityPass("origin.FromOther");
+  })));
+  EXPECT_EQ(registry.setDefaultOrigin(previous), "otherplugin");
+  ASSERT_NE(registry.lookup("origin.FromOther"), nullptr);
+  EXPECT_EQ(registry.lookup("origin.FromOther")->origin, "otherplugin");
+  EXPECT_EQ(message(registry.registerPass(
+                "origin.FromOther", "",
+                [] { return makeIdentityPass("origin.FromOther"); })),
+            "pass 'origin.FromOther' (from 'nnir') is already registered by "
+            "'otherplugin'");
+}
+
 TEST_F(PassRegistryTest, InvalidRegistrationsAreErrors) {
   auto factory = [] { return makeIdentityPass("x"); };
   EXPECT_EQ(message(registry.registerPass("", "", factory)),
