@@ -330,6 +330,30 @@ protected:
   SourceMgr sourceMgr;
 };
 
+TEST_F(PassPipelineTest, RequiredNamesOfCreatedPassesAreResolved) {
+  // A registered pass whose PassInfo requires a pass nobody registered: the
+  // pipeline naming it is refused when parsed, at the pass's name, not when
+  // a Sequential would run it.
+  if (!registry.lookup("origin.RequiresMissing")) {
+    ASSERT_FALSE(bool(registry.registerPass("origin.RequiresMissing", "", [] {
+      return createModulePass(
+          [](Ref<IRModule> module, PassContext &) -> Expected<Ref<IRModule>> {
+            return module;
+          },
+          PassInfo("origin.RequiresMissing", /*optLevel=*/3,
+                   {"reg.A", "reg.Nope"}));
+    })));
+  }
+  EXPECT_EQ(firstLine("reg.A, origin.RequiresMissing"),
+            "<pass pipeline>:1:8: error: pass 'origin.RequiresMissing' "
+            "requires unknown pass 'reg.Nope'");
+  // A Sequential's list is checked at the name in the list, at any depth.
+  EXPECT_EQ(firstLine("Sequential(Sequential{name=s,required=[reg.A, "
+                      "reg.Aa]}(reg.B))"),
+            "<pass pipeline>:1:47: error: Sequential 's' requires unknown "
+            "pass 'reg.Aa'; did you mean 'reg.A'?");
+}
+
 TEST_F(PassPipelineTest, SinglePassStaysItself) {
   Expected<Ref<Pass>> pass = parse("reg.A");
   ASSERT_TRUE(bool(pass)) << toString(pass.takeError());
