@@ -904,9 +904,10 @@ static RelationResult broadcastToLikeRelation(ArrayRef<const Type *> args,
 //===----------------------------------------------------------------------===//
 
 /// layout_transform: the data's shape read in src_layout and written in
-/// dst_layout (NCHW -> NHWC permutes; NCHW -> NCHW4c splits C into C/4 and
-/// 4, which needs C divisible by 4; NCHW4c -> NCHW merges them). Both
-/// layouts must have the same primal axes.
+/// dst_layout (NCHW -> NHWC permutes; NCHW -> NCHW4c splits C into
+/// ceil(C/4) and 4, padding as TVM's BijectiveLayout::ForwardShape does;
+/// NCHW4c -> NCHW merges them). Both layouts must have the same primal
+/// axes.
 static RelationResult layoutTransformRelation(ArrayRef<const Type *> args,
                                               const Attrs *attrs,
                                               const TypeRelationContext &ctx) {
@@ -962,14 +963,10 @@ static RelationResult layoutTransformRelation(ArrayRef<const Type *> args,
       out.push_back(axis.factor);
       continue;
     }
+    // TVM's shape rule for a split axis is shapediv, a division rounded up:
+    // NCHW -> NCHW2c on 3 channels gives 2 x 2 (the last block padded).
     int64_t extent = full[axis.name - 'A'];
-    int64_t factor = dst->getSplitFactor(axis.name);
-    if (extent % factor != 0)
-      return ctx.error("cannot split axis '" + Twine(axis.name) +
-                       "' of extent " + Twine(extent) + " (" + (*data)->str() +
-                       " in '" + srcName + "') by " + Twine(factor) +
-                       " for dst_layout '" + dstName + "'");
-    out.push_back(extent / factor);
+    out.push_back(divideCeil(extent, dst->getSplitFactor(axis.name)));
   }
   return makeTensorType(out, (*data)->getDType(), ctx);
 }
@@ -1184,31 +1181,28 @@ static RelationResult reverseRelation(ArrayRef<const Type *> args,
 // one_hot, slice_like, collapse_sum_like
 //===----------------------------------------------------------------------===//
 
-/// one_hot(indices, on_value, off_value): integer indices; on and off are
-/// 0-d of the `dtype` attribute; a dimension of extent `depth` is inserted at
-/// `axis` (-1 appends).
+/// one_hot(indices, on_value, off_value): a dimension of extent `depth` is
+/// inserted into the indices' shape at `axis` (-1 appends); the result has
+/// the `dtype` attribute. As in TVM's OneHotRel, the indices may have any
+/// dtype and on_value and off_value are only required to be tensors: their
+/// dtype and rank are not checked (TVM's compute casts them to `dtype`).
 static RelationResult oneHotRelation(ArrayRef<const Type *> args,
                                      const Attrs *attrs,
                                      const TypeRelationContext &ctx) {
   Expected<const OneHotAttrs *> params = getAttrs<OneHotAttrs>(attrs, ctx);
   if (!params)
     return params.takeError();
-  Expected<const TensorType *> indices =
-      getIndexTensorArg(args, 0, "indices", ctx);
+  Expected<const TensorType *> indices = getTensorArg(args, 0, "indices", ctx);
   if (!indices)
     return indices.takeError();
   DataType dtype = (*params)->dtype;
   if (Error err = requireDType(dtype, "dtype", ctx))
     return err;
-  for (unsigned i : {1u, 2u}) {
-    StringRef name = i == 1 ? "on_value" : "off_value";
-    Expected<const TensorType *> value = getTensorArg(args, i, name, ctx);
-    if (!value)
+  for (unsigned i : {1u, 2u})
+    if (Expected<const TensorType *> value =
+            getTensorArg(args, i, i == 1 ? "on_value" : "off_value", ctx);
+        !value)
       return value.takeError();
-    if ((*value)->getRank() != 0 || (*value)->getDType() != dtype)
-      return ctx.error("expected a 0-d " + dtype.str() + " tensor for '" +
-                       name + "', got " + (*value)->str());
-  }
   if ((*params)->depth <= 0)
     return ctx.error("depth must be positive, got " + Twine((*params)->depth));
   ArrayRef<int64_t> in = (*indices)->getShape();

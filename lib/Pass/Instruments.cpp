@@ -784,11 +784,10 @@ Error nnir::verifyCheckedTypes(const IRModule &module) {
   return Error::success();
 }
 
-/// Prefixes the message of every error in \p err with "pass 'X' produced an
-/// invalid module: ", keeping the locations of located errors.
-static Error blamePass(Error err, StringRef passName) {
-  std::string prefix =
-      ("pass '" + passName + "' produced an invalid module: ").str();
+/// Prefixes the message of every error in \p err with "<producer> produced
+/// an invalid module: ", keeping the locations of located errors.
+static Error blame(Error err, const Twine &producer) {
+  std::string prefix = (producer + " produced an invalid module: ").str();
   return handleErrors(
       std::move(err),
       [&](const DiagnosticError &diag) -> Error {
@@ -799,12 +798,16 @@ static Error blamePass(Error err, StringRef passName) {
       });
 }
 
-Error VerifyEachInstrument::runAfterPass(const IRModule &module,
-                                         const PassInfo &info) {
+Error nnir::verifyPassResult(const IRModule &module, const Twine &producer) {
   if (Error err = verifyModule(module))
-    return blamePass(std::move(err), info.name);
+    return blame(std::move(err), producer);
   if (module.hasValidTypes())
     if (Error err = verifyCheckedTypes(module))
-      return blamePass(std::move(err), info.name);
+      return blame(std::move(err), producer);
   return Error::success();
+}
+
+Error VerifyEachInstrument::runAfterPass(const IRModule &module,
+                                         const PassInfo &info) {
+  return verifyPassResult(module, "pass '" + info.name + "'");
 }

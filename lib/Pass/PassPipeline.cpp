@@ -76,7 +76,15 @@ private:
                     ArrayRef<PassOptionInfo> declared, StringRef passName,
                     PassOptions &values);
   Expected<Ref<Pass>> parseSequential(const char *nameLoc, unsigned depth,
-                                      const PassOptions &options);
+                                      const PassOptions &options,
+                                      ArrayRef<OptionEntry> entries);
+  /// Checks that every name in the `required` list \p names is a registered
+  /// pass. \p entries are the options as written: an unknown name there is
+  /// located at the name in the list, one the pass's factory put in its
+  /// PassInfo at \p nameLoc.
+  /// \p who is "pass 'X'" or "Sequential 'name'".
+  Error checkRequired(ArrayRef<std::string> names, const Twine &who,
+                      const char *nameLoc, ArrayRef<OptionEntry> entries);
 
   void skipSpace() {
     while (cur != end && isSpace(*cur))
@@ -145,8 +153,8 @@ Expected<Ref<Pass>> PipelineParser::parseElement(unsigned depth) {
   if (!isSequential) {
     registration = registry.lookup(name);
     if (!registration)
-      return error(nameLoc, passimpl::getUnknownPassMessage(registry, name,
-                                                            {"Sequential"}));
+      return error(nameLoc,
+                   registry.getUnknownPassMessage(name, {"Sequential"}));
   }
   ArrayRef<PassOptionInfo> declared =
       isSequential ? getSequentialOptions() : ArrayRef(registration->options);
@@ -161,7 +169,7 @@ Expected<Ref<Pass>> PipelineParser::parseElement(unsigned depth) {
     return err;
 
   if (isSequential)
-    return parseSequential(nameLoc, depth, values);
+    return parseSequential(nameLoc, depth, values, entries);
 
   skipSpace();
   if (!atEnd() && *cur == '(')
@@ -174,12 +182,52 @@ Expected<Ref<Pass>> PipelineParser::parseElement(unsigned depth) {
     std::string message = toString(pass.takeError());
     return error(nameLoc, message);
   }
+  if (Error err = checkRequired((*pass)->getInfo().required,
+                                "pass '" + name + "'", nameLoc, {}))
+    return err;
   return pass;
+}
+
+Error PipelineParser::checkRequired(ArrayRef<std::string> names,
+                                    const Twine &who, const char *nameLoc,
+                                    ArrayRef<OptionEntry> entries) {
+  // Where each name was written, if the list was: the elements of
+  // `[A, B]` in order, split as parseOptionValue splits them.
+  SmallVector<StringRef, 8> written;
+  for (const OptionEntry &entry : entries) {
+    if (entry.key != "required")
+      continue;
+    StringRef body = entry.value.trim();
+    body.consume_front("[");
+    body.consume_back("]");
+    written.clear();
+    if (!body.trim().empty())
+      body.split(written, ',');
+  }
+  for (auto [i, name] : llvm::enumerate(names)) {
+    const char *loc = nameLoc;
+    if (written.size() == names.size())
+      loc = written[i].ltrim().data();
+    if (name == "Sequential")
+      return error(loc, who + " cannot require 'Sequential': a required "
+                              "pass must be a registered pass");
+    if (!registry.lookup(name))
+      return error(loc,
+                   who + " requires " + registry.getUnknownPassMessage(name));
+  }
+  return Error::success();
 }
 
 Expected<Ref<Pass>>
 PipelineParser::parseSequential(const char *nameLoc, unsigned depth,
-                                const PassOptions &options) {
+                                const PassOptions &options,
+                                ArrayRef<OptionEntry> entries) {
+  // Required passes are looked up when the Sequential runs; unknown names
+  // are reported now, before any input is read, whatever the opt level.
+  if (Error err = checkRequired(
+          options.get("required").getList(),
+          "Sequential '" + options.getString("name") + "'", nameLoc, entries))
+    return err;
   skipSpace();
   if (atEnd() || *cur != '(')
     return error(cur, "expected '(' after Sequential");

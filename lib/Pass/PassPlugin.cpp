@@ -68,16 +68,14 @@ Expected<PassPlugin> PassPlugin::load(const std::string &filename) {
 std::vector<std::string>
 PassPlugin::registerPasses(PassRegistry &registry) const {
   size_t before = registry.getRegistrations().size();
+  std::string previous = registry.setDefaultOrigin(
+      getPluginName().empty() ? filename : getPluginName().str());
   info.registerPasses(registry);
+  registry.setDefaultOrigin(std::move(previous));
   // Registrations are kept in registration order: the new ones are last.
   std::vector<const PassRegistration *> all = registry.getRegistrations();
-  std::string origin =
-      getPluginName().empty() ? filename : getPluginName().str();
   std::vector<std::string> names;
-  for (size_t i = before; i < all.size(); ++i) {
+  for (size_t i = before; i < all.size(); ++i)
     names.push_back(all[i]->name);
-    if (all[i]->origin == "nnir")
-      registry.setOrigin(all[i]->name, origin);
-  }
   return names;
 }

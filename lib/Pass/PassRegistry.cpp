@@ -51,13 +51,12 @@ static NameSuggester suggestNames(const PassRegistry &registry, StringRef name,
   return suggester;
 }
 
-std::string passimpl::getUnknownPassMessage(const PassRegistry &registry,
-                                            StringRef name,
-                                            ArrayRef<StringRef> extraNames) {
+std::string
+PassRegistry::getUnknownPassMessage(StringRef name,
+                                    ArrayRef<StringRef> extraNames) const {
   // Only the closest names (ties), at most three: "'A', 'B' or 'C'".
   return ("unknown pass '" + name + "'").str() +
-         formatDidYouMean(
-             suggestNames(registry, name, extraNames).getBest(3));
+         formatDidYouMean(suggestNames(*this, name, extraNames).getBest(3));
 }
 
 const PassOptionInfo *passimpl::findPassOption(ArrayRef<PassOptionInfo> options,
@@ -137,6 +136,8 @@ static bool isValueOfType(const OptionValue &value, OptionType type) {
 }
 
 Error PassRegistry::registerPass(PassRegistration registration) {
+  if (registration.origin.empty())
+    registration.origin = defaultOrigin;
   StringRef name = registration.name;
   StringRef origin = registration.origin;
   if (name.empty())
@@ -207,7 +208,7 @@ Expected<Ref<Pass>> PassRegistry::create(
     ArrayRef<std::pair<std::string, std::string>> options) const {
   const PassRegistration *registration = lookup(name);
   if (!registration)
-    return makeError(passimpl::getUnknownPassMessage(*this, name));
+    return makeError(getUnknownPassMessage(name));
   PassOptions values = passimpl::getDefaultOptions(registration->options);
   StringSet<> seen;
   for (const auto &[key, text] : options) {

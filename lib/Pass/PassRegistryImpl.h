@@ -28,12 +28,6 @@ inline bool isPassNameChar(char c) {
          (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
 }
 
-/// "unknown pass 'X'; did you mean 'Y'?" (the suggestion only when a
-/// registered name, or one of \p extraNames, is close).
-std::string
-getUnknownPassMessage(const PassRegistry &registry, llvm::StringRef name,
-                      llvm::ArrayRef<llvm::StringRef> extraNames = {});
-
 /// The option \p key of \p options, or null with \p message set to
 /// "unknown option 'k' of pass P; valid options are: a, b" (or "P takes no
 /// options").

@@ -29,6 +29,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -82,11 +83,15 @@ struct CLOptions {
       cl::init(ParserOptions().maxConstantBytes), cl::cat(cat)};
 
   // Verification.
-  cl::opt<bool> verify{"verify",
-                       cl::desc("Verify the module after parsing (default)"),
-                       cl::init(true), cl::cat(cat)};
-  cl::opt<bool> noVerify{"no-verify", cl::desc("Do not verify the module"),
-                         cl::init(false), cl::cat(cat)};
+  cl::opt<bool> verify{
+      "verify",
+      cl::desc("Verify the module after parsing and after the pass pipeline "
+               "(default)"),
+      cl::init(true), cl::cat(cat)};
+  cl::opt<bool> noVerify{
+      "no-verify",
+      cl::desc("Verify the module neither after parsing nor after the passes"),
+      cl::init(false), cl::cat(cat)};
   cl::opt<bool> verifyRoundtrip{
       "verify-roundtrip",
       cl::desc("Check that the printed module parses back to a structurally "
@@ -147,7 +152,9 @@ struct CLOptions {
                "if the level is at least the pass's (default 2)"),
       cl::value_desc("N"), cl::init(2), cl::cat(cat)};
   cl::list<std::string> disablePass{
-      "disable-pass", cl::desc("Never run these passes in a Sequential"),
+      "disable-pass",
+      cl::desc("Skip these passes where a Sequential lists them; a pass that "
+               "requires one still runs it first, as in TVM"),
       cl::value_desc("A,B"), cl::CommaSeparated, cl::cat(cat)};
   cl::list<std::string> requiredPass{
       "required-pass",
@@ -442,18 +449,53 @@ static void printOpList(raw_ostream &os) {
 // The pass context and the pipeline
 //===----------------------------------------------------------------------===//
 
-/// Warns about the names in \p names (given with \p flag) that no registered
-/// pass has: a typo there would silently do nothing.
-static void warnAboutUnknownPasses(ArrayRef<std::string> names, StringRef flag,
-                                   raw_ostream &errs) {
+/// Adds to \p names the name of every pass in \p pass: itself and, for a
+/// Sequential, everything it holds (pipeline nesting is bounded by the
+/// pipeline parser, so the recursion is too).
+static void collectPassNames(const Pass &pass, StringSet<> &names) {
+  names.insert(pass.getName());
+  if (const auto *sequential = dyn_cast<Sequential>(&pass))
+    for (const Ref<Pass> &child : sequential->getPasses())
+      if (child)
+        collectPassNames(*child, names);
+}
+
+/// Checks the names given to the pass-naming flag \p flag: each must be a
+/// registered pass or the name of a pass in the pipeline (a Sequential's
+/// `name`), since a typo would silently do nothing. An unknown name is an
+/// error located in `--flag=A,B`, added to \p sourceMgr as a buffer named
+/// "<command line>", with the closest names as suggestions.
+static Error checkPassNames(ArrayRef<std::string> names, StringRef flag,
+                            const StringSet<> &pipelineNames,
+                            SourceMgr &sourceMgr) {
   const PassRegistry &registry = PassRegistry::instance();
+  auto isKnown = [&](StringRef name) {
+    return registry.lookup(name) || pipelineNames.contains(name);
+  };
+  if (all_of(names, isKnown))
+    return Error::success();
+  std::string text = ("--" + flag + "=").str();
+  std::vector<size_t> offsets;
   for (const std::string &name : names) {
-    if (registry.lookup(name))
-      continue;
-    WithColor::warning(errs, kNNIROptToolName)
-        << flag << " names '" << name << "', which is not a registered pass";
-    errs << formatDidYouMean(registry.suggest(name, 1)) << "\n";
+    if (!offsets.empty())
+      text += ',';
+    offsets.push_back(text.size());
+    text += name;
   }
+  unsigned id = sourceMgr.AddNewSourceBuffer(
+      MemoryBuffer::getMemBufferCopy(text, "<command line>"), SMLoc());
+  const char *start = sourceMgr.getMemoryBuffer(id)->getBufferStart();
+  std::vector<StringRef> extraNames;
+  for (const auto &entry : pipelineNames)
+    if (!registry.lookup(entry.getKey()))
+      extraNames.push_back(entry.getKey());
+  llvm::sort(extraNames);
+  for (auto [name, offset] : llvm::zip(names, offsets))
+    if (!isKnown(name))
+      return makeError(SMLoc::getFromPointer(start + offset),
+                       "--" + flag + " names " +
+                           registry.getUnknownPassMessage(name, extraNames));
+  return Error::success();
 }
 
 /// Builds the PassContext that --passes runs under: opt level, required and
@@ -467,8 +509,6 @@ static Expected<Ref<PassContext>> createPassContext(const NNIROptConfig &config,
   Ref<PassContext> result = PassContext::create();
   PassContext &ctx = *result;
   ctx.setOptLevel(config.optLevel);
-  warnAboutUnknownPasses(config.requiredPasses, "--required-pass", errs);
-  warnAboutUnknownPasses(config.disabledPasses, "--disable-pass", errs);
   ctx.setRequiredPasses(config.requiredPasses);
   ctx.setDisabledPasses(config.disabledPasses);
   for (StringRef entry : config.passConfigs) {
@@ -571,9 +611,8 @@ static bool verifyRoundtrip(const IRModule &module, const PrintOptions &options,
 /// The LLVM IR of the kernel of every primitive function in \p module (in
 /// definition order, then source order inside each function), each headed
 /// by a comment saying where the function is.
-static Expected<std::string> emitKernels(Ref<IRModule> untyped,
-                                         const SourceMgr &sourceMgr,
-                                         bool optimized) {
+static Expected<std::string>
+emitKernels(Ref<IRModule> untyped, const SourceMgr &sourceMgr, bool optimized) {
   // Lowering reads the inferred types (a no-op when they are current).
   Expected<Ref<IRModule>> typed = inferTypes(std::move(untyped));
   if (!typed)
@@ -705,6 +744,17 @@ int nnir::runNNIROpt(const NNIROptConfig &config, raw_ostream &errs) {
       return fail(parsed.takeError());
     pipeline = asTopLevelSequential(std::move(*parsed));
   }
+  StringSet<> pipelineNames;
+  if (pipeline)
+    collectPassNames(*pipeline, pipelineNames);
+  std::pair<ArrayRef<std::string>, StringRef> namingFlags[] = {
+      {config.disabledPasses, "disable-pass"},
+      {config.requiredPasses, "required-pass"},
+      {config.printIRBefore, "print-ir-before"},
+      {config.printIRAfter, "print-ir-after"}};
+  for (auto [names, flag] : namingFlags)
+    if (Error err = checkPassNames(names, flag, pipelineNames, sourceMgr))
+      return fail(std::move(err));
   Expected<Ref<PassContext>> context = createPassContext(config, errs);
   if (!context)
     return fail(context.takeError());
@@ -733,6 +783,11 @@ int nnir::runNNIROpt(const NNIROptConfig &config, raw_ostream &errs) {
     if (!result)
       return fail(result.takeError());
     *module = std::move(*result);
+    // As opt and mlir-opt: what the passes produced is verified before it
+    // is printed, so a broken module never reaches the output.
+    if (config.verify)
+      if (Error err = verifyPassResult(**module, "the pass pipeline"))
+        return fail(std::move(err));
   }
   if (config.verifyRoundtrip &&
       !verifyRoundtrip(**module, config.printOptions, errs))

@@ -4,7 +4,10 @@
 /// The TypeInferencer walks expressions in post-order with an explicit stack
 /// of frames (a node and how far its processing got), computes each node's
 /// type from its children's and rebuilds it with that checked type unless it
-/// already has it.
+/// already has it. A node hands its typed form to its user on a result
+/// stack; only binders and nodes held by more than one reference (which
+/// another user may reach) are memoised, so a chain costs no hash table
+/// traffic. Equal result types share one object (interned per inference).
 ///
 /// Types flow bottom-up. Where nothing is known yet (a parameter without an
 /// annotation, a `_` in an annotation, the return type of a recursive
@@ -221,9 +224,13 @@ public:
   Ref<GlobalVar> getTypedGlobal(StringRef name, const Ref<Type> &type);
 
 private:
+  /// A node being typed, how far its processing got, and whether more
+  /// than one reference to it exists (so that another user may reach it and
+  /// its result must be memoised).
   struct Frame {
     Expr *expr;
     unsigned stage;
+    bool shared;
   };
 
   /// Walks \p root (global function \p globalName, or an expression when it
@@ -248,6 +255,11 @@ private:
   /// with an error.
   Expected<Ref<Type>> getGlobalType(const GlobalVar *var, const Expr *at);
 
+  /// \p type, or an equal type already in use: an argument's type (an
+  /// elementwise chain keeps one type object, as identity relations do) or
+  /// one interned before.
+  Ref<Type> internType(Ref<Type> type, ArrayRef<const Type *> argTypes);
+
   /// The error for an operator used as a value, located at \p user.
   Error opAsValue(const Op *op, const Expr *user) {
     return error(user, "operator '" + op->getName() +
@@ -261,16 +273,25 @@ private:
   /// \p what: "tuple" or "function").
   Error checkTypeDepth(const Expr *e, const Type *type, StringRef what);
 
-  /// Pushes \p e for processing unless it is done already.
-  void push(Expr *e) {
-    if (!memo.count(e))
-      stack.push_back({e, 0});
-  }
-  /// Records \p typed as the typed form of \p e (\p e itself when it
-  /// already had its type).
+  /// Pushes \p e for processing. Whether it is shared is decided here,
+  /// before the walk holds references of its own to it: a node held by one
+  /// reference has one user, which reaches it once.
+  void push(Expr *e) { stack.push_back({e, 0, e->getRefCount() > 1}); }
+  /// Records \p typed as the typed form of the node being processed,
+  /// \p e (\p e itself when it already had its type): its user takes it
+  /// from the result stack; a shared node's is memoised for the others.
   void finish(Expr *e, Ref<Expr> typed) {
     ++(typed.get() == e ? numKept : numRebuilt);
-    memo[e] = std::move(typed);
+    if (currentShared)
+      memo[e] = typed;
+    results.push_back(std::move(typed));
+  }
+  /// Moves the last \p n results into \p out, in order.
+  void takeResults(size_t n, SmallVectorImpl<Ref<Expr>> &out) {
+    size_t base = results.size() - n;
+    for (size_t i = base, e = results.size(); i != e; ++i)
+      out.push_back(std::move(results[i]));
+    results.truncate(base);
   }
   /// finish() with \p e rebuilt by \p rebuild unless it is unchanged and
   /// already has \p type.
@@ -288,9 +309,9 @@ private:
     return hasType(e, type.get()) && (!numVars || !mentionsVars(type.get()));
   }
 
-  const Ref<Expr> &typedOf(const Expr *e) const { return memo.find(e)->second; }
-  const Ref<Type> &typeOf(const Expr *e) const {
-    return typedOf(e)->getCheckedType();
+  /// The typed form of binder \p var (memoised when it was bound).
+  const Ref<Expr> &typedOf(const Var *var) const {
+    return memo.find(var)->second;
   }
 
   /// A located error at \p e (or the enclosing function when \p e has no
@@ -363,9 +384,18 @@ private:
   DenseMap<const Op *, Ref<Attrs>> defaultAttrs;
   /// Type relations by operator (null: none registered).
   DenseMap<const Op *, const TypeRelationFn *> relations;
+  /// The tensor types relations gave, by hash: a module has few distinct
+  /// types, and sharing them saves an object per call.
+  DenseMap<unsigned, SmallVector<Ref<Type>, 1>> internedTypes;
 
-  /// Original node -> node with its checked type.
+  /// Original node -> node with its checked type, for binders and the
+  /// nodes several users reach.
   DenseMap<const Expr *, Ref<Expr>> memo;
+  /// The typed forms of the children of the nodes being processed, in
+  /// order: a node's children push theirs, the node takes them.
+  SmallVector<Ref<Expr>, 64> results;
+  /// Whether the node being processed is shared (see Frame).
+  bool currentShared = false;
   /// Memo of getTypeDepth; it holds its types, so no key is ever reused.
   DenseMap<const Type *, std::pair<Ref<const Type>, unsigned>> typeDepths;
   /// Let variables whose value is being typed and whose type is not known
@@ -434,14 +464,20 @@ Expected<Ref<Expr>> TypeInferencer::walk(Expr *e, StringRef name, SMLoc loc) {
   root = e;
   fallbackLoc = loc;
   stack.clear();
+  results.clear();
   defining.clear();
   push(e);
   while (!stack.empty()) {
-    // A frame reached for the second time is a node already typed through
-    // another path.
-    if (stack.back().stage == 0 && memo.count(stack.back().expr)) {
-      stack.pop_back();
-      continue;
+    // A shared node (and every variable) may have been typed through
+    // another user already.
+    Frame &top = stack.back();
+    if (top.stage == 0 && (top.shared || isa<Var, GlobalVar>(top.expr))) {
+      auto it = memo.find(top.expr);
+      if (it != memo.end()) {
+        results.push_back(it->second);
+        stack.pop_back();
+        continue;
+      }
     }
     if (Error err = step(stack.size() - 1))
       return err;
@@ -449,12 +485,13 @@ Expected<Ref<Expr>> TypeInferencer::walk(Expr *e, StringRef name, SMLoc loc) {
       if (Error err = drain())
         return err;
   }
-  return typedOf(e);
+  return results.pop_back_val();
 }
 
 Error TypeInferencer::step(size_t index) {
   Expr *e = stack[index].expr;
   unsigned stage = stack[index].stage++;
+  currentShared = stack[index].shared;
   auto checkOperand = [&](const Ref<Expr> &operand) -> Error {
     if (!operand)
       return error(e, "a " + Expr::getKindName(e->getKind()) +
@@ -497,7 +534,8 @@ Error TypeInferencer::step(size_t index) {
       // A call locates an unknown global better than the GlobalVar, which
       // the parser shares between all references.
       if (auto *global = dyn_cast<GlobalVar>(callee.get()))
-        return visitGlobalVar(global, call);
+        if (Expected<Ref<Type>> type = getGlobalType(global, call); !type)
+          return type.takeError();
       if (!isa<Op>(callee.get()))
         push(callee.get());
       return Error::success();
@@ -518,12 +556,12 @@ Error TypeInferencer::step(size_t index) {
     }
     stack.pop_back();
     SmallVector<Ref<Expr>, 4> fields;
+    takeResults(tuple->size(), fields);
     SmallVector<Ref<Type>, 4> types;
     bool changed = false;
-    for (const Ref<Expr> &field : tuple->getFields()) {
-      fields.push_back(typedOf(field.get()));
-      types.push_back(fields.back()->getCheckedType());
-      changed |= fields.back() != field;
+    for (size_t i = 0, n = fields.size(); i != n; ++i) {
+      types.push_back(fields[i]->getCheckedType());
+      changed |= fields[i] != tuple->getField(i);
     }
     Ref<Type> type = TupleType::get(types);
     if (Error err = checkTypeDepth(tuple, type.get(), "tuple"))
@@ -568,8 +606,8 @@ Error TypeInferencer::step(size_t index) {
     stack.pop_back();
     Var *var = let->getVar().get();
     Ref<Expr> newVar = typedOf(var);
-    const Ref<Expr> &value = typedOf(let->getValue().get());
-    const Ref<Expr> &body = typedOf(let->getBody().get());
+    Ref<Expr> body = results.pop_back_val();
+    Ref<Expr> value = results.pop_back_val();
     const Ref<Type> &type = body->getCheckedType();
     bool changed = newVar != let->getVar() || value != let->getValue() ||
                    body != let->getBody();
@@ -656,13 +694,17 @@ Error TypeInferencer::checkTypeDepth(const Expr *e, const Type *type,
 
 Error TypeInferencer::bindVar(Var *var, Ref<Type> type) {
   // As in Relay, a missing (or `_`) annotation is filled in with the type.
+  // Binders are memoised for their uses, not taken by a user.
   Ref<Type> annotation = var->getTypeAnnotation();
   bool annotated = isComplete(annotation.get());
+  Ref<Expr> typed;
   if (annotated && hasFinalType(var, type))
-    finish(var, var);
+    typed = var;
   else
-    finish(var, Var::get(var->getNameHint(), annotated ? annotation : type,
-                         var->getLoc(), type));
+    typed = Var::get(var->getNameHint(), annotated ? annotation : type,
+                     var->getLoc(), type);
+  ++(typed.get() == var ? numKept : numRebuilt);
+  memo[var] = std::move(typed);
   return Error::success();
 }
 
@@ -684,7 +726,10 @@ Error TypeInferencer::visitFreeVar(Var *var) {
     return error(var, "cannot infer the type of " + varName(var) +
                           ", which is used in its own definition; annotate "
                           "its type");
-  return bindVar(var, getBinderType(var, VarBinder::Kind::FreeVar));
+  if (Error err = bindVar(var, getBinderType(var, VarBinder::Kind::FreeVar)))
+    return err;
+  results.push_back(typedOf(var));
+  return Error::success();
 }
 
 Expected<Ref<Type>> TypeInferencer::getGlobalType(const GlobalVar *var,
@@ -728,8 +773,8 @@ Error TypeInferencer::visitGlobalVar(GlobalVar *var, const Expr *at) {
   Expected<Ref<Type>> type = getGlobalType(var, at);
   if (!type)
     return type.takeError();
-  if (memo.count(var))
-    return Error::success();
+  // Memoised for every reference, whatever its reference count.
+  currentShared = true;
   if (hasFinalType(var, *type))
     finish(var, var);
   else
@@ -769,12 +814,12 @@ static Expected<Ref<Type>> runRelation(const TypeRelationFn &relation, Op *op,
 
 Error TypeInferencer::visitOpCall(Call *call, Op *op) {
   SmallVector<Ref<Expr>, 4> args;
+  takeResults(call->getNumArgs(), args);
   SmallVector<const Type *, 4> argTypes;
   bool changed = false;
-  for (const Ref<Expr> &arg : call->getArgs()) {
-    args.push_back(typedOf(arg.get()));
-    argTypes.push_back(args.back()->getCheckedType().get());
-    changed |= args.back() != arg;
+  for (size_t i = 0, n = args.size(); i != n; ++i) {
+    argTypes.push_back(args[i]->getCheckedType().get());
+    changed |= args[i] != call->getArg(i);
   }
   int numInputs = op->getNumInputs();
   if (numInputs >= 0 && size_t(numInputs) != args.size())
@@ -815,7 +860,7 @@ Error TypeInferencer::visitOpCall(Call *call, Op *op) {
         runRelation(*cached->second, op, argTypes, attrs, loc, args);
     if (!result)
       return result.takeError();
-    type = std::move(*result);
+    type = internType(std::move(*result), argTypes);
   }
   finishAs(call, changed, type, [&] {
     return Call::get(op, args, call->getAttrs(), call->getLoc(), type);
@@ -823,21 +868,37 @@ Error TypeInferencer::visitOpCall(Call *call, Op *op) {
   return Error::success();
 }
 
+Ref<Type> TypeInferencer::internType(Ref<Type> type,
+                                     ArrayRef<const Type *> argTypes) {
+  if (!isa<TensorType>(type.get()))
+    return type;
+  for (const Type *arg : argTypes)
+    if (typesEqual(arg, type.get()))
+      return Ref<Type>(const_cast<Type *>(arg));
+  SmallVector<Ref<Type>, 1> &bucket =
+      internedTypes[static_cast<unsigned>(hashType(type.get()))];
+  for (const Ref<Type> &existing : bucket)
+    if (typesEqual(existing.get(), type.get()))
+      return existing;
+  bucket.push_back(type);
+  return type;
+}
+
 Error TypeInferencer::visitCall(Call *call) {
   Expr *callee = call->getCallee().get();
   if (auto *op = dyn_cast<Op>(callee))
     return visitOpCall(call, op);
 
+  // The callee's result comes first, then the arguments'.
   SmallVector<Ref<Expr>, 4> args;
+  takeResults(call->getNumArgs(), args);
+  Ref<Expr> newCallee = results.pop_back_val();
   SmallVector<Ref<Type>, 4> argTypes;
-  bool changed = false;
-  for (const Ref<Expr> &arg : call->getArgs()) {
-    args.push_back(typedOf(arg.get()));
-    argTypes.push_back(args.back()->getCheckedType());
-    changed |= args.back() != arg;
+  bool changed = newCallee != call->getCallee();
+  for (size_t i = 0, n = args.size(); i != n; ++i) {
+    argTypes.push_back(args[i]->getCheckedType());
+    changed |= args[i] != call->getArg(i);
   }
-  const Ref<Expr> &newCallee = typedOf(callee);
-  changed |= newCallee != call->getCallee();
   Ref<Type> calleeType = newCallee->getCheckedType();
   if (numVars) {
     calleeType = head(calleeType);
@@ -888,7 +949,7 @@ Error TypeInferencer::visitCall(Call *call) {
 }
 
 Error TypeInferencer::visitTupleGetItem(TupleGetItem *item) {
-  const Ref<Expr> &tuple = typedOf(item->getTuple().get());
+  Ref<Expr> tuple = results.pop_back_val();
   Ref<Type> tupleType = tuple->getCheckedType();
   Ref<Type> type;
   if (numVars && isa<IncompleteType>(head(tupleType).get())) {
@@ -919,9 +980,9 @@ Error TypeInferencer::visitTupleGetItem(TupleGetItem *item) {
 }
 
 Error TypeInferencer::visitIf(If *e) {
-  const Ref<Expr> &cond = typedOf(e->getCond().get());
-  const Ref<Expr> &thenBranch = typedOf(e->getThen().get());
-  const Ref<Expr> &elseBranch = typedOf(e->getElse().get());
+  Ref<Expr> elseBranch = results.pop_back_val();
+  Ref<Expr> thenBranch = results.pop_back_val();
+  Ref<Expr> cond = results.pop_back_val();
   const Ref<Type> &condType = cond->getCheckedType();
   if (!unify(condType, boolScalar))
     return error(e, "the condition of an if must be a 0-d bool tensor, got " +
@@ -960,7 +1021,8 @@ Error TypeInferencer::visitLetBinder(Let *let) {
 
 Error TypeInferencer::visitLetValue(Let *let) {
   Var *var = let->getVar().get();
-  const Ref<Type> &valueType = typeOf(let->getValue().get());
+  // The value's result stays on the stack until the let is rebuilt.
+  const Ref<Type> &valueType = results.back()->getCheckedType();
   if (defining.erase(var)) {
     // A partial annotation (`(T, _)`) must fit the value's type.
     const Ref<Type> &annotation = var->getTypeAnnotation();
@@ -972,7 +1034,7 @@ Error TypeInferencer::visitLetValue(Let *let) {
                             " but its value has type " + describe(valueType));
     return bindVar(var, valueType);
   }
-  const Ref<Type> &varType = typeOf(var);
+  const Ref<Type> &varType = typedOf(var)->getCheckedType();
   if (unify(varType, valueType))
     return Error::success();
   if (!var->getTypeAnnotation())
@@ -1006,7 +1068,7 @@ Error TypeInferencer::visitFunctionEnd(Function *func) {
     paramTypes.push_back(params.back()->getCheckedType());
     changed |= params.back() != param;
   }
-  const Ref<Expr> &body = typedOf(func->getBody().get());
+  Ref<Expr> body = results.pop_back_val();
   changed |= body != func->getBody();
   Ref<Type> resultType = body->getCheckedType();
   const Ref<Type> &retType = func->getRetType();

@@ -141,6 +141,29 @@ TEST_F(PassRegistryTest, DuplicateNameIsAnErrorNamingBothOrigins) {
   EXPECT_EQ(registry.lookup("reg.A")->origin, "nnir");
 }
 
+TEST_F(PassRegistryTest, DefaultOriginNamesWhoRegistered) {
+  // What PassPlugin::registerPasses does around a plugin's callback: a
+  // registration that names no origin gets the default one, in its entry and
+  // in the error about a name already taken.
+  std::string previous = registry.setDefaultOrigin("otherplugin");
+  EXPECT_EQ(previous, "nnir");
+  EXPECT_EQ(message(registry.registerPass(
+                "reg.B", "", [] { return makeIdentityPass("reg.B"); })),
+            "pass 'reg.B' (from 'otherplugin') is already registered by "
+            "'nnir'");
+  EXPECT_FALSE(bool(registry.registerPass("origin.FromOther", "", [] {
+    return makeIdentityPass("origin.FromOther");
+  })));
+  EXPECT_EQ(registry.setDefaultOrigin(previous), "otherplugin");
+  ASSERT_NE(registry.lookup("origin.FromOther"), nullptr);
+  EXPECT_EQ(registry.lookup("origin.FromOther")->origin, "otherplugin");
+  EXPECT_EQ(message(registry.registerPass(
+                "origin.FromOther", "",
+                [] { return makeIdentityPass("origin.FromOther"); })),
+            "pass 'origin.FromOther' (from 'nnir') is already registered by "
+            "'otherplugin'");
+}
+
 TEST_F(PassRegistryTest, InvalidRegistrationsAreErrors) {
   auto factory = [] { return makeIdentityPass("x"); };
   EXPECT_EQ(message(registry.registerPass("", "", factory)),
@@ -306,6 +329,30 @@ protected:
 
   SourceMgr sourceMgr;
 };
+
+TEST_F(PassPipelineTest, RequiredNamesOfCreatedPassesAreResolved) {
+  // A registered pass whose PassInfo requires a pass nobody registered: the
+  // pipeline naming it is refused when parsed, at the pass's name, not when
+  // a Sequential would run it.
+  if (!registry.lookup("origin.RequiresMissing")) {
+    ASSERT_FALSE(bool(registry.registerPass("origin.RequiresMissing", "", [] {
+      return createModulePass(
+          [](Ref<IRModule> module, PassContext &) -> Expected<Ref<IRModule>> {
+            return module;
+          },
+          PassInfo("origin.RequiresMissing", /*optLevel=*/3,
+                   {"reg.A", "reg.Nope"}));
+    })));
+  }
+  EXPECT_EQ(firstLine("reg.A, origin.RequiresMissing"),
+            "<pass pipeline>:1:8: error: pass 'origin.RequiresMissing' "
+            "requires unknown pass 'reg.Nope'");
+  // A Sequential's list is checked at the name in the list, at any depth.
+  EXPECT_EQ(firstLine("Sequential(Sequential{name=s,required=[reg.A, "
+                      "reg.Aa]}(reg.B))"),
+            "<pass pipeline>:1:47: error: Sequential 's' requires unknown "
+            "pass 'reg.Aa'; did you mean 'reg.A'?");
+}
 
 TEST_F(PassPipelineTest, SinglePassStaysItself) {
   Expected<Ref<Pass>> pass = parse("reg.A");

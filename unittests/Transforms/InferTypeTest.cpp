@@ -1147,6 +1147,33 @@ TEST_F(InferTypeTest, MillionLetChain) {
   EXPECT_EQ(outcomeType(**typed), "Tensor[(2), float32]");
 }
 
+TEST_F(InferTypeTest, EqualResultTypesShareOneObject) {
+  // A chain of elementwise calls keeps one type object (the parameter's, as
+  // identity relations return their argument's), and equal types from
+  // different relations are interned: a module holds one object per
+  // distinct type, not one per call.
+  Ref<IRModule> module = parse("def @main(%x: Tensor[(2, 3), float32]) {\n"
+                               "  %0 = negative(%x);\n"
+                               "  %1 = add(%0, 1f);\n"
+                               "  %2 = sum(%1, axis=[1]);\n"
+                               "  %3 = exp(%1);\n"
+                               "  %4 = sum(%3, axis=[1]);\n"
+                               "  (%4, %2)\n"
+                               "}");
+  Expected<Ref<IRModule>> typed = inferTypes(module);
+  ASSERT_TRUE(bool(typed)) << toString(typed.takeError());
+  auto *tuple = cast<Tuple>((*typed)->lookup("main")->getBody().get());
+  auto *sum1 = cast<Call>(tuple->getField(0).get());
+  auto *sum2 = cast<Call>(tuple->getField(1).get());
+  auto *exp = cast<Call>(sum1->getArg(0).get());
+  auto *add = cast<Call>(exp->getArg(0).get());
+  auto *neg = cast<Call>(add->getArg(0).get());
+  EXPECT_EQ(sum1->getCheckedType(), sum2->getCheckedType());
+  EXPECT_EQ(exp->getCheckedType(), add->getCheckedType());
+  EXPECT_EQ(add->getCheckedType(), neg->getCheckedType());
+  EXPECT_EQ(neg->getCheckedType(), neg->getArg(0)->getCheckedType());
+}
+
 TEST_F(InferTypeTest, MillionChainsWaitingForAParameter) {
   // fn (%a) { let %f = fn (%x) { <chain on %x> }; %f(%a) }: every relation
   // of the chain waits for %x, which the call determines; the waiting

@@ -238,6 +238,14 @@ private:
 /// untyped node.
 llvm::Error verifyCheckedTypes(const IRModule &module);
 
+/// The verifier and, when \p module claims valid types, verifyCheckedTypes:
+/// what VerifyEachInstrument runs after every pass and nnir-opt after the
+/// whole pipeline. The error is "<producer> produced an invalid module:
+/// <message>" (\p producer is "pass 'X'", "the pass pipeline"), located
+/// where the problem is.
+llvm::Error verifyPassResult(const IRModule &module,
+                             const llvm::Twine &producer);
+
 } // namespace nnir
 
 #endif // NNIR_PASS_INSTRUMENTS_H

@@ -74,9 +74,10 @@ public:
   llvm::StringRef getPluginVersion() const { return info.pluginVersion; }
   uint32_t getAPIVersion() const { return info.apiVersion; }
 
-  /// Calls the plugin's registerPasses with \p registry. The passes it
-  /// registers with the default origin ("nnir") get the plugin's name as
-  /// their origin. Returns the names of the passes it registered.
+  /// Calls the plugin's registerPasses with \p registry, whose default
+  /// origin is meanwhile the plugin's name (its file name if it gives none),
+  /// so the passes it registers, and the errors about names already taken,
+  /// name the plugin. Returns the names of the passes it registered.
   std::vector<std::string> registerPasses(PassRegistry &registry) const;
 
 private:

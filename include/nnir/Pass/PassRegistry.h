@@ -67,8 +67,10 @@ struct PassRegistration {
   /// Creates the pass; the PassInfo of the result must carry `name`.
   std::function<llvm::Expected<Ref<Pass>>(const PassOptions &)> factory;
   std::vector<PassOptionInfo> options;
-  /// Where it came from ("nnir", or a plugin's name), for --list-passes.
-  std::string origin = "nnir";
+  /// Where it came from ("nnir", or a plugin's name), for --list-passes and
+  /// the error about a name registered twice. Left empty, registerPass()
+  /// fills in the registry's default origin.
+  std::string origin;
 };
 
 class PassRegistry {
@@ -83,13 +85,13 @@ public:
                            std::function<Ref<Pass>()> factory);
 
   const PassRegistration *lookup(llvm::StringRef name) const;
-  /// Sets the origin of the registered pass \p name (PassPlugin gives the
-  /// plugin's name to the passes its entry point registered). Like
-  /// registration, not for concurrent use.
-  void setOrigin(llvm::StringRef name, llvm::StringRef origin) {
-    auto it = index.find(name);
-    if (it != index.end())
-      registrations[it->second].origin = origin.str();
+  /// The origin given to registrations that name none: "nnir", or a
+  /// plugin's name while PassPlugin::registerPasses() runs its callback (so
+  /// an error about a name registered twice already names the plugin).
+  /// Returns the previous one. Like registration, not for concurrent use.
+  std::string setDefaultOrigin(std::string origin) {
+    std::swap(origin, defaultOrigin);
+    return origin;
   }
   /// Every registration in registration order.
   std::vector<const PassRegistration *> getRegistrations() const;
@@ -97,10 +99,17 @@ public:
   /// Creates pass \p name with \p options (text values, parsed with the
   /// declared types). Unknown names give "unknown pass 'X'; did you mean
   /// 'Y'?"; unknown or mistyped options list the valid ones.
-  llvm::Expected<Ref<Pass>>
-  create(llvm::StringRef name,
-         llvm::ArrayRef<std::pair<std::string, std::string>> options = {})
-      const;
+  llvm::Expected<Ref<Pass>> create(
+      llvm::StringRef name,
+      llvm::ArrayRef<std::pair<std::string, std::string>> options = {}) const;
+
+  /// "unknown pass 'X'; did you mean 'Y'?", the one wording for every place
+  /// that names passes (pipeline text, `required` lists, nnir-opt's flags).
+  /// The suggestions are the closest registered names or \p extraNames (at
+  /// most three, ties only); none when nothing is close.
+  std::string
+  getUnknownPassMessage(llvm::StringRef name,
+                        llvm::ArrayRef<llvm::StringRef> extraNames = {}) const;
 
   /// Up to \p maxResults registered names close to \p name.
   std::vector<std::string> suggest(llvm::StringRef name,
@@ -110,15 +119,15 @@ private:
   PassRegistry() = default;
   std::vector<PassRegistration> registrations;
   llvm::StringMap<size_t> index;
+  std::string defaultOrigin = "nnir";
 };
 
 /// Parses pipeline text into one pass (a Sequential when it lists several).
 /// The text is added to \p sourceMgr as a buffer named \p bufferName, so
 /// errors are located DiagnosticErrors with a caret under the offending name.
-llvm::Expected<Ref<Pass>> parsePassPipeline(llvm::StringRef text,
-                                            llvm::SourceMgr &sourceMgr,
-                                            llvm::StringRef bufferName =
-                                                "<pass pipeline>");
+llvm::Expected<Ref<Pass>>
+parsePassPipeline(llvm::StringRef text, llvm::SourceMgr &sourceMgr,
+                  llvm::StringRef bufferName = "<pass pipeline>");
 
 } // namespace nnir
 

@@ -42,7 +42,8 @@ struct NNIROptConfig {
   std::string outputFilename = "-";
   ParserOptions parserOptions;
   PrintOptions printOptions;
-  /// Run the verifier after parsing.
+  /// Run the verifier after parsing and after the pass pipeline (with the
+  /// type check when the result claims valid types), as opt does.
   bool verify = true;
   /// Print the module (the result of the passes), parse the text again and
   /// check that the result is structurally equal (mlir-opt's
@@ -68,6 +69,8 @@ struct NNIROptConfig {
 
   /// The PassContext: `-O<N>` / `--opt-level=N`, `--required-pass=`,
   /// `--disable-pass=`, and `--pass-config=key=value` entries (unparsed).
+  /// Every name in the pass lists (and in printIRBefore/printIRAfter) must be
+  /// a registered pass or a Sequential's name in the pipeline.
   int optLevel = 2;
   std::vector<std::string> requiredPasses;
   std::vector<std::string> disabledPasses;
