@@ -72,32 +72,13 @@ static bool isEmptyAttrs(const Attrs *attrs) {
   return dict && dict->empty();
 }
 
-/// The attribute record a call means: a null record on a call of an
-/// operator with a record type stands for the operator's defaults (as in the
-/// verifier). \p defaults caches one default record per operator.
-static const Attrs *
-getEffectiveAttrs(const Call *call,
-                  DenseMap<const Op *, Ref<Attrs>> &defaults) {
-  const Attrs *attrs = call->getAttrs().get();
-  if (attrs)
-    return attrs;
-  const Op *op = dyn_cast_or_null<Op>(call->getCallee().get());
-  if (!op || !op->hasAttrsType())
-    return nullptr;
-  Ref<Attrs> &slot = defaults[op];
-  if (!slot)
-    slot = op->createDefaultAttrs();
-  return slot.get();
-}
-
 /// Describes how two unequal attribute records differ.
 static std::string explainAttrs(const Attrs *a, const Attrs *b) {
   if (isEmptyAttrs(a))
     return ("attributes differ: none vs " + b->getTypeKey()).str();
   if (isEmptyAttrs(b))
     return ("attributes differ: " + a->getTypeKey() + " vs none").str();
-  if (a->getTypeKey() != b->getTypeKey() ||
-      a->isDictAttrs() != b->isDictAttrs())
+  if (a->getTypeId() != b->getTypeId())
     return ("attribute records differ: " + a->getTypeKey() + " vs " +
             b->getTypeKey())
         .str();
@@ -156,8 +137,6 @@ private:
   bool explain;
   /// Variables, and graph nodes shared on their side, matched so far.
   DenseMap<const Expr *, const Expr *> lhsToRhs, rhsToLhs;
-  /// Default attribute records of operators, for calls without a record.
-  DenseMap<const Op *, Ref<Attrs>> defaultAttrs;
   /// Shared leaf pairs already found equal (large constants compare once).
   DenseSet<std::pair<const Expr *, const Expr *>> equalLeaves;
   SmallVector<std::pair<const Expr *, const Expr *>, 64> stack;
@@ -283,8 +262,8 @@ bool EqualityChecker::compareNode(const Expr *l, const Expr *r) {
                   Twine(a->getNumArgs()) + " vs " + Twine(b->getNumArgs()));
     const Attrs *la = a->getAttrs().get(), *ra = b->getAttrs().get();
     if (!attrsEqual(la, ra)) {
-      la = getEffectiveAttrs(a, defaultAttrs);
-      ra = getEffectiveAttrs(b, defaultAttrs);
+      la = a->getAttrsOrDefaults();
+      ra = b->getAttrsOrDefaults();
       if (!attrsEqual(la, ra))
         return fail(explainAttrs(la, ra));
     }
@@ -432,8 +411,6 @@ private:
   };
 
   bool mapFreeVars;
-  /// Default attribute records of operators, for calls without a record.
-  DenseMap<const Op *, Ref<Attrs>> defaultAttrs;
   /// Hashes of shared nodes; a node with a single reference is reached once.
   DenseMap<const Expr *, hash_code> memo;
   DenseMap<const Var *, unsigned> boundIndex, freeIndex;
@@ -467,7 +444,7 @@ hash_code Hasher::combine(const Expr *e, ArrayRef<hash_code> kids) {
     return hash_combine(h, cast<Op>(e)->getName());
   case Expr::Kind::Call:
     h = hash_combine(h, kids.size(),
-                     hashAttrs(getEffectiveAttrs(cast<Call>(e), defaultAttrs)));
+                     hashAttrs(cast<Call>(e)->getAttrsOrDefaults()));
     break;
   case Expr::Kind::Tuple:
     h = hash_combine(h, kids.size());

@@ -309,17 +309,15 @@ void VerifierImpl::checkCall(const Call *call) {
       return;
     }
     // A null record (or an empty DictAttrs) stands for the defaults.
-    const Attrs *attrs = call->getAttrs().get();
+    const Attrs *attrs = call->getAttrsOrDefaults();
     if (!attrs)
-      return;
-    if (auto *dict = dyn_cast<DictAttrs>(attrs); dict && dict->empty())
       return;
     if (!op->hasAttrsType()) {
       error(call, "operator '" + op->getName() + "' takes no attributes, got " +
                       attrs->getTypeKey());
       return;
     }
-    if (attrs->getTypeKey() != op->getAttrsTypeKey() || attrs->isDictAttrs())
+    if (attrs->getTypeId() != op->getAttrsTypeId())
       error(call, "operator '" + op->getName() +
                       "' expects attributes of type " + op->getAttrsTypeKey() +
                       ", got " + attrs->getTypeKey());

@@ -422,7 +422,7 @@ static void printOpList(raw_ostream &os) {
     if (!op->getDescription().empty())
       os << " - " << op->getDescription();
     os << "\n";
-    Ref<Attrs> defaults = op->createDefaultAttrs();
+    const Ref<Attrs> &defaults = op->getDefaultAttrs();
     if (!defaults)
       continue;
     SmallVector<AttrFieldInfo, 8> fields;

@@ -84,4 +84,6 @@ inline const TypeRelationFn *getTypeRelation(const Op *op) {
 
 } // namespace nnir
 
+NNIR_DECLARE_EXPLICIT_TYPE_ID(nnir::TypeRelationFn)
+
 #endif // NNIR_IR_TYPERELATION_H
