@@ -12,6 +12,7 @@
 #include "nnir/IR/Expr.h"
 #include "nnir/IR/Module.h"
 #include "nnir/IR/Op.h"
+#include "nnir/IR/Traversal.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -267,55 +268,27 @@ bool EqualityChecker::compareNode(const Expr *l, const Expr *r) {
       if (!attrsEqual(la, ra))
         return fail(explainAttrs(la, ra));
     }
-    // Pushed in reverse: the callee is compared first, then the arguments
-    // from left to right.
-    for (size_t i = a->getNumArgs(); i-- > 0;)
-      push(a->getArg(i).get(), b->getArg(i).get());
-    push(a->getCallee().get(), b->getCallee().get());
-    return true;
+    break;
   }
   case Expr::Kind::Tuple: {
     const auto *a = cast<Tuple>(l), *b = cast<Tuple>(r);
     if (a->size() != b->size())
       return fail("tuple sizes differ: " + Twine(a->size()) + " vs " +
                   Twine(b->size()));
-    for (size_t i = a->size(); i-- > 0;)
-      push(a->getField(i).get(), b->getField(i).get());
-    return true;
+    break;
   }
   case Expr::Kind::TupleGetItem: {
     const auto *a = cast<TupleGetItem>(l), *b = cast<TupleGetItem>(r);
     if (a->getIndex() != b->getIndex())
       return fail("tuple indices differ: " + Twine(a->getIndex()) + " vs " +
                   Twine(b->getIndex()));
-    push(a->getTuple().get(), b->getTuple().get());
-    return true;
-  }
-  case Expr::Kind::Let: {
-    const auto *a = cast<Let>(l), *b = cast<Let>(r);
-    // The binder is in scope in its own value (Relay's recursive let).
-    if (!matchVars(a->getVar().get(), b->getVar().get(), /*binding=*/true))
-      return false;
-    push(a->getBody().get(), b->getBody().get());
-    push(a->getValue().get(), b->getValue().get());
-    return true;
-  }
-  case Expr::Kind::If: {
-    const auto *a = cast<If>(l), *b = cast<If>(r);
-    push(a->getElse().get(), b->getElse().get());
-    push(a->getThen().get(), b->getThen().get());
-    push(a->getCond().get(), b->getCond().get());
-    return true;
+    break;
   }
   case Expr::Kind::Function: {
     const auto *a = cast<Function>(l), *b = cast<Function>(r);
     if (a->getNumParams() != b->getNumParams())
       return fail("numbers of function parameters differ: " +
                   Twine(a->getNumParams()) + " vs " + Twine(b->getNumParams()));
-    for (size_t i = 0, e = a->getNumParams(); i != e; ++i)
-      if (!matchVars(a->getParam(i).get(), b->getParam(i).get(),
-                     /*binding=*/true))
-        return false;
     if (!typesEqual(a->getRetType().get(), b->getRetType().get()))
       return fail(
           "function return types differ: " + typeText(a->getRetType().get()) +
@@ -323,11 +296,27 @@ bool EqualityChecker::compareNode(const Expr *l, const Expr *r) {
     if (!attrsEqual(a->getAttrs().get(), b->getAttrs().get()))
       return fail("function " +
                   explainAttrs(a->getAttrs().get(), b->getAttrs().get()));
-    push(a->getBody().get(), b->getBody().get());
-    return true;
+    break;
   }
+  case Expr::Kind::Let:
+  case Expr::Kind::If:
+    break;
   }
-  return fail("unknown expression kind");
+  // Same kind and, where it varies, the same number of children. Binders
+  // are matched first (a let's variable is in scope in its own value, as
+  // Relay's recursive let); the other children are pushed in reverse so
+  // that they are compared from first to last (a call's callee first).
+  SmallVector<Child, 4> lkids = getChildren(l), rkids = getChildren(r);
+  assert(lkids.size() == rkids.size() && "numbers of children were compared");
+  for (size_t i = 0, e = lkids.size(); i != e; ++i)
+    if (isBinder(lkids[i].role) &&
+        !matchVars(cast_or_null<Var>(lkids[i].expr),
+                   cast_or_null<Var>(rkids[i].expr), /*binding=*/true))
+      return false;
+  for (size_t i = lkids.size(); i-- > 0;)
+    if (!isBinder(lkids[i].role))
+      push(lkids[i].expr, rkids[i].expr);
+  return true;
 }
 
 bool nnir::structuralEqual(const Expr *lhs, const Expr *rhs, bool mapFreeVars) {
@@ -476,48 +465,18 @@ hash_code Hasher::combine(const Expr *e, ArrayRef<hash_code> kids) {
 }
 
 unsigned Hasher::expand(const Expr *e) {
-  auto push = [&](const Expr *child) { stack.push_back({child, -1}); };
-  switch (e->getKind()) {
-  case Expr::Kind::Call: {
-    const auto *call = cast<Call>(e);
-    for (size_t i = call->getNumArgs(); i-- > 0;)
-      push(call->getArg(i).get());
-    push(call->getCallee().get());
-    return call->getNumArgs() + 1;
+  SmallVector<Child, 4> children = getChildren(e);
+  for (const Child &child : children)
+    if (isBinder(child.role))
+      bind(cast_or_null<Var>(child.expr));
+  unsigned numKids = 0;
+  for (const Child &child : reverse(children)) {
+    if (isBinder(child.role))
+      continue;
+    stack.push_back({child.expr, -1});
+    ++numKids;
   }
-  case Expr::Kind::Tuple: {
-    const auto *tuple = cast<Tuple>(e);
-    for (size_t i = tuple->size(); i-- > 0;)
-      push(tuple->getField(i).get());
-    return tuple->size();
-  }
-  case Expr::Kind::TupleGetItem:
-    push(cast<TupleGetItem>(e)->getTuple().get());
-    return 1;
-  case Expr::Kind::Let: {
-    const auto *let = cast<Let>(e);
-    bind(let->getVar().get());
-    push(let->getBody().get());
-    push(let->getValue().get());
-    return 2;
-  }
-  case Expr::Kind::If: {
-    const auto *ifExpr = cast<If>(e);
-    push(ifExpr->getElse().get());
-    push(ifExpr->getThen().get());
-    push(ifExpr->getCond().get());
-    return 3;
-  }
-  case Expr::Kind::Function: {
-    const auto *func = cast<Function>(e);
-    for (const Ref<Var> &param : func->getParams())
-      bind(param.get());
-    push(func->getBody().get());
-    return 1;
-  }
-  default:
-    return 0;
-  }
+  return numKids;
 }
 
 hash_code Hasher::run(const Expr *root) {
