@@ -16,6 +16,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/StandardInstrumentations.h"
 #include "llvm/Target/TargetMachine.h"
 
 using namespace llvm;
@@ -44,7 +45,13 @@ void nnir::optimizeModule(Module &module, TargetMachine &tm,
   PipelineTuningOptions pto;
   pto.LoopVectorization = optLevel >= 2;
   pto.SLPVectorization = optLevel >= 2;
-  PassBuilder pb(&tm, pto);
+  // LLVM's own instrumentation options (--llvm-time-passes,
+  // --llvm-print-changed in nnir's tools, see lib/Tools/LLVMOptions.h) act
+  // on this pipeline as they do in opt.
+  PassInstrumentationCallbacks pic;
+  StandardInstrumentations si(module.getContext(), /*DebugLogging=*/false);
+  si.registerCallbacks(pic, &mam);
+  PassBuilder pb(&tm, pto, std::nullopt, &pic);
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);

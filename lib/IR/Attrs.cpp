@@ -8,6 +8,7 @@
 
 #include "nnir/IR/Attrs.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <cmath>
@@ -152,6 +153,11 @@ Error AttrInitializer::finish(ArrayRef<AttrFieldInfo> fields) {
 // DictAttrs and helpers
 //===----------------------------------------------------------------------===//
 
+TypeId DictAttrs::getStaticTypeId() {
+  static const TypeId id = TypeId::getFromName(typeKey);
+  return id;
+}
+
 Ref<DictAttrs> DictAttrs::get(ArrayRef<NamedAttrValue> entries) {
   return Ref<DictAttrs>(new DictAttrs(entries));
 }
@@ -181,6 +187,21 @@ Ref<DictAttrs> DictAttrs::without(StringRef name) const {
     if (entry.name != name)
       copy.push_back(entry);
   return get(copy);
+}
+
+Expected<Ref<Attrs>> DictAttrs::withValues(ArrayRef<NamedAttrValue> changes,
+                                           StringRef) const {
+  std::vector<NamedAttrValue> copy = entries;
+  for (const NamedAttrValue &change : changes) {
+    auto it = llvm::find_if(copy, [&](const NamedAttrValue &entry) {
+      return entry.name == change.name;
+    });
+    if (it != copy.end())
+      it->value = change.value;
+    else
+      copy.push_back(change);
+  }
+  return Ref<Attrs>(get(copy));
 }
 
 void DictAttrs::getFields(SmallVectorImpl<NamedAttrValue> &out,

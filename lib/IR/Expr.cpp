@@ -69,6 +69,18 @@ Ref<Call> Call::get(Ref<Expr> callee, ArrayRef<Ref<Expr>> args,
 
 Op *Call::getCalledOp() const { return dyn_cast<Op>(callee.get()); }
 
+const Attrs *Call::getAttrsOrDefaults() const {
+  const Attrs *record = attrs.get();
+  if (const auto *dict = dyn_cast_or_null<DictAttrs>(record);
+      dict && dict->empty())
+    record = nullptr;
+  if (record)
+    return record;
+  if (const Op *op = getCalledOp())
+    return op->getDefaultAttrs().get();
+  return nullptr;
+}
+
 Ref<Tuple> Tuple::get(ArrayRef<Ref<Expr>> fields, SMLoc loc,
                       Ref<Type> checkedType) {
   return Ref<Tuple>(new Tuple(fields, loc, std::move(checkedType)));

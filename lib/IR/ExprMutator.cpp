@@ -11,8 +11,12 @@
 
 #include "llvm/ADT/STLExtras.h"
 
+#include <algorithm>
+
 using namespace llvm;
 using namespace nnir;
+
+ExprMutator::~ExprMutator() { consumeError(std::move(failure)); }
 
 Ref<Expr> ExprMutator::mutate(Expr *e) {
   if (!e)
@@ -20,13 +24,54 @@ Ref<Expr> ExprMutator::mutate(Expr *e) {
   auto it = memo.find(e);
   if (it != memo.end())
     return it->second;
+  if (failed)
+    return e;
   if (isDataflowNode(e)) {
     expandDataflow(e);
-    return memo.lookup(e);
+    if (Ref<Expr> result = memo.lookup(e))
+      return result;
+    return e; // the walk failed before reaching e
   }
   Ref<Expr> result = dispatch(e);
+  if (failed)
+    return e;
   memo[e] = result;
   return result;
+}
+
+Expected<Ref<Expr>> ExprMutator::mutateOrError(Expr *e) {
+  Ref<Expr> result = mutate(e);
+  if (!failed)
+    return result;
+  failed = false;
+  return std::move(failure);
+}
+
+void ExprMutator::fail(Error err) {
+  assert(err && "fail() needs an error");
+  if (failed) {
+    consumeError(std::move(err));
+    return;
+  }
+  // `failure` is a checked success here (initial, or moved out of).
+  consumeError(std::move(failure));
+  failure = std::move(err);
+  failed = true;
+}
+
+Ref<Expr> ExprMutator::mutateChildren(Expr *e) {
+  SmallVector<Ref<Expr>, 4> children;
+  bool changed = false;
+  forEachChild(e, [&](Expr *child, ChildRole role) {
+    Ref<Expr> mutated = isBinder(role) && child
+                            ? Ref<Expr>(mutateBinder(cast<Var>(child)))
+                            : mutate(child);
+    changed |= mutated.get() != child;
+    children.push_back(std::move(mutated));
+  });
+  if (!changed || failed)
+    return e;
+  return rebuildWithChildren(e, children);
 }
 
 void ExprMutator::expandDataflow(Expr *root) {
@@ -52,12 +97,16 @@ void ExprMutator::expandDataflow(Expr *root) {
     if (top.expanded || !isDataflowNode(e)) {
       stack.pop_back();
       Ref<Expr> result = dispatch(e);
+      if (failed)
+        return;
       memo[e] = std::move(result);
       continue;
     }
     top.expanded = true;
     // Children are pushed in reverse so that they are mutated in order.
-    forEachOperandReversed(e, push);
+    size_t first = stack.size();
+    forEachChild(e, push);
+    std::reverse(stack.begin() + first, stack.end());
   }
 }
 
@@ -73,44 +122,25 @@ Ref<Expr> ExprMutator::visitVar(Var *e) { return e; }
 Ref<Expr> ExprMutator::visitGlobalVar(GlobalVar *e) { return e; }
 Ref<Expr> ExprMutator::visitOp(Op *e) { return e; }
 
-/// Mutates every expression of \p in into \p out; true if any changed.
-static bool mutateAll(ExprMutator &mutator, ArrayRef<Ref<Expr>> in,
-                      SmallVectorImpl<Ref<Expr>> &out) {
-  bool changed = false;
-  out.reserve(in.size());
-  for (const Ref<Expr> &e : in) {
-    out.push_back(mutator.mutate(e.get()));
-    changed |= out.back() != e;
-  }
-  return changed;
-}
-
 Ref<Expr> ExprMutator::visitCall(Call *call) {
-  Ref<Expr> callee = mutate(call->getCallee().get());
-  SmallVector<Ref<Expr>, 4> args;
-  bool changed = mutateAll(*this, call->getArgs(), args);
-  if (!changed && callee == call->getCallee())
-    return rewriteCall(call, call);
-  Ref<Call> post =
-      Call::get(std::move(callee), args, call->getAttrs(), call->getLoc());
-  return rewriteCall(call, post.get());
+  Ref<Expr> post = mutateChildren(call);
+  if (failed)
+    return call;
+  return rewriteCall(call, cast<Call>(post.get()));
 }
 
 Ref<Expr> ExprMutator::visitTuple(Tuple *tuple) {
-  SmallVector<Ref<Expr>, 4> fields;
-  if (!mutateAll(*this, tuple->getFields(), fields))
-    return rewriteTuple(tuple, tuple);
-  Ref<Tuple> post = Tuple::get(fields, tuple->getLoc());
-  return rewriteTuple(tuple, post.get());
+  Ref<Expr> post = mutateChildren(tuple);
+  if (failed)
+    return tuple;
+  return rewriteTuple(tuple, cast<Tuple>(post.get()));
 }
 
 Ref<Expr> ExprMutator::visitTupleGetItem(TupleGetItem *item) {
-  Ref<Expr> tuple = mutate(item->getTuple().get());
-  if (tuple == item->getTuple())
-    return rewriteTupleGetItem(item, item);
-  Ref<TupleGetItem> post =
-      TupleGetItem::get(std::move(tuple), item->getIndex(), item->getLoc());
-  return rewriteTupleGetItem(item, post.get());
+  Ref<Expr> post = mutateChildren(item);
+  if (failed)
+    return item;
+  return rewriteTupleGetItem(item, cast<TupleGetItem>(post.get()));
 }
 
 Ref<Expr> ExprMutator::visitLet(Let *let) {
@@ -120,6 +150,8 @@ Ref<Expr> ExprMutator::visitLet(Let *let) {
     chain.push_back(cur);
     mutate(cur->getVar().get());
     mutate(cur->getValue().get());
+    if (failed)
+      return let;
     auto *next = dyn_cast<Let>(cur->getBody().get());
     if (!next || memo.count(next))
       break;
@@ -131,14 +163,17 @@ Ref<Expr> ExprMutator::visitLet(Let *let) {
     Ref<Var> var = mutateBinder(cur->getVar().get());
     Ref<Expr> value = mutate(cur->getValue().get());
     Ref<Expr> body = mutate(cur->getBody().get());
+    if (failed)
+      return let;
     if (var == cur->getVar() && value == cur->getValue() &&
         body == cur->getBody()) {
       result = rewriteLet(cur, cur);
     } else {
-      Ref<Let> post = Let::get(std::move(var), std::move(value),
-                               std::move(body), cur->getLoc());
-      result = rewriteLet(cur, post.get());
+      Ref<Expr> post = rebuildWithChildren(cur, {var, value, body});
+      result = rewriteLet(cur, cast<Let>(post.get()));
     }
+    if (failed)
+      return let;
     if (cur != let)
       memo[cur] = result;
   }
@@ -146,28 +181,17 @@ Ref<Expr> ExprMutator::visitLet(Let *let) {
 }
 
 Ref<Expr> ExprMutator::visitIf(If *e) {
-  Ref<Expr> cond = mutate(e->getCond().get());
-  Ref<Expr> thenBranch = mutate(e->getThen().get());
-  Ref<Expr> elseBranch = mutate(e->getElse().get());
-  if (cond == e->getCond() && thenBranch == e->getThen() &&
-      elseBranch == e->getElse())
+  Ref<Expr> post = mutateChildren(e);
+  if (failed)
     return e;
-  return If::get(std::move(cond), std::move(thenBranch), std::move(elseBranch),
-                 e->getLoc());
+  return rewriteIf(e, cast<If>(post.get()));
 }
 
 Ref<Expr> ExprMutator::visitFunction(Function *func) {
-  SmallVector<Ref<Var>, 4> params;
-  bool changed = false;
-  for (const Ref<Var> &param : func->getParams()) {
-    params.push_back(mutateBinder(param.get()));
-    changed |= params.back() != param;
-  }
-  Ref<Expr> body = mutate(func->getBody().get());
-  if (!changed && body == func->getBody())
+  Ref<Expr> post = mutateChildren(func);
+  if (failed)
     return func;
-  return Function::get(params, std::move(body), func->getRetType(),
-                       func->getAttrs(), func->getLoc());
+  return rewriteFunction(func, cast<Function>(post.get()));
 }
 
 //===----------------------------------------------------------------------===//
@@ -175,44 +199,62 @@ Ref<Expr> ExprMutator::visitFunction(Function *func) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// Calls one function on every node, after the node's children.
+/// Calls one function on every node, after the node's children; an error
+/// it returns stops the rewrite.
 class PostOrderRewriter final : public ExprMutator {
 public:
-  explicit PostOrderRewriter(function_ref<Ref<Expr>(Expr *, Expr *)> fn)
-      : fn(fn) {}
+  using Fn = function_ref<Expected<Ref<Expr>>(Expr *, Expr *)>;
+  explicit PostOrderRewriter(Fn fn) : fn(fn) {}
 
-  Ref<Expr> visitConstant(Constant *e) override { return fn(e, e); }
-  Ref<Expr> visitVar(Var *e) override { return fn(e, e); }
-  Ref<Expr> visitGlobalVar(GlobalVar *e) override { return fn(e, e); }
-  Ref<Expr> visitOp(Op *e) override { return fn(e, e); }
-  Ref<Expr> visitIf(If *e) override {
-    Ref<Expr> post = ExprMutator::visitIf(e);
-    return fn(e, post.get());
-  }
-  Ref<Expr> visitFunction(Function *e) override {
-    Ref<Expr> post = ExprMutator::visitFunction(e);
-    return fn(e, post.get());
-  }
+  Ref<Expr> visitConstant(Constant *e) override { return call(e, e); }
+  Ref<Expr> visitVar(Var *e) override { return call(e, e); }
+  Ref<Expr> visitGlobalVar(GlobalVar *e) override { return call(e, e); }
+  Ref<Expr> visitOp(Op *e) override { return call(e, e); }
   Ref<Expr> rewriteCall(Call *pre, Call *post) override {
-    return fn(pre, post);
+    return call(pre, post);
   }
   Ref<Expr> rewriteTuple(Tuple *pre, Tuple *post) override {
-    return fn(pre, post);
+    return call(pre, post);
   }
   Ref<Expr> rewriteTupleGetItem(TupleGetItem *pre,
                                 TupleGetItem *post) override {
-    return fn(pre, post);
+    return call(pre, post);
   }
-  Ref<Expr> rewriteLet(Let *pre, Let *post) override { return fn(pre, post); }
+  Ref<Expr> rewriteLet(Let *pre, Let *post) override {
+    return call(pre, post);
+  }
+  Ref<Expr> rewriteIf(If *pre, If *post) override { return call(pre, post); }
+  Ref<Expr> rewriteFunction(Function *pre, Function *post) override {
+    return call(pre, post);
+  }
 
 private:
-  function_ref<Ref<Expr>(Expr *, Expr *)> fn;
+  Ref<Expr> call(Expr *pre, Expr *post) {
+    Expected<Ref<Expr>> result = fn(pre, post);
+    if (!result) {
+      fail(result.takeError());
+      return post;
+    }
+    assert(*result && "a post-order rewrite must not return null");
+    return std::move(*result);
+  }
+
+  Fn fn;
 };
 } // namespace
 
 Ref<Expr>
 nnir::rewritePostOrder(Expr *e,
                        function_ref<Ref<Expr>(Expr *pre, Expr *post)> fn) {
-  PostOrderRewriter rewriter(fn);
+  auto infallible = [fn](Expr *pre, Expr *post) -> Expected<Ref<Expr>> {
+    return fn(pre, post);
+  };
+  PostOrderRewriter rewriter(infallible);
   return rewriter.mutate(e);
+}
+
+Expected<Ref<Expr>> nnir::rewritePostOrderOrError(
+    Expr *e, function_ref<Expected<Ref<Expr>>(Expr *pre, Expr *post)> fn) {
+  PostOrderRewriter rewriter(fn);
+  return rewriter.mutateOrError(e);
 }

@@ -9,6 +9,8 @@
 
 #include "nnir/IR/ExprVisitor.h"
 
+#include <algorithm>
+
 using namespace llvm;
 using namespace nnir;
 
@@ -55,7 +57,9 @@ void ExprVisitor::expandDataflow(Expr *root) {
     }
     top.expanded = true;
     // Children are pushed in reverse so that they are visited in order.
-    forEachOperandReversed(e, push);
+    size_t first = stack.size();
+    forEachChild(e, push);
+    std::reverse(stack.begin() + first, stack.end());
   }
 }
 
@@ -64,19 +68,14 @@ void ExprVisitor::visitVar(Var *e) {}
 void ExprVisitor::visitGlobalVar(GlobalVar *e) {}
 void ExprVisitor::visitOp(Op *e) {}
 
-void ExprVisitor::visitCall(Call *call) {
-  visit(call->getCallee().get());
-  for (const Ref<Expr> &arg : call->getArgs())
-    visit(arg.get());
+void ExprVisitor::visitChildren(Expr *e) {
+  forEachChild(e, [this](Expr *child) { visit(child); });
 }
 
-void ExprVisitor::visitTuple(Tuple *tuple) {
-  for (const Ref<Expr> &field : tuple->getFields())
-    visit(field.get());
-}
-
+void ExprVisitor::visitCall(Call *call) { visitChildren(call); }
+void ExprVisitor::visitTuple(Tuple *tuple) { visitChildren(tuple); }
 void ExprVisitor::visitTupleGetItem(TupleGetItem *item) {
-  visit(item->getTuple().get());
+  visitChildren(item);
 }
 
 void ExprVisitor::visitLet(Let *let) {
@@ -117,14 +116,5 @@ void ExprVisitor::visitLet(Let *let) {
   visit(body);
 }
 
-void ExprVisitor::visitIf(If *e) {
-  visit(e->getCond().get());
-  visit(e->getThen().get());
-  visit(e->getElse().get());
-}
-
-void ExprVisitor::visitFunction(Function *func) {
-  for (const Ref<Var> &param : func->getParams())
-    visit(param.get());
-  visit(func->getBody().get());
-}
+void ExprVisitor::visitIf(If *e) { visitChildren(e); }
+void ExprVisitor::visitFunction(Function *func) { visitChildren(func); }

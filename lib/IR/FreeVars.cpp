@@ -7,10 +7,11 @@
 
 #include "nnir/IR/FreeVars.h"
 
-#include "nnir/IR/ExprFunctor.h"
+#include "nnir/IR/Traversal.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace llvm;
 using namespace nnir;
@@ -54,40 +55,15 @@ std::vector<Ref<Var>> nnir::getFreeVars(const Expr *root) {
     }
     if (!visited.insert(e).second)
       continue;
-    switch (e->getKind()) {
-    case Expr::Kind::Constant:
-    case Expr::Kind::GlobalVar:
-    case Expr::Kind::Op:
-    case Expr::Kind::Var:
-      break;
-    case Expr::Kind::Call:
-    case Expr::Kind::Tuple:
-    case Expr::Kind::TupleGetItem:
-      // Pushed in reverse so that operands are visited left to right.
-      forEachOperandReversed(const_cast<Expr *>(e), push);
-      break;
-    case Expr::Kind::Let: {
-      auto *let = cast<Let>(e);
-      bind(let->getVar().get());
-      push(let->getBody().get());
-      push(let->getValue().get());
-      break;
-    }
-    case Expr::Kind::If: {
-      auto *ifExpr = cast<If>(e);
-      push(ifExpr->getElse().get());
-      push(ifExpr->getThen().get());
-      push(ifExpr->getCond().get());
-      break;
-    }
-    case Expr::Kind::Function: {
-      auto *func = cast<Function>(e);
-      for (const Ref<Var> &param : func->getParams())
-        bind(param.get());
-      push(func->getBody().get());
-      break;
-    }
-    }
+    // Binders first (their scope ends when the walk is back here), then
+    // the other children, pushed in reverse to be visited left to right.
+    SmallVector<Child, 4> children = getChildren(e);
+    for (const Child &child : children)
+      if (isBinder(child.role) && child.expr)
+        bind(cast<Var>(child.expr));
+    for (const Child &child : reverse(children))
+      if (!isBinder(child.role))
+        push(child.expr);
   }
   return result;
 }

@@ -43,9 +43,10 @@ Function *IRModule::lookup(const GlobalVar *var) const {
 }
 
 Error IRModule::add(Ref<GlobalVar> var, Ref<Function> func, bool update) {
-  validTypes = false;
+  // A refused add leaves the module as it was (its types stay valid).
   auto it = index.find(var->getName());
   if (it == index.end()) {
+    validTypes = false;
     index[var->getName()] = functions.size();
     functions.push_back({std::move(var), std::move(func)});
     return Error::success();
@@ -58,6 +59,7 @@ Error IRModule::add(Ref<GlobalVar> var, Ref<Function> func, bool update) {
     return makeError(var->getLoc(),
                      "global function @" + var->getName() +
                          " is already defined with another GlobalVar");
+  validTypes = false;
   entry.func = std::move(func);
   return Error::success();
 }

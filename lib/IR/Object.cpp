@@ -15,16 +15,29 @@ using namespace nnir;
 
 Object::~Object() = default;
 
+/// Set when this thread's queue has been destroyed. A thread's thread_local
+/// objects are destroyed before the static ones at exit, and statics such as
+/// the op registry (operators own their default attribute records) release
+/// objects after that: those are deleted directly. A bool has no destructor,
+/// so it stays readable until the thread is gone.
+static thread_local bool queueDestroyed = false;
+
 namespace {
 struct DestroyQueue {
   bool draining = false;
   std::vector<const Object *> pending;
+  ~DestroyQueue() { queueDestroyed = true; }
 };
 } // namespace
 
 static thread_local DestroyQueue destroyQueue;
 
 void Object::destroy(const Object *object) {
+  if (queueDestroyed) {
+    // At thread exit: the few objects left are freed recursively.
+    delete object;
+    return;
+  }
   DestroyQueue &queue = destroyQueue;
   if (queue.draining) {
     queue.pending.push_back(object);

@@ -70,8 +70,10 @@ std::vector<std::string> OpRegistry::suggest(StringRef name,
 }
 
 void OpRegistry::checkType(StringRef key, const OpAttrMapBase &map,
-                           const void *tag) {
-  if (map.getTypeTag() != tag)
+                           TypeId valueTypeId) {
+  if (map.getValueTypeId() != valueTypeId)
     report_fatal_error("operator property '" + key +
                        "' is used with two different types");
 }
+
+NNIR_DEFINE_EXPLICIT_TYPE_ID(bool)

@@ -49,3 +49,5 @@ bool nnir::isNonComputationalOp(const Op *op) {
       OpRegistry::instance().findAttrMap<bool>(kOpNonComputationalAttr);
   return map && map->lookup(op, false);
 }
+
+NNIR_DEFINE_EXPLICIT_TYPE_ID(nnir::OpPatternKind)

@@ -892,15 +892,11 @@ void Printer::emitAttrs(ArrayRef<NamedAttrValue> attrs, bool &first,
 }
 
 void Printer::emitCallAttrs(const Call *call, bool &first, unsigned indent) {
+  // A call built without its record prints the required fields of the
+  // default record (`units=None`) so that the text parses.
   SmallVector<NamedAttrValue, 8> fields;
-  if (const Ref<Attrs> &attrs = call->getAttrs()) {
+  if (const Attrs *attrs = call->getAttrsOrDefaults())
     attrs->getFields(fields, /*nonDefaultOnly=*/true);
-  } else if (Op *op = call->getCalledOp()) {
-    // A call built without its record: print the required fields of the
-    // default record (`units=None`) so that the text parses.
-    if (Ref<Attrs> defaults = op->createDefaultAttrs())
-      defaults->getFields(fields, /*nonDefaultOnly=*/true);
-  }
   emitAttrs(fields, first, indent);
 }
 

@@ -12,6 +12,7 @@
 #include "nnir/IR/Expr.h"
 #include "nnir/IR/Module.h"
 #include "nnir/IR/Op.h"
+#include "nnir/IR/Traversal.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -72,32 +73,13 @@ static bool isEmptyAttrs(const Attrs *attrs) {
   return dict && dict->empty();
 }
 
-/// The attribute record a call means: a null record on a call of an
-/// operator with a record type stands for the operator's defaults (as in the
-/// verifier). \p defaults caches one default record per operator.
-static const Attrs *
-getEffectiveAttrs(const Call *call,
-                  DenseMap<const Op *, Ref<Attrs>> &defaults) {
-  const Attrs *attrs = call->getAttrs().get();
-  if (attrs)
-    return attrs;
-  const Op *op = dyn_cast_or_null<Op>(call->getCallee().get());
-  if (!op || !op->hasAttrsType())
-    return nullptr;
-  Ref<Attrs> &slot = defaults[op];
-  if (!slot)
-    slot = op->createDefaultAttrs();
-  return slot.get();
-}
-
 /// Describes how two unequal attribute records differ.
 static std::string explainAttrs(const Attrs *a, const Attrs *b) {
   if (isEmptyAttrs(a))
     return ("attributes differ: none vs " + b->getTypeKey()).str();
   if (isEmptyAttrs(b))
     return ("attributes differ: " + a->getTypeKey() + " vs none").str();
-  if (a->getTypeKey() != b->getTypeKey() ||
-      a->isDictAttrs() != b->isDictAttrs())
+  if (a->getTypeId() != b->getTypeId())
     return ("attribute records differ: " + a->getTypeKey() + " vs " +
             b->getTypeKey())
         .str();
@@ -156,8 +138,6 @@ private:
   bool explain;
   /// Variables, and graph nodes shared on their side, matched so far.
   DenseMap<const Expr *, const Expr *> lhsToRhs, rhsToLhs;
-  /// Default attribute records of operators, for calls without a record.
-  DenseMap<const Op *, Ref<Attrs>> defaultAttrs;
   /// Shared leaf pairs already found equal (large constants compare once).
   DenseSet<std::pair<const Expr *, const Expr *>> equalLeaves;
   SmallVector<std::pair<const Expr *, const Expr *>, 64> stack;
@@ -283,60 +263,32 @@ bool EqualityChecker::compareNode(const Expr *l, const Expr *r) {
                   Twine(a->getNumArgs()) + " vs " + Twine(b->getNumArgs()));
     const Attrs *la = a->getAttrs().get(), *ra = b->getAttrs().get();
     if (!attrsEqual(la, ra)) {
-      la = getEffectiveAttrs(a, defaultAttrs);
-      ra = getEffectiveAttrs(b, defaultAttrs);
+      la = a->getAttrsOrDefaults();
+      ra = b->getAttrsOrDefaults();
       if (!attrsEqual(la, ra))
         return fail(explainAttrs(la, ra));
     }
-    // Pushed in reverse: the callee is compared first, then the arguments
-    // from left to right.
-    for (size_t i = a->getNumArgs(); i-- > 0;)
-      push(a->getArg(i).get(), b->getArg(i).get());
-    push(a->getCallee().get(), b->getCallee().get());
-    return true;
+    break;
   }
   case Expr::Kind::Tuple: {
     const auto *a = cast<Tuple>(l), *b = cast<Tuple>(r);
     if (a->size() != b->size())
       return fail("tuple sizes differ: " + Twine(a->size()) + " vs " +
                   Twine(b->size()));
-    for (size_t i = a->size(); i-- > 0;)
-      push(a->getField(i).get(), b->getField(i).get());
-    return true;
+    break;
   }
   case Expr::Kind::TupleGetItem: {
     const auto *a = cast<TupleGetItem>(l), *b = cast<TupleGetItem>(r);
     if (a->getIndex() != b->getIndex())
       return fail("tuple indices differ: " + Twine(a->getIndex()) + " vs " +
                   Twine(b->getIndex()));
-    push(a->getTuple().get(), b->getTuple().get());
-    return true;
-  }
-  case Expr::Kind::Let: {
-    const auto *a = cast<Let>(l), *b = cast<Let>(r);
-    // The binder is in scope in its own value (Relay's recursive let).
-    if (!matchVars(a->getVar().get(), b->getVar().get(), /*binding=*/true))
-      return false;
-    push(a->getBody().get(), b->getBody().get());
-    push(a->getValue().get(), b->getValue().get());
-    return true;
-  }
-  case Expr::Kind::If: {
-    const auto *a = cast<If>(l), *b = cast<If>(r);
-    push(a->getElse().get(), b->getElse().get());
-    push(a->getThen().get(), b->getThen().get());
-    push(a->getCond().get(), b->getCond().get());
-    return true;
+    break;
   }
   case Expr::Kind::Function: {
     const auto *a = cast<Function>(l), *b = cast<Function>(r);
     if (a->getNumParams() != b->getNumParams())
       return fail("numbers of function parameters differ: " +
                   Twine(a->getNumParams()) + " vs " + Twine(b->getNumParams()));
-    for (size_t i = 0, e = a->getNumParams(); i != e; ++i)
-      if (!matchVars(a->getParam(i).get(), b->getParam(i).get(),
-                     /*binding=*/true))
-        return false;
     if (!typesEqual(a->getRetType().get(), b->getRetType().get()))
       return fail(
           "function return types differ: " + typeText(a->getRetType().get()) +
@@ -344,11 +296,27 @@ bool EqualityChecker::compareNode(const Expr *l, const Expr *r) {
     if (!attrsEqual(a->getAttrs().get(), b->getAttrs().get()))
       return fail("function " +
                   explainAttrs(a->getAttrs().get(), b->getAttrs().get()));
-    push(a->getBody().get(), b->getBody().get());
-    return true;
+    break;
   }
+  case Expr::Kind::Let:
+  case Expr::Kind::If:
+    break;
   }
-  return fail("unknown expression kind");
+  // Same kind and, where it varies, the same number of children. Binders
+  // are matched first (a let's variable is in scope in its own value, as
+  // Relay's recursive let); the other children are pushed in reverse so
+  // that they are compared from first to last (a call's callee first).
+  SmallVector<Child, 4> lkids = getChildren(l), rkids = getChildren(r);
+  assert(lkids.size() == rkids.size() && "numbers of children were compared");
+  for (size_t i = 0, e = lkids.size(); i != e; ++i)
+    if (isBinder(lkids[i].role) &&
+        !matchVars(cast_or_null<Var>(lkids[i].expr),
+                   cast_or_null<Var>(rkids[i].expr), /*binding=*/true))
+      return false;
+  for (size_t i = lkids.size(); i-- > 0;)
+    if (!isBinder(lkids[i].role))
+      push(lkids[i].expr, rkids[i].expr);
+  return true;
 }
 
 bool nnir::structuralEqual(const Expr *lhs, const Expr *rhs, bool mapFreeVars) {
@@ -432,8 +400,6 @@ private:
   };
 
   bool mapFreeVars;
-  /// Default attribute records of operators, for calls without a record.
-  DenseMap<const Op *, Ref<Attrs>> defaultAttrs;
   /// Hashes of shared nodes; a node with a single reference is reached once.
   DenseMap<const Expr *, hash_code> memo;
   DenseMap<const Var *, unsigned> boundIndex, freeIndex;
@@ -467,7 +433,7 @@ hash_code Hasher::combine(const Expr *e, ArrayRef<hash_code> kids) {
     return hash_combine(h, cast<Op>(e)->getName());
   case Expr::Kind::Call:
     h = hash_combine(h, kids.size(),
-                     hashAttrs(getEffectiveAttrs(cast<Call>(e), defaultAttrs)));
+                     hashAttrs(cast<Call>(e)->getAttrsOrDefaults()));
     break;
   case Expr::Kind::Tuple:
     h = hash_combine(h, kids.size());
@@ -499,48 +465,18 @@ hash_code Hasher::combine(const Expr *e, ArrayRef<hash_code> kids) {
 }
 
 unsigned Hasher::expand(const Expr *e) {
-  auto push = [&](const Expr *child) { stack.push_back({child, -1}); };
-  switch (e->getKind()) {
-  case Expr::Kind::Call: {
-    const auto *call = cast<Call>(e);
-    for (size_t i = call->getNumArgs(); i-- > 0;)
-      push(call->getArg(i).get());
-    push(call->getCallee().get());
-    return call->getNumArgs() + 1;
+  SmallVector<Child, 4> children = getChildren(e);
+  for (const Child &child : children)
+    if (isBinder(child.role))
+      bind(cast_or_null<Var>(child.expr));
+  unsigned numKids = 0;
+  for (const Child &child : reverse(children)) {
+    if (isBinder(child.role))
+      continue;
+    stack.push_back({child.expr, -1});
+    ++numKids;
   }
-  case Expr::Kind::Tuple: {
-    const auto *tuple = cast<Tuple>(e);
-    for (size_t i = tuple->size(); i-- > 0;)
-      push(tuple->getField(i).get());
-    return tuple->size();
-  }
-  case Expr::Kind::TupleGetItem:
-    push(cast<TupleGetItem>(e)->getTuple().get());
-    return 1;
-  case Expr::Kind::Let: {
-    const auto *let = cast<Let>(e);
-    bind(let->getVar().get());
-    push(let->getBody().get());
-    push(let->getValue().get());
-    return 2;
-  }
-  case Expr::Kind::If: {
-    const auto *ifExpr = cast<If>(e);
-    push(ifExpr->getElse().get());
-    push(ifExpr->getThen().get());
-    push(ifExpr->getCond().get());
-    return 3;
-  }
-  case Expr::Kind::Function: {
-    const auto *func = cast<Function>(e);
-    for (const Ref<Var> &param : func->getParams())
-      bind(param.get());
-    push(func->getBody().get());
-    return 1;
-  }
-  default:
-    return 0;
-  }
+  return numKids;
 }
 
 hash_code Hasher::run(const Expr *root) {

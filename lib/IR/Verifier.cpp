@@ -14,10 +14,12 @@
 #include "nnir/IR/Expr.h"
 #include "nnir/IR/Module.h"
 #include "nnir/IR/Op.h"
+#include "nnir/IR/Traversal.h"
 #include "nnir/Support/Diagnostics.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <optional>
@@ -189,61 +191,22 @@ void VerifierImpl::visit(const Expr *e, const Expr *user) {
   if (!firstError)
     check(e);
 
-  // Children are pushed in reverse so that they are visited in order; a
-  // binder's end-of-scope event is pushed before its scope.
-  switch (e->getKind()) {
-  case Expr::Kind::Constant:
-  case Expr::Kind::Var:
-  case Expr::Kind::GlobalVar:
-  case Expr::Kind::Op:
-    break;
-  case Expr::Kind::Call: {
-    auto *call = cast<Call>(e);
-    for (size_t i = call->getNumArgs(); i-- > 0;)
-      pushChild(call->getArg(i).get(), call, "argument");
-    pushChild(call->getCallee().get(), call, "callee");
-    break;
+  // Binders first (a binder's end-of-scope event is pushed before its
+  // scope), then the other children, pushed in reverse so that they are
+  // visited in order.
+  SmallVector<Child, 4> children = getChildren(e);
+  for (const Child &child : children) {
+    if (!isBinder(child.role))
+      continue;
+    if (!child.expr)
+      error(e, Expr::getKindName(e->getKind()) + " has a null " +
+                   getChildRoleName(child.role));
+    else
+      bind(cast<Var>(child.expr), e);
   }
-  case Expr::Kind::Tuple: {
-    auto *tuple = cast<Tuple>(e);
-    for (size_t i = tuple->size(); i-- > 0;)
-      pushChild(tuple->getField(i).get(), tuple, "field");
-    break;
-  }
-  case Expr::Kind::TupleGetItem:
-    pushChild(cast<TupleGetItem>(e)->getTuple().get(), e, "operand");
-    break;
-  case Expr::Kind::Let: {
-    auto *let = cast<Let>(e);
-    if (!let->getVar()) {
-      error(let, "Let has a null variable");
-      break;
-    }
-    bind(let->getVar().get(), let);
-    pushChild(let->getBody().get(), let, "body");
-    pushChild(let->getValue().get(), let, "value");
-    break;
-  }
-  case Expr::Kind::If: {
-    auto *ifExpr = cast<If>(e);
-    pushChild(ifExpr->getElse().get(), ifExpr, "else branch");
-    pushChild(ifExpr->getThen().get(), ifExpr, "then branch");
-    pushChild(ifExpr->getCond().get(), ifExpr, "condition");
-    break;
-  }
-  case Expr::Kind::Function: {
-    auto *func = cast<Function>(e);
-    for (const Ref<Var> &param : func->getParams()) {
-      if (!param) {
-        error(func, "Function has a null parameter");
-        continue;
-      }
-      bind(param.get(), func);
-    }
-    pushChild(func->getBody().get(), func, "body");
-    break;
-  }
-  }
+  for (const Child &child : reverse(children))
+    if (!isBinder(child.role))
+      pushChild(child.expr, e, getChildRoleName(child.role));
 }
 
 std::string VerifierImpl::describeTypeProblem(const Type *type) {
@@ -309,17 +272,15 @@ void VerifierImpl::checkCall(const Call *call) {
       return;
     }
     // A null record (or an empty DictAttrs) stands for the defaults.
-    const Attrs *attrs = call->getAttrs().get();
+    const Attrs *attrs = call->getAttrsOrDefaults();
     if (!attrs)
-      return;
-    if (auto *dict = dyn_cast<DictAttrs>(attrs); dict && dict->empty())
       return;
     if (!op->hasAttrsType()) {
       error(call, "operator '" + op->getName() + "' takes no attributes, got " +
                       attrs->getTypeKey());
       return;
     }
-    if (attrs->getTypeKey() != op->getAttrsTypeKey() || attrs->isDictAttrs())
+    if (attrs->getTypeId() != op->getAttrsTypeId())
       error(call, "operator '" + op->getName() +
                       "' expects attributes of type " + op->getAttrsTypeKey() +
                       ", got " + attrs->getTypeKey());

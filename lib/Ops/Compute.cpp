@@ -26,3 +26,5 @@ void nnir::setOpCompute(StringRef opName, TECompute compute) {
 Error nnir::computeError(const Twine &message) {
   return createStringError(inconvertibleErrorCode(), message);
 }
+
+NNIR_DEFINE_EXPLICIT_TYPE_ID(nnir::TECompute)

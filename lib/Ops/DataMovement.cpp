@@ -1375,7 +1375,8 @@ void nnir::registerDataMovementOps() {
   addOp("arange", "evenly spaced values in [start, stop)",
         {{"start", "Expr"}, {"stop", "Expr"}, {"step", "Expr"}}, P::Opaque,
         arangeRelation)
-      .setAttrsType<ArangeAttrs>();
+      .setAttrsType<ArangeAttrs>()
+      .setAttr<bool>(kTypeReadsArgValuesAttr, true);
   addOp("tile", "repeat the whole tensor along each axis", {data}, P::Broadcast,
         tileRelation)
       .setAttrsType<TileAttrs>();

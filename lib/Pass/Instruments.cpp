@@ -11,6 +11,7 @@
 #include "nnir/IR/Expr.h"
 #include "nnir/IR/Module.h"
 #include "nnir/IR/Op.h"
+#include "nnir/IR/Traversal.h"
 #include "nnir/IR/Verifier.h"
 #include "nnir/Pass/PassContext.h"
 #include "nnir/Support/Diagnostics.h"
@@ -704,51 +705,6 @@ VerifyEachInstrument::VerifyEachInstrument()
 
 std::shared_ptr<VerifyEachInstrument> VerifyEachInstrument::create() {
   return std::shared_ptr<VerifyEachInstrument>(new VerifyEachInstrument());
-}
-
-/// Calls \p fn on every child expression of \p e.
-template <typename Fn> static void forEachChild(const Expr *e, Fn &&fn) {
-  switch (e->getKind()) {
-  case Expr::Kind::Call: {
-    const auto *call = cast<Call>(e);
-    fn(call->getCallee().get());
-    for (size_t i = 0, n = call->getNumArgs(); i < n; ++i)
-      fn(call->getArg(i).get());
-    return;
-  }
-  case Expr::Kind::Tuple: {
-    const auto *tuple = cast<Tuple>(e);
-    for (size_t i = 0, n = tuple->size(); i < n; ++i)
-      fn(tuple->getField(i).get());
-    return;
-  }
-  case Expr::Kind::TupleGetItem:
-    fn(cast<TupleGetItem>(e)->getTuple().get());
-    return;
-  case Expr::Kind::Let: {
-    const auto *let = cast<Let>(e);
-    fn(let->getVar().get());
-    fn(let->getValue().get());
-    fn(let->getBody().get());
-    return;
-  }
-  case Expr::Kind::If: {
-    const auto *ifExpr = cast<If>(e);
-    fn(ifExpr->getCond().get());
-    fn(ifExpr->getThen().get());
-    fn(ifExpr->getElse().get());
-    return;
-  }
-  case Expr::Kind::Function: {
-    const auto *func = cast<Function>(e);
-    for (const Ref<Var> &param : func->getParams())
-      fn(param.get());
-    fn(func->getBody().get());
-    return;
-  }
-  default:
-    return;
-  }
 }
 
 /// How an untyped node is named in the error: "variable %x", "a Call".

@@ -14,6 +14,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <cassert>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -93,12 +94,32 @@ NDArray NDArray::scalar(DataType dtype, double value) {
   return array;
 }
 
-DataType NDArray::getDType() const { return storage->dtype; }
-ArrayRef<int64_t> NDArray::getShape() const { return storage->shape; }
-int64_t NDArray::getNumElements() const { return storage->numElements; }
-size_t NDArray::getByteSize() const { return storage->byteSize; }
-const void *NDArray::getData() const { return storage->data; }
-void *NDArray::getMutableData() { return storage->data; }
+// A null NDArray (default-constructed, or moved from) has no storage: reading
+// it is a bug of the caller, asserted here.
+DataType NDArray::getDType() const {
+  assert(storage && "accessing a null NDArray");
+  return storage->dtype;
+}
+ArrayRef<int64_t> NDArray::getShape() const {
+  assert(storage && "accessing a null NDArray");
+  return storage->shape;
+}
+int64_t NDArray::getNumElements() const {
+  assert(storage && "accessing a null NDArray");
+  return storage->numElements;
+}
+size_t NDArray::getByteSize() const {
+  assert(storage && "accessing a null NDArray");
+  return storage->byteSize;
+}
+const void *NDArray::getData() const {
+  assert(storage && "accessing a null NDArray");
+  return storage->data;
+}
+void *NDArray::getMutableData() {
+  assert(storage && "accessing a null NDArray");
+  return storage->data;
+}
 
 ArrayRef<uint8_t> NDArray::getBytes() const {
   return ArrayRef<uint8_t>(static_cast<const uint8_t *>(storage->data),

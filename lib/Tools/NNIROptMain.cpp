@@ -8,6 +8,8 @@
 
 #include "nnir/Tools/NNIROptMain.h"
 
+#include "LLVMOptions.h"
+
 #include "nnir/ExecutionEngine/ExecutionEngine.h"
 #include "nnir/IR/Module.h"
 #include "nnir/IR/Op.h"
@@ -219,17 +221,6 @@ struct CLOptions {
 };
 } // namespace
 
-/// libLLVM registers options of its own pass manager under names nnir-opt
-/// uses for its own; registering one of them twice aborts, so nnir-opt takes
-/// the names over (LLVM's options keep working in name only: nothing in
-/// nnir-opt reads them).
-static void takeOverLLVMOptions() {
-  StringMap<cl::Option *> &registered = cl::getRegisteredOptions();
-  for (StringRef name : {"time-passes", "print-changed", "stats"})
-    if (cl::Option *option = registered.lookup(name))
-      option->removeArgument();
-}
-
 /// The options, created by registerCLOptions().
 static std::unique_ptr<CLOptions> &getCLOptions() {
   static std::unique_ptr<CLOptions> options;
@@ -240,7 +231,9 @@ void NNIROptConfig::registerCLOptions() {
   std::unique_ptr<CLOptions> &options = getCLOptions();
   if (options)
     return;
-  takeOverLLVMOptions();
+  // nnir-opt's --time-passes, --print-changed and --stats are its own;
+  // LLVM's become --llvm-time-passes, ... (LLVMOptions.h).
+  renameLLVMOptions({"time-passes", "print-changed", "stats"});
   options = std::make_unique<CLOptions>();
 }
 
@@ -429,7 +422,7 @@ static void printOpList(raw_ostream &os) {
     if (!op->getDescription().empty())
       os << " - " << op->getDescription();
     os << "\n";
-    Ref<Attrs> defaults = op->createDefaultAttrs();
+    const Ref<Attrs> &defaults = op->getDefaultAttrs();
     if (!defaults)
       continue;
     SmallVector<AttrFieldInfo, 8> fields;

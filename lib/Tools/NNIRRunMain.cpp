@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnir/Tools/NNIRRunMain.h"
+
+#include "LLVMOptions.h"
 #include "nnir/ExecutionEngine/Evaluator.h"
 #include "nnir/IR/Module.h"
 #include "nnir/IR/Type.h"
@@ -369,11 +371,9 @@ int nnir::runNNIRRun(const NNIRRunConfig &config, raw_ostream &out,
 }
 
 int nnir::nnirRunMain(int argc, char **argv) {
-  // libLLVM registers its own --stats and --time-passes; nnir-run takes the
-  // names over (as nnir-opt does).
-  for (StringRef name : {"stats", "time-passes"})
-    if (cl::Option *option = cl::getRegisteredOptions().lookup(name))
-      option->removeArgument();
+  // nnir-run's --stats and --time-passes are its own; LLVM's become
+  // --llvm-stats and --llvm-time-passes (LLVMOptions.h).
+  renameLLVMOptions({"stats", "time-passes"});
   static cl::OptionCategory category("nnir-run options");
   cl::opt<std::string> inputFilename(cl::Positional, cl::desc("<input file>"),
                                      cl::init("-"), cl::cat(category));

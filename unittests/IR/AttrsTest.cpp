@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnir/IR/Attrs.h"
+#include "nnir/IR/Expr.h"
 #include "nnir/IR/Op.h"
 #include "nnir/Ops/Attrs.h"
 #include "nnir/Ops/Ops.h"
@@ -382,5 +383,195 @@ TEST_F(AttrsTest, DictAttrsWithAndWithout) {
   ASSERT_EQ(fields.size(), 2u);
   EXPECT_EQ(fields[1].name, "Compiler");
 }
+
+//===----------------------------------------------------------------------===//
+// Typed access: RTTI, the call's record or the op's defaults, copies
+//===----------------------------------------------------------------------===//
+
+TEST_F(AttrsTest, DynCastFollowsTheRecordType) {
+  Ref<Attrs> conv = Conv2DAttrs::create();
+  EXPECT_TRUE(isa<Conv2DAttrs>(conv.get()));
+  EXPECT_FALSE(isa<Conv1DAttrs>(conv.get()));
+  EXPECT_FALSE(isa<DictAttrs>(conv.get()));
+  EXPECT_EQ(dyn_cast<Conv2DAttrs>(conv.get()), conv.get());
+  EXPECT_EQ(dyn_cast<DenseAttrs>(conv.get()), nullptr);
+  EXPECT_EQ(dyn_cast_or_null<Conv2DAttrs>(static_cast<Attrs *>(nullptr)),
+            nullptr);
+  EXPECT_EQ(conv->getTypeId(), Conv2DAttrs::getStaticTypeId());
+  EXPECT_NE(Conv2DAttrs::getStaticTypeId(), Conv3DAttrs::getStaticTypeId());
+  // The identity is the interned type key.
+  EXPECT_EQ(Conv2DAttrs::getStaticTypeId(),
+            TypeId::getFromName("relay.attrs.Conv2DAttrs"));
+  EXPECT_TRUE(isa<DictAttrs>(static_cast<Attrs *>(DictAttrs::get({}).get())));
+
+  // A record created from keyword arguments is the same type.
+  Op *conv2d = Op::lookup("nn.conv2d");
+  Expected<Ref<Attrs>> parsed =
+      conv2d->createAttrs({kw("groups", AttrValue::integer(2))});
+  ASSERT_TRUE(bool(parsed)) << toString(parsed.takeError());
+  ASSERT_TRUE(isa<Conv2DAttrs>(parsed->get()));
+  EXPECT_EQ(cast<Conv2DAttrs>(parsed->get())->groups, 2);
+  EXPECT_EQ((*parsed)->getTypeId(), conv2d->getAttrsTypeId());
+}
+
+TEST_F(AttrsTest, CallRecordOrTheOpDefaults) {
+  Op *conv2d = Op::lookup("nn.conv2d");
+  Op *add = Op::lookup("add");
+  Ref<Var> x = Var::get("x"), w = Var::get("w");
+  const Attrs *defaults = conv2d->getDefaultAttrs().get();
+  ASSERT_NE(defaults, nullptr);
+  EXPECT_TRUE(isa<Conv2DAttrs>(defaults));
+  // One shared record per operator.
+  EXPECT_EQ(conv2d->getDefaultAttrs(), conv2d->getDefaultAttrs());
+  EXPECT_EQ(add->getDefaultAttrs(), nullptr);
+
+  // No record, or an empty DictAttrs: the op's defaults.
+  Ref<Call> bare = Call::get(conv2d, {x, w});
+  EXPECT_EQ(bare->getAttrsOrDefaults(), defaults);
+  ASSERT_NE(bare->getAttrsAs<Conv2DAttrs>(), nullptr);
+  EXPECT_EQ(bare->getAttrsAs<Conv2DAttrs>()->dataLayout, "NCHW");
+  EXPECT_EQ(bare->getAttrsAs<DenseAttrs>(), nullptr);
+  Ref<Call> emptyDict = Call::get(conv2d, {x, w}, DictAttrs::get({}));
+  EXPECT_EQ(emptyDict->getAttrsOrDefaults(), defaults);
+
+  // Its own record otherwise.
+  Ref<Conv2DAttrs> strided =
+      Conv2DAttrs::create()->with([](Conv2DAttrs &a) { a.strides = {2, 2}; });
+  Ref<Call> own = Call::get(conv2d, {x, w}, strided);
+  EXPECT_EQ(own->getAttrsOrDefaults(), strided.get());
+  EXPECT_EQ(own->getAttrsAs<Conv2DAttrs>()->strides, IntList({2, 2}));
+
+  // An op without a record type, and calls of non-operators.
+  EXPECT_EQ(Call::get(add, {x, x})->getAttrsOrDefaults(), nullptr);
+  EXPECT_EQ(Call::get(add, {x, x}, DictAttrs::get({}))->getAttrsOrDefaults(),
+            nullptr);
+  Ref<DictAttrs> dict = DictAttrs::get({kw("k", AttrValue::integer(1))});
+  Ref<GlobalVar> f = GlobalVar::get("f");
+  EXPECT_EQ(Call::get(f, {x})->getAttrsOrDefaults(), nullptr);
+  EXPECT_EQ(Call::get(f, {x}, dict)->getAttrsOrDefaults(), dict.get());
+}
+
+TEST_F(AttrsTest, WithCopiesAndLeavesTheOriginal) {
+  Ref<Conv2DAttrs> original = Conv2DAttrs::create();
+  original->padding = {1, 1, 1, 1};
+  original->channels = 8;
+  Ref<Conv2DAttrs> copy = original->clone();
+  EXPECT_NE(copy.get(), original.get());
+  EXPECT_TRUE(copy->equals(*original));
+  EXPECT_EQ(copy->hash(), original->hash());
+
+  Ref<Conv2DAttrs> nhwc = original->with([](Conv2DAttrs &a) {
+    a.dataLayout = "NHWC";
+    a.kernelLayout = "HWIO";
+  });
+  EXPECT_EQ(nhwc->dataLayout, "NHWC");
+  EXPECT_EQ(nhwc->kernelLayout, "HWIO");
+  // Unchanged fields are copied, and the original is untouched.
+  EXPECT_EQ(nhwc->padding, IntList({1, 1, 1, 1}));
+  EXPECT_EQ(nhwc->channels, std::optional<int64_t>(8));
+  EXPECT_EQ(original->dataLayout, "NCHW");
+  EXPECT_FALSE(nhwc->equals(*original));
+
+  // Every field type is copied: optional lists, dtypes, AttrValues.
+  Ref<StridedSliceAttrs> slice = StridedSliceAttrs::create();
+  slice->begin = OptionalIntList{0, std::nullopt};
+  slice->axes = IntList{2};
+  EXPECT_TRUE(slice->clone()->equals(*slice));
+  Ref<OnDeviceAttrs> onDevice = OnDeviceAttrs::create();
+  onDevice->virtualDevice = AttrValue::string("cuda");
+  EXPECT_TRUE(onDevice->clone()->equals(*onDevice));
+}
+
+TEST_F(AttrsTest, WithValuesConvertsByName) {
+  Ref<Conv2DAttrs> original = Conv2DAttrs::create();
+  Expected<Ref<Attrs>> changed = original->withValues(
+      {kw("strides", ints({2, 2})),
+       kw("data_layout", AttrValue::string("NHWC"))},
+      "nn.conv2d");
+  ASSERT_TRUE(bool(changed)) << toString(changed.takeError());
+  const auto *conv = dyn_cast<Conv2DAttrs>(changed->get());
+  ASSERT_NE(conv, nullptr);
+  EXPECT_EQ(conv->strides, IntList({2, 2}));
+  EXPECT_EQ(conv->dataLayout, "NHWC");
+  EXPECT_EQ(conv->kernelLayout, "OIHW");
+  EXPECT_EQ(original->strides, IntList({1, 1}));
+
+  // Required fields need not be given when updating.
+  Ref<DenseAttrs> dense = DenseAttrs::create();
+  dense->units = 4;
+  Expected<Ref<Attrs>> dtype =
+      dense->withValues({kw("out_dtype", AttrValue::string("int32"))});
+  ASSERT_TRUE(bool(dtype)) << toString(dtype.takeError());
+  EXPECT_EQ(cast<DenseAttrs>(dtype->get())->units, std::optional<int64_t>(4));
+  EXPECT_EQ(cast<DenseAttrs>(dtype->get())->outDtype, DataType::int32());
+
+  EXPECT_EQ(takeDiag(original->withValues({kw("stride", ints({2}))},
+                                          "nn.conv2d")
+                         .takeError())
+                .message,
+            "unknown attribute 'stride' of nn.conv2d; valid attributes are: "
+            "strides, padding, dilation, groups, channels, kernel_size, "
+            "data_layout, kernel_layout, out_layout, out_dtype");
+  EXPECT_EQ(
+      takeDiag(original->withValues({kw("groups", AttrValue::string("a"))})
+                   .takeError())
+          .message,
+      "attribute 'groups' of relay.attrs.Conv2DAttrs: expected int, got a "
+      "string");
+
+  Ref<DictAttrs> dict =
+      DictAttrs::get({kw("Primitive", AttrValue::integer(1))});
+  Expected<Ref<Attrs>> newDict =
+      dict->withValues({kw("Primitive", AttrValue::integer(0)),
+                        kw("Compiler", AttrValue::string("c"))});
+  ASSERT_TRUE(bool(newDict));
+  const auto *d = cast<DictAttrs>(newDict->get());
+  EXPECT_EQ(d->lookup("Primitive")->getInt(), 0);
+  EXPECT_EQ(d->lookup("Compiler")->getString(), "c");
+}
+
+//===----------------------------------------------------------------------===//
+// Operator attribute maps
+//===----------------------------------------------------------------------===//
+
+struct TestCost {
+  int64_t cycles;
+};
+
+} // namespace
+
+NNIR_DECLARE_EXPLICIT_TYPE_ID(TestCost)
+NNIR_DEFINE_EXPLICIT_TYPE_ID(TestCost)
+
+namespace {
+
+TEST_F(AttrsTest, AttrMapsAreKeyedByExplicitTypeIds) {
+  OpRegistry &registry = OpRegistry::instance();
+  Op *relu = Op::lookup("nn.relu");
+  Op *exp = Op::lookup("exp");
+  OpAttrMap<TestCost> &costs = registry.getAttrMap<TestCost>("TestCost");
+  costs.set(relu, {3});
+  EXPECT_EQ(&registry.getAttrMap<TestCost>("TestCost"), &costs);
+  const OpAttrMap<TestCost> *found = registry.findAttrMap<TestCost>("TestCost");
+  ASSERT_EQ(found, &costs);
+  EXPECT_EQ(found->getValueTypeId(), TypeId::get<TestCost>());
+  EXPECT_TRUE(found->has(relu));
+  EXPECT_EQ(found->get(relu).cycles, 3);
+  EXPECT_FALSE(found->has(exp));
+  EXPECT_EQ(found->lookup(exp, {7}).cycles, 7);
+  // Another value type under the same key is not found.
+  EXPECT_EQ(registry.findAttrMap<bool>("TestCost"), nullptr);
+  EXPECT_EQ(registry.findAttrMap<TestCost>("NoSuchProperty"), nullptr);
+  EXPECT_NE(TypeId::get<TestCost>(), TypeId::get<bool>());
+}
+
+#ifndef NDEBUG
+TEST_F(AttrsTest, MissingAttrMapEntryIsAsserted) {
+  Op *exp = Op::lookup("exp");
+  OpAttrMap<TestCost> &costs =
+      OpRegistry::instance().getAttrMap<TestCost>("TestCostAsserted");
+  EXPECT_DEATH(costs.get(exp), "operator has no entry in this attribute map");
+}
+#endif
 
 } // namespace

@@ -343,7 +343,8 @@ TEST_F(FunctorTest, MutatorKeepsSharing) {
   EXPECT_EQ(m.calls, 4);
 }
 
-TEST_F(FunctorTest, RebuiltNodesKeepLocationAndAttrsButDropCheckedType) {
+// add becomes an untyped multiply: every node above it loses its stale type.
+TEST_F(FunctorTest, RebuiltNodesKeepLocationAndAttrsButDropAStaleType) {
   const char text[] = "nn.softmax(add(%x, %x), axis=0)";
   SMLoc loc = SMLoc::getFromPointer(text);
   Ref<Type> type = TensorType::get({4}, DataType::float32());
@@ -567,6 +568,149 @@ TEST_F(FunctorTest, RewritePostOrderSeesEveryNodeOnce) {
   EXPECT_EQ(rewritePostOrder(
                 f.get(), [](Expr *, Expr *post) -> Ref<Expr> { return post; }),
             f);
+}
+
+TEST_F(FunctorTest, RebuiltNodesKeepTheirTypeWhenTheOperandsKeptTheirs) {
+  // fn (%x: float32[4], %c: bool) {
+  //   if (%c) { (nn.relu(%x),) } else { (negative(%x),) } }
+  // fully typed; renaming %x to a var of the same type keeps every type.
+  Ref<Type> t = TensorType::get({4}, DataType::float32());
+  Ref<Type> b = TensorType::getScalar(DataType::boolean());
+  Ref<Type> tt = TupleType::get({t});
+  Ref<Var> x = Var::get("x", t), c = Var::get("c", b);
+  Ref<Expr> relu = Call::get(op("nn.relu"), {x}, nullptr, {}, t);
+  Ref<Expr> neg = Call::get(op("negative"), {x}, nullptr, {}, t);
+  Ref<Expr> ifExpr =
+      If::get(c, Tuple::get({relu}, {}, tt), Tuple::get({neg}, {}, tt), {}, tt);
+  Ref<Type> fnType = FuncType::get({t, b}, tt);
+  Ref<Function> f = Function::get({x, c}, ifExpr, nullptr, nullptr, {}, fnType);
+  Ref<Var> y = Var::get("y", t);
+  struct Rename : ExprMutator {
+    Var *from;
+    Ref<Var> to;
+    Ref<Expr> visitVar(Var *var) override {
+      return var == from ? Ref<Expr>(to) : Ref<Expr>(var);
+    }
+  } m;
+  m.from = x.get();
+  m.to = y;
+  auto *g = cast<Function>(m.mutate(f.get()).get());
+  ASSERT_NE(g, f.get());
+  EXPECT_EQ(g->getParam(0), y);
+  EXPECT_EQ(g->getCheckedType(), fnType);
+  auto *newIf = cast<If>(g->getBody().get());
+  EXPECT_NE(newIf, ifExpr.get());
+  EXPECT_EQ(newIf->getCheckedType(), tt);
+  auto *then = cast<Tuple>(newIf->getThen().get());
+  EXPECT_EQ(then->getCheckedType(), tt);
+  EXPECT_EQ(then->getField(0)->getCheckedType(), t);
+  EXPECT_EQ(cast<Call>(then->getField(0).get())->getArg(0), Ref<Expr>(y));
+
+  // A var of another type: the types above it are stale and dropped, the
+  // unrelated condition keeps its own.
+  Rename other;
+  other.from = x.get();
+  other.to = Var::get("z", TensorType::get({5}, DataType::float32()));
+  auto *h = cast<Function>(other.mutate(f.get()).get());
+  EXPECT_FALSE(h->getCheckedType());
+  EXPECT_FALSE(h->getBody()->getCheckedType());
+  EXPECT_EQ(cast<If>(h->getBody().get())->getCond()->getCheckedType(), b);
+}
+
+TEST_F(FunctorTest, IfAndFunctionHooksSeePreAndPost) {
+  Ref<Var> x = Var::get("x"), c = Var::get("c");
+  Ref<Function> f = Function::get(
+      {x, c}, If::get(c, call("add", {x, x}), call("nn.relu", {x})));
+  struct Hooks : AddToMultiply {
+    std::vector<std::string> log;
+    Ref<Expr> rewriteIf(If *pre, If *post) override {
+      log.push_back(pre == post ? "if same" : "if new");
+      // Swap the branches of every if.
+      return If::get(post->getCond(), post->getElse(), post->getThen());
+    }
+    Ref<Expr> rewriteFunction(Function *pre, Function *post) override {
+      log.push_back(pre == post ? "fn same" : "fn new");
+      return post;
+    }
+  } m;
+  auto *g = cast<Function>(m.mutate(f.get()).get());
+  EXPECT_EQ(m.log, std::vector<std::string>({"if new", "fn new"}));
+  auto *swapped = cast<If>(g->getBody().get());
+  EXPECT_EQ(cast<Call>(swapped->getThen().get())->getCalledOp(),
+            op("nn.relu"));
+  EXPECT_EQ(cast<Call>(swapped->getElse().get())->getCalledOp(),
+            op("multiply"));
+
+  // Nothing to rewrite: the hooks see pre == post.
+  Hooks same;
+  Ref<Function> plain =
+      Function::get({x, c}, If::get(c, x, call("nn.relu", {x})));
+  same.mutate(plain.get());
+  EXPECT_EQ(same.log, std::vector<std::string>({"if same", "fn new"}));
+}
+
+TEST_F(FunctorTest, AFailedRewriteStopsAndReturnsTheError) {
+  // exp(nn.relu(add(%x, %x))): the hook fails at nn.relu; exp is not seen.
+  struct FailAtRelu : ExprMutator {
+    std::vector<std::string> seen;
+    Ref<Expr> rewriteCall(Call *pre, Call *post) override {
+      seen.push_back(label(pre));
+      if (pre->getCalledOp() == Op::lookup("nn.relu")) {
+        fail(createStringError(inconvertibleErrorCode(), "cannot fold relu"));
+        fail(createStringError(inconvertibleErrorCode(), "second error"));
+        return post;
+      }
+      return Call::get(Op::lookup("negative"), post->getArgs());
+    }
+  } m;
+  Ref<Var> x = Var::get("x");
+  Ref<Expr> root = call("exp", {call("nn.relu", {call("add", {x, x})})});
+  Expected<Ref<Expr>> result = m.mutateOrError(root.get());
+  ASSERT_FALSE(bool(result));
+  EXPECT_EQ(toString(result.takeError()), "cannot fold relu");
+  EXPECT_EQ(m.seen, std::vector<std::string>({"add()", "nn.relu()"}));
+  EXPECT_FALSE(m.hasFailed());
+
+  // The mutator can be used again; what it rewrote is remembered.
+  m.seen.clear();
+  Expected<Ref<Expr>> again = m.mutateOrError(call("exp", {x}).get());
+  ASSERT_TRUE(bool(again));
+  EXPECT_EQ(cast<Call>(again->get())->getCalledOp(), op("negative"));
+
+  // Inside a let chain and a function body too.
+  FailAtRelu inLet;
+  Ref<Var> t = Var::get("t");
+  Ref<Function> f = Function::get(
+      {x}, Let::get(t, call("nn.relu", {x}), call("exp", {t})));
+  Expected<Ref<Expr>> fromLet = inLet.mutateOrError(f.get());
+  ASSERT_FALSE(bool(fromLet));
+  consumeError(fromLet.takeError());
+  EXPECT_EQ(inLet.seen, std::vector<std::string>({"nn.relu()"}));
+}
+
+TEST_F(FunctorTest, RewritePostOrderOrError) {
+  Ref<Var> x = Var::get("x");
+  Ref<Expr> root = call("exp", {call("add", {x, x})});
+  unsigned calls = 0;
+  Expected<Ref<Expr>> failed = rewritePostOrderOrError(
+      root.get(), [&](Expr *pre, Expr *post) -> Expected<Ref<Expr>> {
+        ++calls;
+        if (isa<Call>(post))
+          return createStringError(inconvertibleErrorCode(), "no calls");
+        return post;
+      });
+  ASSERT_FALSE(bool(failed));
+  EXPECT_EQ(toString(failed.takeError()), "no calls");
+  // The operators exp and add, %x, and the add call, which fails: the exp
+  // call is not seen.
+  EXPECT_EQ(calls, 4u);
+
+  Expected<Ref<Expr>> ok = rewritePostOrderOrError(
+      root.get(), [](Expr *, Expr *post) -> Expected<Ref<Expr>> {
+        return post;
+      });
+  ASSERT_TRUE(bool(ok));
+  EXPECT_EQ(*ok, root);
 }
 
 } // namespace

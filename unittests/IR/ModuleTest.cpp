@@ -54,6 +54,30 @@ TEST_F(ModuleTest, AddAndLookup) {
   EXPECT_EQ(module->lookup(GlobalVar::get("f").get()), func.get());
 }
 
+TEST_F(ModuleTest, ARefusedAddLeavesTheModuleUnchanged) {
+  Ref<IRModule> module = IRModule::create();
+  Ref<GlobalVar> f = GlobalVar::get("f");
+  Ref<Function> func = makeRelu();
+  ASSERT_FALSE(bool(module->add(f, func)));
+  module->setValidTypes(true);
+
+  // A duplicate without update, and an update through another GlobalVar.
+  EXPECT_EQ(takeMessage(module->add(GlobalVar::get("f"), makeRelu())),
+            "duplicate definition of global function @f");
+  EXPECT_EQ(
+      takeMessage(module->add(GlobalVar::get("f"), makeRelu(), /*update=*/true)),
+      "global function @f is already defined with another GlobalVar");
+  EXPECT_EQ(module->size(), 1u);
+  EXPECT_EQ(module->lookup("f"), func.get());
+  EXPECT_EQ(module->getGlobalVar("f"), f.get());
+  EXPECT_TRUE(module->hasValidTypes());
+
+  // An accepted update does invalidate the types.
+  ASSERT_FALSE(bool(module->add(f, makeRelu(), /*update=*/true)));
+  EXPECT_NE(module->lookup("f"), func.get());
+  EXPECT_FALSE(module->hasValidTypes());
+}
+
 TEST_F(ModuleTest, FunctionsKeepDefinitionOrder) {
   Ref<IRModule> module = IRModule::create();
   for (StringRef name : {"c", "a", "b"})

@@ -116,9 +116,7 @@ DataType dtypeOf(const Expr *e) {
 
 /// \p attrs as the typed record T, or null.
 template <typename T> const T *attrsAs(const Attrs *attrs) {
-  if (!attrs || attrs->isDictAttrs() || attrs->getTypeKey() != T::typeKey)
-    return nullptr;
-  return static_cast<const T *>(attrs);
+  return dyn_cast_or_null<T>(attrs);
 }
 
 const Call *asOpCall(const Expr *e, StringRef opName) {

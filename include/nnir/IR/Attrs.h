@@ -29,6 +29,21 @@
 ///
 /// Functions (and calls of non-operators) carry DictAttrs: an ordered list of
 /// untyped `name=value` pairs (`Primitive=1`).
+///
+/// Records have LLVM-style RTTI: `dyn_cast<Conv2DAttrs>(attrs)`. A record's
+/// identity is its type key, interned as a TypeId (nnir/Support/TypeId.h), so
+/// a cast in a plugin built with -fvisibility=hidden recognises the records
+/// the tool's libraries create; every record type needs a unique key.
+/// Records are immutable once shared; `with()` copies one with some fields
+/// changed:
+///
+/// \code
+///   if (const auto *conv = call->getAttrsAs<Conv2DAttrs>())
+///     Ref<Conv2DAttrs> nhwc = conv->with([](Conv2DAttrs &a) {
+///       a.dataLayout = "NHWC";
+///       a.kernelLayout = "HWIO";
+///     });
+/// \endcode
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +53,7 @@
 #include "nnir/IR/AttrValue.h"
 #include "nnir/IR/Object.h"
 #include "nnir/Support/Diagnostics.h"
+#include "nnir/Support/TypeId.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/Hashing.h"
@@ -63,6 +79,8 @@ struct AttrFieldInfo {
 /// Base class of every attribute record.
 class Attrs : public Object {
 public:
+  /// The record type, for LLVM-style RTTI (classof).
+  TypeId getTypeId() const { return typeId; }
   /// TVM's type key ("relay.attrs.Conv2DAttrs", "DictAttrs").
   virtual llvm::StringRef getTypeKey() const = 0;
 
@@ -77,14 +95,23 @@ public:
 
   virtual void describeFields(llvm::SmallVectorImpl<AttrFieldInfo> &out) const = 0;
 
-  /// Kind of record, for LLVM-style RTTI of DictAttrs.
-  bool isDictAttrs() const { return isDict; }
+  /// A copy of the record with the fields named in \p changes converted from
+  /// their values (as the parser converts keyword arguments); an unknown name
+  /// or a mistyped value is an error that names \p ownerName. For passes
+  /// that edit records they do not know the type of; typed code uses
+  /// AttrsNode::with().
+  virtual llvm::Expected<Ref<Attrs>>
+  withValues(llvm::ArrayRef<NamedAttrValue> changes,
+             llvm::StringRef ownerName = "") const = 0;
+
+  /// True for untyped DictAttrs.
+  bool isDictAttrs() const;
 
 protected:
-  explicit Attrs(bool isDict = false) : isDict(isDict) {}
+  explicit Attrs(TypeId typeId) : typeId(typeId) {}
 
 private:
-  bool isDict;
+  TypeId typeId;
 };
 
 /// Null-safe structural equality of two attribute records.
@@ -114,14 +141,23 @@ public:
   bool equals(const Attrs &other) const override;
   llvm::hash_code hash() const override;
   void describeFields(llvm::SmallVectorImpl<AttrFieldInfo> &out) const override;
+  /// Replaces or appends every entry of \p changes.
+  llvm::Expected<Ref<Attrs>>
+  withValues(llvm::ArrayRef<NamedAttrValue> changes,
+             llvm::StringRef ownerName = "") const override;
 
-  static bool classof(const Attrs *a) { return a->isDictAttrs(); }
+  static TypeId getStaticTypeId();
+  static bool classof(const Attrs *a) {
+    return a->getTypeId() == getStaticTypeId();
+  }
 
 private:
   explicit DictAttrs(llvm::ArrayRef<NamedAttrValue> entries)
-      : Attrs(/*isDict=*/true), entries(entries.begin(), entries.end()) {}
+      : Attrs(getStaticTypeId()), entries(entries.begin(), entries.end()) {}
   std::vector<NamedAttrValue> entries;
 };
+
+inline bool Attrs::isDictAttrs() const { return llvm::isa<DictAttrs>(this); }
 
 //===----------------------------------------------------------------------===//
 // Field traits: conversion of typed fields from and to AttrValue
@@ -324,6 +360,21 @@ struct AttrEqualVisitor {
   }
 };
 
+/// Copies every field from the field at the same position of another record
+/// of the same type.
+struct AttrCopier {
+  llvm::ArrayRef<const void *> others;
+  size_t index = 0;
+  template <typename T> void operator()(llvm::StringRef, T &field) {
+    field = *static_cast<const T *>(others[index++]);
+  }
+  template <typename T>
+  void operator()(llvm::StringRef name, T &field,
+                  const typename Identity<T>::type &) {
+    (*this)(name, field);
+  }
+};
+
 struct AttrHasher {
   llvm::hash_code hash;
   template <typename T> void operator()(llvm::StringRef, T &field) {
@@ -355,15 +406,17 @@ struct AttrDescriber {
 /// required fields and (after the visit, see finish()) unknown keys.
 class AttrInitializer {
 public:
+  /// With \p partial, fields missing from \p kwargs keep their values
+  /// (required ones too): the record is being updated, not created.
   AttrInitializer(llvm::ArrayRef<NamedAttrValue> kwargs, llvm::SMLoc callLoc,
-                  llvm::StringRef ownerName)
+                  llvm::StringRef ownerName, bool partial = false)
       : kwargs(kwargs), used(kwargs.size(), false), callLoc(callLoc),
-        ownerName(ownerName) {}
+        ownerName(ownerName), partial(partial) {}
 
   template <typename T> void operator()(llvm::StringRef name, T &field) {
     const NamedAttrValue *kw = find(name);
     if (!kw) {
-      if (missing.empty())
+      if (missing.empty() && !partial)
         missing = name.str();
       return;
     }
@@ -399,16 +452,26 @@ private:
   llvm::SMLoc callLoc;
   llvm::SMLoc errorLoc;
   llvm::StringRef ownerName;
+  bool partial;
   std::optional<std::string> error;
   std::string missing;
 };
 } // namespace detail
 
 /// CRTP base of typed attribute records. Derived provides
-/// `static constexpr llvm::StringLiteral typeKey` and
-/// `template <typename V> void visitFields(V &v)`.
+/// `static constexpr llvm::StringLiteral typeKey` (unique: it is the record's
+/// identity) and `template <typename V> void visitFields(V &v)`.
 template <typename Derived> class AttrsNode : public Attrs {
 public:
+  /// The identity of Derived records: its interned type key.
+  static TypeId getStaticTypeId() {
+    static const TypeId id = TypeId::getFromName(Derived::typeKey);
+    return id;
+  }
+  static bool classof(const Attrs *a) {
+    return a->getTypeId() == getStaticTypeId();
+  }
+
   /// A record with every default applied (required fields value-initialised).
   static Ref<Derived> create() {
     Ref<Derived> attrs(new Derived());
@@ -432,6 +495,42 @@ public:
     return Ref<Attrs>(attrs);
   }
 
+  /// A copy of this record (a new, unshared object).
+  Ref<Derived> clone() const {
+    Ref<Derived> copy(new Derived());
+    llvm::SmallVector<const void *, 16> addresses;
+    detail::AttrAddressCollector collector{addresses};
+    self().visitFields(collector);
+    detail::AttrCopier copier{addresses};
+    copy->visitFields(copier);
+    return copy;
+  }
+
+  /// A copy of this record changed by \p edit, a callable taking
+  /// `Derived &`. The record itself is left as it is (it may be shared).
+  template <typename EditFn> Ref<Derived> with(EditFn &&edit) const {
+    Ref<Derived> copy = clone();
+    edit(*copy);
+    return copy;
+  }
+
+  llvm::Expected<Ref<Attrs>>
+  withValues(llvm::ArrayRef<NamedAttrValue> changes,
+             llvm::StringRef ownerName = "") const override {
+    Ref<Derived> copy = clone();
+    detail::AttrInitializer init(changes, llvm::SMLoc(),
+                                 ownerName.empty()
+                                     ? llvm::StringRef(Derived::typeKey)
+                                     : ownerName,
+                                 /*partial=*/true);
+    copy->visitFields(init);
+    llvm::SmallVector<AttrFieldInfo, 8> fields;
+    copy->describeFields(fields);
+    if (llvm::Error err = init.finish(fields))
+      return err;
+    return Ref<Attrs>(copy);
+  }
+
   llvm::StringRef getTypeKey() const override { return Derived::typeKey; }
 
   void getFields(llvm::SmallVectorImpl<NamedAttrValue> &out,
@@ -441,7 +540,7 @@ public:
   }
 
   bool equals(const Attrs &other) const override {
-    if (other.getTypeKey() != getTypeKey() || other.isDictAttrs())
+    if (other.getTypeId() != getTypeId())
       return false;
     llvm::SmallVector<const void *, 16> addresses;
     detail::AttrAddressCollector collector{addresses};
@@ -461,6 +560,9 @@ public:
     detail::AttrDescriber describer{out};
     self().visitFields(describer);
   }
+
+protected:
+  AttrsNode() : Attrs(getStaticTypeId()) {}
 
 private:
   Derived &self() const {

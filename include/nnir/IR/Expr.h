@@ -145,7 +145,22 @@ public:
   llvm::ArrayRef<Ref<Expr>> getArgs() const { return args; }
   size_t getNumArgs() const { return args.size(); }
   const Ref<Expr> &getArg(size_t i) const { return args[i]; }
+  /// The record the call carries (null when it has none); see
+  /// getAttrsOrDefaults() for the record it means.
   const Ref<Attrs> &getAttrs() const { return attrs; }
+
+  /// The attribute record the call means: its own, except that a call of an
+  /// operator with a record type that carries none (null, or an empty
+  /// DictAttrs) means the operator's defaults (Op::getDefaultAttrs()). Null
+  /// when there is no record (an operator without a record type, or a call
+  /// of a non-operator without attributes). Passes, type inference,
+  /// structural equality and the verifier all read records through this.
+  const Attrs *getAttrsOrDefaults() const;
+  /// getAttrsOrDefaults() as a T, or null when the record is not a T:
+  /// `if (const auto *conv = call->getAttrsAs<Conv2DAttrs>()) ...`.
+  template <typename T> const T *getAttrsAs() const {
+    return llvm::dyn_cast_or_null<T>(getAttrsOrDefaults());
+  }
 
   /// The operator called, or null if the callee is not an Op.
   Op *getCalledOp() const;

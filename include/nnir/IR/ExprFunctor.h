@@ -23,6 +23,7 @@
 
 #include "nnir/IR/Expr.h"
 #include "nnir/IR/Op.h"
+#include "nnir/IR/Traversal.h"
 
 #include "llvm/Support/Casting.h"
 
@@ -108,46 +109,6 @@ protected:
     return visitExprDefault(e, std::forward<Args>(args)...);
   }
 };
-
-/// True for the node kinds whose children the visitor and the mutator expand
-/// iteratively (Call, Tuple, TupleGetItem): the edges along which real
-/// dataflow graphs are deep.
-inline bool isDataflowNode(const Expr *e) {
-  switch (e->getKind()) {
-  case Expr::Kind::Call:
-  case Expr::Kind::Tuple:
-  case Expr::Kind::TupleGetItem:
-    return true;
-  default:
-    return false;
-  }
-}
-
-/// Calls \p fn on the operands of a dataflow node, last to first: a Call's
-/// arguments then its callee, a Tuple's fields, a TupleGetItem's tuple. A walk
-/// that pushes them on a stack in this order pops them first to last.
-template <typename Fn> void forEachOperandReversed(Expr *e, Fn &&fn) {
-  switch (e->getKind()) {
-  case Expr::Kind::Call: {
-    auto *call = llvm::cast<Call>(e);
-    for (size_t i = call->getNumArgs(); i-- > 0;)
-      fn(call->getArg(i).get());
-    fn(call->getCallee().get());
-    return;
-  }
-  case Expr::Kind::Tuple: {
-    auto *tuple = llvm::cast<Tuple>(e);
-    for (size_t i = tuple->size(); i-- > 0;)
-      fn(tuple->getField(i).get());
-    return;
-  }
-  case Expr::Kind::TupleGetItem:
-    fn(llvm::cast<TupleGetItem>(e)->getTuple().get());
-    return;
-  default:
-    return;
-  }
-}
 
 } // namespace nnir
 

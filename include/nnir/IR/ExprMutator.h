@@ -10,9 +10,32 @@
 /// input.
 ///
 /// Rebuilt nodes keep the location (and a call's attributes, a function's
-/// return type and attributes) of the original, but not its checked type:
-/// the type of a node whose children changed may be stale, so it is dropped
-/// and type inference must run again.
+/// return type and attributes) of the original, and its checked type when
+/// every child that changed kept its checked type (the rule of
+/// rebuildWithChildren() in Traversal.h): renaming variables or replacing a
+/// subgraph by one of the same type leaves the graph typed, while a node
+/// whose operand types changed (or are unknown) loses its type and type
+/// inference must run again.
+///
+/// Errors. A rewrite that can fail (FoldConstant's JIT) calls fail() from a
+/// hook and returns anything (usually `post`); the walk then stops calling
+/// hooks and rebuilding (mutate() returns its inputs), and mutateOrError()
+/// returns the first error. rewritePostOrderOrError() is the same for a
+/// function that returns Expected:
+///
+/// \code
+///   Expected<Ref<Expr>> folded = rewritePostOrderOrError(
+///       func, [&](Expr *pre, Expr *post) -> Expected<Ref<Expr>> {
+///         if (!isFoldable(post))
+///           return post;
+///         Expected<NDArray> value = evaluate(post); // may fail
+///         if (!value)
+///           return value.takeError();
+///         return Constant::get(std::move(*value), post->getLoc());
+///       });
+///   if (!folded)
+///     return folded.takeError();
+/// \endcode
 ///
 /// Variables. Function parameters and let binders are mapped through
 /// mutate() like their uses, so a Var replaced by another Var is substituted
@@ -26,8 +49,10 @@
 /// post-order before the node is dispatched, so the children are memo hits
 /// when the base method runs, and they are mutated even if an override does
 /// not call the base method. Post-order rewrites are best written as
-/// rewrite hooks, called after the children were mutated with `post`, the
-/// node rebuilt with the mutated children (`post == pre` if none changed):
+/// rewrite hooks (rewriteCall, rewriteTuple, rewriteTupleGetItem, rewriteLet,
+/// rewriteIf, rewriteFunction), called after the children were mutated with
+/// `post`, the node rebuilt with the mutated children (`post == pre` if none
+/// changed):
 ///
 /// \code
 ///   struct AddToMul : ExprMutator {
@@ -60,14 +85,24 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/Error.h"
 
 namespace nnir {
 
 class ExprMutator : public ExprFunctor<Ref<Expr>(Expr *)> {
 public:
-  /// The rewritten form of \p e (null for null), memoised.
+  ~ExprMutator() override;
+
+  /// The rewritten form of \p e (null for null), memoised. After fail(),
+  /// \p e itself for nodes not rewritten yet.
   Ref<Expr> mutate(Expr *e);
   Ref<Expr> mutate(const Ref<Expr> &e) { return mutate(e.get()); }
+  /// mutate() for rewrites that can fail: the rewritten form of \p e, or the
+  /// error a hook reported with fail() (which is then cleared: the mutator
+  /// can be used again, its memo still holds what was rewritten before).
+  llvm::Expected<Ref<Expr>> mutateOrError(Expr *e);
+  /// True once fail() was called, until mutateOrError() returns the error.
+  bool hasFailed() const { return failed; }
   /// Same as mutate().
   Ref<Expr> visit(Expr *e) final { return mutate(e); }
 
@@ -95,8 +130,23 @@ public:
     return post;
   }
   virtual Ref<Expr> rewriteLet(Let *pre, Let *post) { return post; }
+  virtual Ref<Expr> rewriteIf(If *pre, If *post) { return post; }
+  virtual Ref<Expr> rewriteFunction(Function *pre, Function *post) {
+    return post;
+  }
 
 protected:
+  /// Reports that the rewrite failed with \p err: the first error is kept
+  /// for mutateOrError() (later ones are dropped), and no more hooks are
+  /// called.
+  void fail(llvm::Error err);
+
+  /// \p e rebuilt with its mutated children (binders through mutateBinder),
+  /// by rebuildWithChildren(): \p e itself if no child changed. What the
+  /// default per-kind methods of Call, Tuple, TupleGetItem, If and Function
+  /// do before calling their hook.
+  Ref<Expr> mutateChildren(Expr *e);
+
   /// Maps a binder (function parameter or let var) through mutate(); keeps
   /// \p var when the result is not a Var.
   Ref<Var> mutateBinder(Var *var);
@@ -105,6 +155,9 @@ protected:
   llvm::DenseMap<const Expr *, Ref<Expr>> memo;
 
 private:
+  bool failed = false;
+  llvm::Error failure = llvm::Error::success();
+
   /// Mutates the dataflow node \p root and its unmutated descendants along
   /// dataflow edges in post-order with an explicit stack.
   void expandDataflow(Expr *root);
@@ -117,6 +170,12 @@ private:
 Ref<Expr>
 rewritePostOrder(Expr *e,
                  llvm::function_ref<Ref<Expr>(Expr *pre, Expr *post)> fn);
+
+/// rewritePostOrder() with a function that can fail: the first error \p fn
+/// returns stops the rewrite and is returned.
+llvm::Expected<Ref<Expr>> rewritePostOrderOrError(
+    Expr *e,
+    llvm::function_ref<llvm::Expected<Ref<Expr>>(Expr *pre, Expr *post)> fn);
 
 } // namespace nnir
 

@@ -69,6 +69,10 @@ public:
   void visitFunction(Function *e) override;
 
 protected:
+  /// Visits every child of \p e (forEachChild's order); what the default
+  /// per-kind methods of the kinds other than Let do.
+  void visitChildren(Expr *e);
+
   /// Nodes visited so far. Subclasses may clear it to walk again.
   llvm::DenseSet<const Expr *> visited;
 

@@ -11,6 +11,19 @@
 /// Registration is an explicit call (registerAllOps() in nnir/Ops), made by
 /// tools and plugin entry points before any concurrent use; lookups are then
 /// safe from any thread.
+///
+/// Attribute maps are keyed by a property name and checked against the value
+/// type's TypeId, which must be declared explicitly
+/// (NNIR_DECLARE_EXPLICIT_TYPE_ID, nnir/Support/TypeId.h) so that a plugin
+/// built with -fvisibility=hidden finds the tool's maps:
+///
+/// \code
+///   // MyProps.h                         // MyProps.cpp
+///   struct MyCost { int64_t cycles; };   NNIR_DEFINE_EXPLICIT_TYPE_ID(MyCost)
+///   NNIR_DECLARE_EXPLICIT_TYPE_ID(MyCost)
+///
+///   OpRegistry::instance().getAttrMap<MyCost>("MyCost").set(op, {4});
+/// \endcode
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,11 +32,13 @@
 
 #include "nnir/IR/Attrs.h"
 #include "nnir/IR/Expr.h"
+#include "nnir/Support/TypeId.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 
+#include <cassert>
 #include <memory>
 #include <string>
 #include <vector>
@@ -64,13 +79,23 @@ public:
   bool hasAttrsType() const { return attrsCreator != nullptr; }
   /// The record's type key, or "" when the op has none.
   llvm::StringRef getAttrsTypeKey() const { return attrsTypeKey; }
+  /// The record's type (only when hasAttrsType()).
+  TypeId getAttrsTypeId() const {
+    assert(hasAttrsType() && "operator has no attribute record type");
+    return attrsTypeId;
+  }
+  /// The record with every default (required fields value-initialised),
+  /// shared by all callers; null when the op has no record type. A call
+  /// without a record means this one (Call::getAttrsOrDefaults()).
+  const Ref<Attrs> &getDefaultAttrs() const { return defaultAttrs; }
 
   /// Builds the op's attribute record from keyword arguments. An op without
   /// an attribute record accepts no keywords and yields null.
   llvm::Expected<Ref<Attrs>>
   createAttrs(llvm::ArrayRef<NamedAttrValue> kwargs,
               llvm::SMLoc callLoc = {}) const;
-  /// The record with all defaults (required fields zero), or null.
+  /// A new record with all defaults (required fields zero), or null. Prefer
+  /// getDefaultAttrs() unless the record is to be changed.
   Ref<Attrs> createDefaultAttrs() const;
 
   static bool classof(const Expr *e) { return e->getKind() == Kind::Op; }
@@ -87,44 +112,47 @@ private:
   int numInputs = -1;
   std::vector<OpArgument> arguments;
   std::string attrsTypeKey;
+  TypeId attrsTypeId = TypeId::getFromOpaquePointer(nullptr);
   AttrsCreator attrsCreator = nullptr;
   DefaultAttrsCreator defaultAttrsCreator = nullptr;
+  Ref<Attrs> defaultAttrs;
 };
 
 /// Type-erased base of per-operator property tables.
 class OpAttrMapBase {
 public:
   virtual ~OpAttrMapBase();
-  const void *getTypeTag() const { return typeTag; }
+  /// The type of the values.
+  TypeId getValueTypeId() const { return valueTypeId; }
 
 protected:
-  explicit OpAttrMapBase(const void *typeTag) : typeTag(typeTag) {}
+  explicit OpAttrMapBase(TypeId valueTypeId) : valueTypeId(valueTypeId) {}
 
 private:
-  const void *typeTag;
+  TypeId valueTypeId;
 };
-
-template <typename T> struct OpAttrTypeTag {
-  static char tag;
-};
-template <typename T> char OpAttrTypeTag<T>::tag = 0;
 
 /// A property of type T per operator (TVM's OpAttrMap), indexed by op index.
+/// T needs an explicit TypeId (NNIR_DECLARE_EXPLICIT_TYPE_ID).
 template <typename T> class OpAttrMap final : public OpAttrMapBase {
 public:
-  OpAttrMap() : OpAttrMapBase(&OpAttrTypeTag<T>::tag) {}
+  OpAttrMap() : OpAttrMapBase(TypeId::get<T>()) {}
 
   bool has(const Op *op) const {
     return op && op->getIndex() < values.size() &&
            values[op->getIndex()].has_value();
   }
-  /// The value for \p op; it must be present.
-  const T &get(const Op *op) const { return *values[op->getIndex()]; }
+  /// The value for \p op; it must be present (asserted).
+  const T &get(const Op *op) const {
+    assert(has(op) && "operator has no entry in this attribute map");
+    return *values[op->getIndex()];
+  }
   /// The value for \p op, or \p def when it is absent.
   T lookup(const Op *op, T def) const {
     return has(op) ? *values[op->getIndex()] : def;
   }
   void set(const Op *op, T value) {
+    assert(op && "setting a property of a null operator");
     if (values.size() <= op->getIndex())
       values.resize(op->getIndex() + 1);
     values[op->getIndex()] = std::move(value);
@@ -162,14 +190,15 @@ public:
       owned.push_back(std::make_unique<OpAttrMap<T>>());
       slot = owned.back().get();
     }
-    checkType(key, *slot, &OpAttrTypeTag<T>::tag);
+    checkType(key, *slot, TypeId::get<T>());
     return static_cast<OpAttrMap<T> &>(*slot);
   }
   /// The table \p key if it exists with type T, else null.
   template <typename T>
   const OpAttrMap<T> *findAttrMap(llvm::StringRef key) const {
     auto it = attrMaps.find(key);
-    if (it == attrMaps.end() || it->second->getTypeTag() != &OpAttrTypeTag<T>::tag)
+    if (it == attrMaps.end() ||
+        it->second->getValueTypeId() != TypeId::get<T>())
       return nullptr;
     return static_cast<const OpAttrMap<T> *>(it->second);
   }
@@ -177,7 +206,7 @@ public:
 private:
   OpRegistry() = default;
   static void checkType(llvm::StringRef key, const OpAttrMapBase &map,
-                        const void *tag);
+                        TypeId valueTypeId);
 
   std::vector<Ref<Op>> ops;
   llvm::StringMap<Op *> byName;
@@ -206,8 +235,10 @@ public:
   /// Declares the attribute record type of calls of this op.
   template <typename AttrsT> OpBuilder &setAttrsType() {
     op->attrsTypeKey = AttrsT::typeKey.str();
+    op->attrsTypeId = AttrsT::getStaticTypeId();
     op->attrsCreator = &AttrsT::createFromValues;
     op->defaultAttrsCreator = []() -> Ref<Attrs> { return AttrsT::create(); };
+    op->defaultAttrs = AttrsT::create();
     return *this;
   }
   /// Sets property \p key of this op.
@@ -223,5 +254,8 @@ private:
 };
 
 } // namespace nnir
+
+/// Flags (TOpIsStateful, TNonComputational, ...) are OpAttrMap<bool>.
+NNIR_DECLARE_EXPLICIT_TYPE_ID(bool)
 
 #endif // NNIR_IR_OP_H

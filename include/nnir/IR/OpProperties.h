@@ -11,6 +11,8 @@
 #ifndef NNIR_IR_OPPROPERTIES_H
 #define NNIR_IR_OPPROPERTIES_H
 
+#include "nnir/Support/TypeId.h"
+
 #include "llvm/ADT/StringRef.h"
 
 namespace nnir {
@@ -52,5 +54,7 @@ bool isStatefulOp(const Op *op);
 bool isNonComputationalOp(const Op *op);
 
 } // namespace nnir
+
+NNIR_DECLARE_EXPLICIT_TYPE_ID(nnir::OpPatternKind)
 
 #endif // NNIR_IR_OPPROPERTIES_H

@@ -73,6 +73,17 @@ using TypeRelationFn = std::function<llvm::Expected<Ref<Type>>(
 /// The key of the operator property holding a TypeRelationFn.
 inline constexpr llvm::StringLiteral kTypeRelationAttr = "FTypeRelation";
 
+/// The key of the operator property (bool) saying that the operator's type
+/// relation reads the values of constant arguments (TypeRelationContext::args)
+/// and not only their types: arange's result shape is its arguments' values.
+/// Rewrites must not keep the checked type of such a call when an argument
+/// changed (rebuildWithChildren() in Traversal.h).
+inline constexpr llvm::StringLiteral kTypeReadsArgValuesAttr =
+    "TTypeReadsArgValues";
+
+/// True if \p op's type relation reads argument values (kTypeReadsArgValuesAttr).
+bool typeDependsOnArgValues(const Op *op);
+
 /// The type relation registered for \p op, or null when it has none.
 inline const TypeRelationFn *getTypeRelation(const Op *op) {
   const OpAttrMap<TypeRelationFn> *map =
@@ -83,5 +94,7 @@ inline const TypeRelationFn *getTypeRelation(const Op *op) {
 }
 
 } // namespace nnir
+
+NNIR_DECLARE_EXPLICIT_TYPE_ID(nnir::TypeRelationFn)
 
 #endif // NNIR_IR_TYPERELATION_H

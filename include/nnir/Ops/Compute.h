@@ -27,6 +27,7 @@
 #ifndef NNIR_OPS_COMPUTE_H
 #define NNIR_OPS_COMPUTE_H
 
+#include "nnir/Support/TypeId.h"
 #include "nnir/TE/Tensor.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -79,5 +80,7 @@ void registerImageComputes();
 void registerAnnotationComputes();
 
 } // namespace nnir
+
+NNIR_DECLARE_EXPLICIT_TYPE_ID(nnir::TECompute)
 
 #endif // NNIR_OPS_COMPUTE_H

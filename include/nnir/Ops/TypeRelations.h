@@ -40,10 +40,10 @@ getTensorArgOfRank(llvm::ArrayRef<const Type *> args, unsigned index,
 template <typename AttrsT>
 llvm::Expected<const AttrsT *> getAttrs(const Attrs *attrs,
                                         const TypeRelationContext &ctx) {
-  if (!attrs || attrs->isDictAttrs() || attrs->getTypeKey() != AttrsT::typeKey)
-    return ctx.error("expected attributes of type " + AttrsT::typeKey +
-                     ", got " + (attrs ? attrs->getTypeKey() : "none"));
-  return static_cast<const AttrsT *>(attrs);
+  if (const auto *typed = llvm::dyn_cast_or_null<AttrsT>(attrs))
+    return typed;
+  return ctx.error("expected attributes of type " + AttrsT::typeKey +
+                   ", got " + (attrs ? attrs->getTypeKey() : "none"));
 }
 
 /// A tensor type of \p shape and \p dtype, or an error when an extent is

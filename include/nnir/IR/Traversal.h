@@ -1,0 +1,238 @@
+//===- Traversal.h - The children of expressions, and walks -----*- C++ -*-===//
+//
+/// \file
+/// The one place that knows the operands of every node kind (MLIR's
+/// getOperands() and walk()). A node's children, in this order:
+///
+///   Call          callee, arguments...
+///   Tuple         fields...
+///   TupleGetItem  the tuple
+///   Let           var (binder), value, body
+///   If            condition, then branch, else branch
+///   Function      parameters (binders)..., body
+///   Constant, Var, GlobalVar, Op: none
+///
+/// Binders (function parameters and let variables) come first; a node's
+/// binders are in scope in all of its other children (a let variable in its
+/// own value too, as in Relay). Each child comes with its ChildRole.
+///
+/// Walks that only need the operands use forEachChild() or walk() and never
+/// switch on the node kind, so a new node kind is added here (and in
+/// rebuildWithChildren()) rather than in every walk:
+///
+/// \code
+///   // Count the calls of each operator in a function (DCE, CSE and FuseOps
+///   // start the same way).
+///   llvm::DenseMap<const Op *, unsigned> uses;
+///   walk(func, [&](Expr *e) {
+///     if (auto *call = llvm::dyn_cast<Call>(e))
+///       if (const Op *op = call->getCalledOp())
+///         ++uses[op];
+///   });
+///
+///   // Free-variable style walks see binders through their role.
+///   forEachChild(let, [&](Expr *child, ChildRole role) {
+///     if (isBinder(role)) bind(llvm::cast<Var>(child)); else push(child);
+///   });
+/// \endcode
+///
+/// In ill-formed IR a child may be null (the verifier reports it);
+/// forEachChild passes null children on, walk() skips them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNIR_IR_TRAVERSAL_H
+#define NNIR_IR_TRAVERSAL_H
+
+#include "nnir/IR/Expr.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Casting.h"
+
+#include <type_traits>
+
+namespace nnir {
+
+/// What a child is to its parent node.
+enum class ChildRole : uint8_t {
+  Callee,       ///< Call
+  Argument,     ///< Call
+  Field,        ///< Tuple
+  Operand,      ///< TupleGetItem's tuple
+  LetVar,       ///< Let (binder)
+  LetValue,     ///< Let
+  LetBody,      ///< Let
+  Condition,    ///< If
+  Then,         ///< If
+  Else,         ///< If
+  Param,        ///< Function (binder)
+  FunctionBody, ///< Function
+};
+
+/// True for the children that bind a variable: let vars and parameters.
+inline bool isBinder(ChildRole role) {
+  return role == ChildRole::LetVar || role == ChildRole::Param;
+}
+
+/// The role's name in diagnostics: "callee", "argument", "field", "operand",
+/// "variable", "value", "body", "condition", "then branch", "else branch",
+/// "parameter".
+llvm::StringRef getChildRoleName(ChildRole role);
+
+/// True for the kinds whose children are all plain operands (Call, Tuple,
+/// TupleGetItem): the dataflow edges along which real graphs are deep, and
+/// which walks expand with an explicit stack.
+inline bool isDataflowNode(const Expr *e) {
+  return llvm::isa<Call, Tuple, TupleGetItem>(e);
+}
+
+/// A child and what it is to its parent.
+struct Child {
+  Expr *expr;
+  ChildRole role;
+};
+
+/// The children of \p e in forEachChild's order, for walks that push them
+/// on a stack (binders first, then the operands in reverse).
+llvm::SmallVector<Child, 4> getChildren(const Expr *e);
+
+/// The number of children of \p e.
+unsigned getNumChildren(const Expr *e);
+/// Child \p i of \p e (may be null in ill-formed IR).
+Expr *getChild(const Expr *e, unsigned i);
+/// The role of child \p i of \p e.
+ChildRole getChildRole(const Expr *e, unsigned i);
+
+/// Calls \p fn on every child of \p e in order: `fn(Expr *child)` or
+/// `fn(Expr *child, ChildRole role)`.
+template <typename Fn> void forEachChild(const Expr *e, Fn &&fn) {
+  using llvm::cast;
+  auto call = [&fn](const Ref<Expr> &child, ChildRole role) {
+    if constexpr (std::is_invocable_v<Fn &, Expr *, ChildRole>)
+      fn(child.get(), role);
+    else
+      fn(child.get());
+  };
+  switch (e->getKind()) {
+  case Expr::Kind::Call: {
+    const auto *node = cast<Call>(e);
+    call(node->getCallee(), ChildRole::Callee);
+    for (const Ref<Expr> &arg : node->getArgs())
+      call(arg, ChildRole::Argument);
+    return;
+  }
+  case Expr::Kind::Tuple:
+    for (const Ref<Expr> &field : cast<Tuple>(e)->getFields())
+      call(field, ChildRole::Field);
+    return;
+  case Expr::Kind::TupleGetItem:
+    call(cast<TupleGetItem>(e)->getTuple(), ChildRole::Operand);
+    return;
+  case Expr::Kind::Let: {
+    const auto *node = cast<Let>(e);
+    call(node->getVar(), ChildRole::LetVar);
+    call(node->getValue(), ChildRole::LetValue);
+    call(node->getBody(), ChildRole::LetBody);
+    return;
+  }
+  case Expr::Kind::If: {
+    const auto *node = cast<If>(e);
+    call(node->getCond(), ChildRole::Condition);
+    call(node->getThen(), ChildRole::Then);
+    call(node->getElse(), ChildRole::Else);
+    return;
+  }
+  case Expr::Kind::Function: {
+    const auto *node = cast<Function>(e);
+    for (const Ref<Var> &param : node->getParams())
+      call(param, ChildRole::Param);
+    call(node->getBody(), ChildRole::FunctionBody);
+    return;
+  }
+  case Expr::Kind::Constant:
+  case Expr::Kind::Var:
+  case Expr::Kind::GlobalVar:
+  case Expr::Kind::Op:
+    return;
+  }
+}
+
+/// A node of \p e's kind with \p children (in forEachChild's order; binders
+/// must be Vars) and \p e's location and node-local fields (a call's
+/// attributes, a tuple index, a function's return type and attributes).
+/// Leaves have no children and are returned as they are.
+///
+/// The rebuilt node keeps \p e's checked type when that type is still what
+/// type inference would give it, and has none otherwise. It is kept when:
+///  - \p e has a checked type, and
+///  - every child that changed (is another node) has a checked type equal to
+///    that of the child it replaces (both present), and
+///  - \p e is not a call of an operator whose type relation reads the values
+///    of its arguments (typeDependsOnArgValues(): arange's result shape is
+///    read from constant arguments, so replacing 1f with 2f changes it even
+///    though both are float32 scalars) with an argument that changed.
+/// That is sound because a node's type is a function of its node-local fields
+/// (unchanged here) and its children's types only: a call of an operator is
+/// typed by its relation from the argument types and the attributes, a call
+/// of a function by the callee's FuncType, a tuple and a TupleGetItem by
+/// their fields, a let by its body, an if by its branches, and a function by
+/// its parameters' types, its return annotation and its body.
+Ref<Expr> rebuildWithChildren(const Expr *e,
+                              llvm::ArrayRef<Ref<Expr>> children);
+
+/// The checked type rebuildWithChildren() gives a node rebuilt from \p e with
+/// \p children: \p e's when the rule above allows, else null.
+Ref<Type> getPreservedType(const Expr *e, llvm::ArrayRef<Ref<Expr>> children);
+
+//===----------------------------------------------------------------------===//
+// walk
+//===----------------------------------------------------------------------===//
+
+enum class WalkOrder : uint8_t { PreOrder, PostOrder };
+
+/// What a walk callback tells the walk (MLIR's WalkResult).
+class WalkResult {
+public:
+  static WalkResult advance() { return WalkResult(Advance); }
+  /// Stop the walk; walk() returns interrupt().
+  static WalkResult interrupt() { return WalkResult(Interrupt); }
+  /// Pre-order only: do not visit the children of this node (they are still
+  /// visited if reached through another node).
+  static WalkResult skip() { return WalkResult(Skip); }
+
+  bool wasInterrupted() const { return kind == Interrupt; }
+  bool wasSkipped() const { return kind == Skip; }
+
+private:
+  enum Kind : uint8_t { Advance, Interrupt, Skip };
+  explicit WalkResult(Kind kind) : kind(kind) {}
+  Kind kind;
+};
+
+/// Calls \p fn once on every node reachable from \p root (shared nodes once,
+/// binders included; null children are skipped), children in forEachChild's
+/// order, in post-order (children first) or pre-order. Iterative: the stack
+/// does not grow with the depth of the graph. Returns interrupt() if \p fn
+/// interrupted the walk.
+WalkResult walk(Expr *root, llvm::function_ref<WalkResult(Expr *)> fn,
+                WalkOrder order = WalkOrder::PostOrder);
+
+/// walk() with a callback that returns nothing.
+template <typename Fn>
+std::enable_if_t<std::is_void_v<std::invoke_result_t<Fn &, Expr *>>>
+walk(Expr *root, Fn &&fn, WalkOrder order = WalkOrder::PostOrder) {
+  walk(
+      root,
+      [&fn](Expr *e) {
+        fn(e);
+        return WalkResult::advance();
+      },
+      order);
+}
+
+} // namespace nnir
+
+#endif // NNIR_IR_TRAVERSAL_H

@@ -1,0 +1,227 @@
+//===- Traversal.cpp - The children of expressions, and walks -------------===//
+//
+/// \file
+/// Indexed access to children, rebuilding a node with new children (and the
+/// rule for keeping its checked type), and the iterative walk.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnir/IR/Traversal.h"
+
+#include "nnir/IR/Op.h"
+#include "nnir/IR/TypeRelation.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <algorithm>
+
+using namespace llvm;
+using namespace nnir;
+
+StringRef nnir::getChildRoleName(ChildRole role) {
+  switch (role) {
+  case ChildRole::Callee:
+    return "callee";
+  case ChildRole::Argument:
+    return "argument";
+  case ChildRole::Field:
+    return "field";
+  case ChildRole::Operand:
+    return "operand";
+  case ChildRole::LetVar:
+    return "variable";
+  case ChildRole::LetValue:
+    return "value";
+  case ChildRole::LetBody:
+  case ChildRole::FunctionBody:
+    return "body";
+  case ChildRole::Condition:
+    return "condition";
+  case ChildRole::Then:
+    return "then branch";
+  case ChildRole::Else:
+    return "else branch";
+  case ChildRole::Param:
+    return "parameter";
+  }
+  return "child";
+}
+
+SmallVector<Child, 4> nnir::getChildren(const Expr *e) {
+  SmallVector<Child, 4> children;
+  forEachChild(e, [&](Expr *child, ChildRole role) {
+    children.push_back({child, role});
+  });
+  return children;
+}
+
+unsigned nnir::getNumChildren(const Expr *e) {
+  if (const auto *call = dyn_cast<Call>(e))
+    return call->getNumArgs() + 1;
+  if (const auto *tuple = dyn_cast<Tuple>(e))
+    return tuple->size();
+  if (const auto *func = dyn_cast<Function>(e))
+    return func->getNumParams() + 1;
+  unsigned count = 0;
+  forEachChild(e, [&](Expr *) { ++count; });
+  return count;
+}
+
+Expr *nnir::getChild(const Expr *e, unsigned i) {
+  assert(i < getNumChildren(e) && "child index out of range");
+  if (const auto *call = dyn_cast<Call>(e))
+    return i == 0 ? call->getCallee().get() : call->getArg(i - 1).get();
+  if (const auto *tuple = dyn_cast<Tuple>(e))
+    return tuple->getField(i).get();
+  if (const auto *func = dyn_cast<Function>(e))
+    return i < func->getNumParams() ? func->getParam(i).get()
+                                    : func->getBody().get();
+  // The kinds with a fixed number of children.
+  Expr *result = nullptr;
+  unsigned index = 0;
+  forEachChild(e, [&](Expr *child) {
+    if (index++ == i)
+      result = child;
+  });
+  return result;
+}
+
+ChildRole nnir::getChildRole(const Expr *e, unsigned i) {
+  assert(i < getNumChildren(e) && "child index out of range");
+  if (isa<Call>(e))
+    return i == 0 ? ChildRole::Callee : ChildRole::Argument;
+  if (isa<Tuple>(e))
+    return ChildRole::Field;
+  if (const auto *func = dyn_cast<Function>(e))
+    return i < func->getNumParams() ? ChildRole::Param
+                                    : ChildRole::FunctionBody;
+  ChildRole result = ChildRole::Operand;
+  unsigned index = 0;
+  forEachChild(e, [&](Expr *, ChildRole role) {
+    if (index++ == i)
+      result = role;
+  });
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Rebuilding
+//===----------------------------------------------------------------------===//
+
+Ref<Type> nnir::getPreservedType(const Expr *e, ArrayRef<Ref<Expr>> children) {
+  const Ref<Type> &type = e->getCheckedType();
+  if (!type)
+    return nullptr;
+  const Op *op = nullptr;
+  if (const auto *call = dyn_cast<Call>(e))
+    op = call->getCalledOp();
+  bool readsArgValues = op && typeDependsOnArgValues(op);
+  bool keep = true;
+  unsigned i = 0;
+  forEachChild(e, [&](Expr *old, ChildRole role) {
+    const Expr *now = children[i++].get();
+    if (!keep || now == old)
+      return;
+    if (readsArgValues && role == ChildRole::Argument) {
+      keep = false;
+      return;
+    }
+    const Type *oldType = old ? old->getCheckedType().get() : nullptr;
+    const Type *newType = now ? now->getCheckedType().get() : nullptr;
+    keep = oldType && newType && typesEqual(oldType, newType);
+  });
+  return keep ? type : nullptr;
+}
+
+Ref<Expr> nnir::rebuildWithChildren(const Expr *e,
+                                    ArrayRef<Ref<Expr>> children) {
+  assert(children.size() == getNumChildren(e) &&
+         "wrong number of children for the node kind");
+  Ref<Type> type = getPreservedType(e, children);
+  auto binder = [](const Ref<Expr> &child) -> Ref<Var> {
+    return cast_or_null<Var>(child.get());
+  };
+  switch (e->getKind()) {
+  case Expr::Kind::Call: {
+    const auto *call = cast<Call>(e);
+    return Call::get(children[0], children.drop_front(), call->getAttrs(),
+                     call->getLoc(), std::move(type));
+  }
+  case Expr::Kind::Tuple:
+    return Tuple::get(children, e->getLoc(), std::move(type));
+  case Expr::Kind::TupleGetItem:
+    return TupleGetItem::get(children[0], cast<TupleGetItem>(e)->getIndex(),
+                             e->getLoc(), std::move(type));
+  case Expr::Kind::Let:
+    return Let::get(binder(children[0]), children[1], children[2], e->getLoc(),
+                    std::move(type));
+  case Expr::Kind::If:
+    return If::get(children[0], children[1], children[2], e->getLoc(),
+                   std::move(type));
+  case Expr::Kind::Function: {
+    const auto *func = cast<Function>(e);
+    SmallVector<Ref<Var>, 4> params;
+    for (const Ref<Expr> &param : children.drop_back())
+      params.push_back(binder(param));
+    return Function::get(params, children.back(), func->getRetType(),
+                         func->getAttrs(), func->getLoc(), std::move(type));
+  }
+  case Expr::Kind::Constant:
+  case Expr::Kind::Var:
+  case Expr::Kind::GlobalVar:
+  case Expr::Kind::Op:
+    break;
+  }
+  return const_cast<Expr *>(e);
+}
+
+//===----------------------------------------------------------------------===//
+// walk
+//===----------------------------------------------------------------------===//
+
+WalkResult nnir::walk(Expr *root, function_ref<WalkResult(Expr *)> fn,
+                      WalkOrder order) {
+  if (!root)
+    return WalkResult::advance();
+  struct Item {
+    Expr *expr;
+    bool expanded;
+  };
+  SmallVector<Item, 64> stack;
+  DenseSet<const Expr *> visited;
+  stack.push_back({root, false});
+  while (!stack.empty()) {
+    Item item = stack.back();
+    if (item.expanded) {
+      stack.pop_back();
+      if (fn(item.expr).wasInterrupted())
+        return WalkResult::interrupt();
+      continue;
+    }
+    // A node is marked when it is first met: the graph has no cycles, so a
+    // node being expanded cannot be met again below itself.
+    if (!visited.insert(item.expr).second) {
+      stack.pop_back();
+      continue;
+    }
+    if (order == WalkOrder::PreOrder) {
+      stack.pop_back();
+      WalkResult result = fn(item.expr);
+      if (result.wasInterrupted())
+        return result;
+      if (result.wasSkipped())
+        continue;
+    } else {
+      stack.back().expanded = true;
+    }
+    // Children are pushed in reverse so that they are visited in order.
+    size_t first = stack.size();
+    forEachChild(item.expr, [&](Expr *child) {
+      if (child && !visited.count(child))
+        stack.push_back({child, false});
+    });
+    std::reverse(stack.begin() + first, stack.end());
+  }
+  return WalkResult::advance();
+}
