@@ -60,6 +60,9 @@ if os.access(config.cmake_command, os.X_OK):
     config.available_features.add("cmake")
 if shutil.which("split-file", path=config.llvm_tools_dir):
     config.available_features.add("split-file")
+# LLVM's remark tool reads the YAML that --pass-remarks-output writes.
+if shutil.which("llvm-remarkutil", path=config.llvm_tools_dir):
+    config.available_features.add("llvm-remarkutil")
 # The sanitizers of the build (-DNNIR_SANITIZE): `asan`, `ubsan`, `tsan`.
 for sanitizer in filter(None, config.nnir_sanitize.split(";")):
     config.available_features.add(

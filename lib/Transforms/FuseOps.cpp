@@ -5,7 +5,8 @@
 /// rewrites the expression bottom-up: a node inside a group is rebuilt with
 /// the group's parameters in place of the values the group reads from
 /// outside, and the root of a group becomes a call of a new primitive
-/// function holding the group (Relay's FuseMutator).
+/// function holding the group (Relay's FuseMutator). Each new function can
+/// be reported as a Passed remark.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,7 @@
 #include "nnir/IR/ExprMutator.h"
 #include "nnir/IR/Op.h"
 #include "nnir/IR/OpProperties.h"
+#include "nnir/Pass/Remark.h"
 #include "nnir/Support/Diagnostics.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -29,9 +31,16 @@ namespace {
 
 class FuseMutator final : public ExprMutator {
 public:
-  FuseMutator(const FuseOpsOptions &options)
+  /// With \p ctx, each new primitive function is reported as a remark
+  /// about \p function (when the context's remark sink wants it).
+  FuseMutator(const FuseOpsOptions &options, PassContext *ctx = nullptr,
+              StringRef function = "")
       : options(options), partitioner(options.optLevel, options.maxDepth),
-        stopFusion(Op::lookup("annotation.stop_fusion")) {}
+        stopFusion(Op::lookup("annotation.stop_fusion")),
+        remarks(ctx && ctx->isRemarkEnabled(RemarkKind::Passed, "FuseOps")
+                    ? ctx
+                    : nullptr),
+        function(function) {}
 
   Expected<Ref<Expr>> run(Expr *expr) {
     graph = IndexedForwardGraph::create(expr);
@@ -50,6 +59,7 @@ private:
   struct GroupInfo {
     SmallVector<Ref<Var>, 4> params;
     SmallVector<Ref<Expr>, 4> arguments;
+    unsigned numCalls = 0;
     bool hasCall = false;
   };
 
@@ -127,6 +137,15 @@ private:
         Function::get(info.params, std::move(body), root->getCheckedType(),
                       attrs, root->getLoc());
     ++numGroups;
+    if (remarks)
+      remarks->emitRemark(
+          Remark(RemarkKind::Passed, "FuseOps", "Fused", root->getLoc())
+              .setFunction(function)
+          << "fused " << RemarkArg("NumCalls", info.numCalls)
+          << (info.numCalls == 1 ? " call" : " calls")
+          << " into a primitive function with "
+          << RemarkArg("NumParams", unsigned(info.params.size()))
+          << (info.params.size() == 1 ? " parameter" : " parameters"));
     return Call::get(func, info.arguments, nullptr, root->getLoc());
   }
 
@@ -149,6 +168,7 @@ private:
     SmallVector<Ref<Expr>, 4> args =
         getNewArguments(pre->getArgs(), post->getArgs(), group);
     groups[group].hasCall = true;
+    ++groups[group].numCalls;
     Ref<Expr> call =
         Call::get(post->getCallee(), args, pre->getAttrs(), pre->getLoc());
     if (isGroupRoot(pre, group))
@@ -191,6 +211,8 @@ private:
   Op *stopFusion;
   /// `Primitive=0` and `Primitive=1`.
   Ref<DictAttrs> primitiveAttrs[2];
+  PassContext *remarks;
+  std::string function;
   Error error = Error::success();
   int64_t numGroups = 0;
 };
@@ -206,7 +228,7 @@ Ref<Pass> nnir::createFuseOpsPass(int fuseOptLevel) {
   PassInfo info("FuseOps", /*optLevel=*/0, {"InferType"});
   info.description = "group operator calls into primitive functions";
   return createFunctionPass(
-      [fuseOptLevel](Ref<Function> func, const IRModule &,
+      [fuseOptLevel](Ref<Function> func, const IRModule &module,
                      PassContext &ctx) -> Expected<Ref<Function>> {
         FuseOpsOptions options;
         options.optLevel = fuseOptLevel < 0 ? ctx.getOptLevel() : fuseOptLevel;
@@ -217,7 +239,13 @@ Ref<Pass> nnir::createFuseOpsPass(int fuseOptLevel) {
                            " must be at least 1, got " + Twine(maxDepth));
         options.maxDepth = maxDepth;
         options.linkParams = ctx.getConfigBool(kFuseOpsLinkParamsConfig, false);
-        FuseMutator mutator(options);
+        // The function's name, for remarks (only looked up when wanted).
+        StringRef name;
+        if (ctx.isRemarkEnabled(RemarkKind::Passed, "FuseOps"))
+          for (const IRModule::Entry &entry : module.getFunctions())
+            if (entry.func == func)
+              name = entry.var->getName();
+        FuseMutator mutator(options, &ctx, name);
         Expected<Ref<Expr>> result = mutator.run(func.get());
         if (!result)
           return result.takeError();

@@ -24,6 +24,10 @@
 ///  - With the `FuseOps.link_params` config, constant arguments stay inside
 ///    the primitive function instead of becoming parameters.
 ///
+/// The pass records `num-fused-functions` and, with `--pass-remarks=FuseOps`,
+/// reports each primitive function it made (how many calls, how many
+/// parameters) at the location of the group's last call.
+///
 /// FuseOps needs checked types (it requires InferType) and is iterative: a
 /// chain of 1,000,000 calls fuses on the default stack.
 //
