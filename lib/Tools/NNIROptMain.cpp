@@ -780,6 +780,11 @@ int nnir::runNNIROpt(const NNIROptConfig &config, raw_ostream &errs) {
   if (Error err = installRemarkStreamer(config, sourceMgr, errs, **context,
                                         remarksFile))
     return fail(std::move(err));
+  // Passes that carry on past a problem (FoldConstant) warn, located.
+  (*context)->setWarningHandler([&sourceMgr, &errs](SMLoc loc,
+                                                   const Twine &message) {
+    printWarning(sourceMgr, loc, message, errs);
+  });
 
   ErrorOr<std::unique_ptr<MemoryBuffer>> input =
       MemoryBuffer::getFileOrSTDIN(config.inputFilename, /*IsText=*/true);

@@ -4,7 +4,7 @@
 /// A PassContext carries what a pass run is configured with: the opt level
 /// (default 2), the names of required and disabled passes, typed config
 /// entries (validated against the PassConfigRegistry), instruments, the
-/// statistics passes record, and where their remarks go.
+/// statistics passes record, and where their remarks and warnings go.
 ///
 /// Each thread has a stack of entered contexts; PassContext::current() is the
 /// innermost, or the thread's default context when none is entered. Entering
@@ -27,6 +27,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -143,6 +144,18 @@ public:
       remarkSink->emit(remark);
   }
 
+  /// Where the located warnings of passes go (e.g. a constant that
+  /// FoldConstant could not evaluate): the driver installs a handler that
+  /// renders them through its SourceMgr. Without one, warnings are printed,
+  /// unlocated, on llvm::errs().
+  using WarningHandler =
+      std::function<void(llvm::SMLoc loc, const llvm::Twine &message)>;
+  void setWarningHandler(WarningHandler handler) {
+    warningHandler = std::move(handler);
+  }
+  const WarningHandler &getWarningHandler() const { return warningHandler; }
+  void emitWarning(llvm::SMLoc loc, const llvm::Twine &message);
+
   /// Instrument callbacks, used by Pass::run (see PassInstrument.h).
   /// Returns whether the pass should run; calls runBeforePass when it does.
   llvm::Expected<bool> instrumentBeforePass(const IRModule &module,
@@ -162,6 +175,7 @@ private:
   std::vector<std::shared_ptr<PassInstrument>> instruments;
   PassStatistics statistics;
   std::shared_ptr<RemarkSink> remarkSink;
+  WarningHandler warningHandler;
 };
 
 /// An entered PassContext; leaving the scope exits it.
