@@ -51,6 +51,7 @@ if numpy_python and subprocess.call(
         [numpy_python, "-c", "import numpy"], stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL) == 0:
     config.available_features.add("numpy")
+config.substitutions.append(("%numpy_python", numpy_python))
 config.substitutions.append(
     ("%npcheck", "%s %s" % (numpy_python, os.path.join(
         config.nnir_src_root, "test", "Run", "Inputs", "npcheck.py"))))

@@ -11,6 +11,9 @@
 
 #include "nnir/Pass/PassContext.h"
 #include "nnir/Pass/PassRegistry.h"
+#include "nnir/Support/Diagnostics.h"
+#include "nnir/Transforms/BindParams.h"
+#include "nnir/Transforms/FoldConstant.h"
 #include "nnir/Transforms/FuseOps.h"
 #include "nnir/Transforms/InferType.h"
 #include "nnir/Transforms/ToANormalForm.h"
@@ -46,6 +49,11 @@ void nnir::registerTransformPasses() {
                            "FuseOps: keep constant arguments inside the "
                            "primitive functions (default false)");
 
+    configs.registerOption(kFoldConstantMaxBytesConfig, OptionType::Int,
+                           "FoldConstant: do not materialise a value larger "
+                           "than this and than its constant inputs "
+                           "(default 10 MiB)");
+
     PassRegistry &registry = PassRegistry::instance();
     addPass(registry, "InferType",
             "infer and record the type of every expression",
@@ -61,6 +69,45 @@ void nnir::registerTransformPasses() {
                         "0: every call its own primitive function; -1: the "
                         "context's opt level"}};
     addPass(registry, std::move(fuseOps));
+
+    PassRegistration foldConstant;
+    foldConstant.name = "FoldConstant";
+    foldConstant.description =
+        "evaluate constant subexpressions through the JIT";
+    foldConstant.factory =
+        [](const PassOptions &options) -> Expected<Ref<Pass>> {
+      return createFoldConstantPass(options.getBool("per_call"));
+    };
+    foldConstant.options = {{"per_call", OptionType::Bool, OptionValue(false),
+                             "evaluate every call on its own, as TVM does "
+                             "(the result is the same)"}};
+    addPass(registry, std::move(foldConstant));
+
+    PassRegistration bindParams;
+    bindParams.name = "BindParams";
+    bindParams.description = "bind parameters of @main to constants";
+    bindParams.factory = [](const PassOptions &options) -> Expected<Ref<Pass>> {
+      BindParamsOptions bind;
+      bind.npz = options.getString("npz");
+      bind.dir = options.getString("dir");
+      bind.random = options.getBool("random");
+      int64_t seed = options.getInt("seed");
+      if (seed < 0)
+        return makeError("BindParams: seed must not be negative, got " +
+                         Twine(seed));
+      bind.seed = uint64_t(seed);
+      return createBindParamsPass(std::move(bind));
+    };
+    bindParams.options = {
+        {"npz", OptionType::String, OptionValue(std::string()),
+         "a NumPy .npz archive of arrays named after the parameters"},
+        {"dir", OptionType::String, OptionValue(std::string()),
+         "a directory of <param>.npy files"},
+        {"random", OptionType::Bool, OptionValue(false),
+         "bind every parameter but the first to values in [0.1, 1.0)"},
+        {"seed", OptionType::Int, OptionValue(int64_t(0)),
+         "the seed of random=true"}};
+    addPass(registry, std::move(bindParams));
 
     addPass(registry, "ToANormalForm",
             "bind every non-atomic expression to a let variable, once, in "
