@@ -393,6 +393,10 @@ Ref<Expr> ConstantFolder::foldShapeQuery(const Call *pre, Op *op) {
     return nullptr;
   bool isFloat = dtype.isFloatingPoint();
   if (op == shapeOf) {
+    // The relation types shape_of of a 0-d tensor as 0-d (as TVM's), and
+    // there is no value to fold it to (TVM folds uninitialised memory).
+    if (dims.empty())
+      return nullptr;
     Expected<NDArray> array = NDArray::create(dtype, {int64_t(dims.size())});
     if (!array) {
       consumeError(array.takeError());

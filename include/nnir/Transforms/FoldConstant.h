@@ -13,8 +13,8 @@
 ///    device_copy, and every argument is constant; nothing inside a primitive
 ///    function folds;
 ///  - shape_of and ndarray_size fold from the static type of their input,
-///    constant or not (a rank-0 input: shape_of gives shape (0,),
-///    ndarray_size gives 1);
+///    constant or not (a rank-0 input: ndarray_size gives 1; shape_of, which
+///    the type relation makes 0-d there, is not folded);
 ///  - a let bound to a constant (or to a tensor-valued foldable expression)
 ///    is inlined into its uses and the binding dropped; `(x, c).0` is `x`;
 ///    an `if` whose condition is a constant bool picks its branch;
