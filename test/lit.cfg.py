@@ -51,6 +51,7 @@ if numpy_python and subprocess.call(
         [numpy_python, "-c", "import numpy"], stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL) == 0:
     config.available_features.add("numpy")
+config.substitutions.append(("%numpy_python", numpy_python))
 config.substitutions.append(
     ("%npcheck", "%s %s" % (numpy_python, os.path.join(
         config.nnir_src_root, "test", "Run", "Inputs", "npcheck.py"))))
@@ -60,6 +61,9 @@ if os.access(config.cmake_command, os.X_OK):
     config.available_features.add("cmake")
 if shutil.which("split-file", path=config.llvm_tools_dir):
     config.available_features.add("split-file")
+# LLVM's remark tool reads the YAML that --pass-remarks-output writes.
+if shutil.which("llvm-remarkutil", path=config.llvm_tools_dir):
+    config.available_features.add("llvm-remarkutil")
 # The sanitizers of the build (-DNNIR_SANITIZE): `asan`, `ubsan`, `tsan`.
 for sanitizer in filter(None, config.nnir_sanitize.split(";")):
     config.available_features.add(

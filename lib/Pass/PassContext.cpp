@@ -197,6 +197,14 @@ static std::string listConfigKeys() {
   return keys.empty() ? std::string("(none registered)") : keys;
 }
 
+void PassContext::emitWarning(SMLoc loc, const Twine &message) {
+  if (warningHandler) {
+    warningHandler(loc, message);
+    return;
+  }
+  WithColor::warning(errs()) << message << "\n";
+}
+
 Error PassContext::setConfig(StringRef key, OptionValue value) {
   const PassConfigRegistry::Entry *entry =
       PassConfigRegistry::instance().lookup(key);

@@ -60,6 +60,24 @@ void nnir::printNote(const SourceMgr &sm, SMLoc loc, const Twine &message,
   WithColor::note(os) << message << "\n";
 }
 
+void nnir::printWarning(const SourceMgr &sm, SMLoc loc, const Twine &message,
+                        raw_ostream &os) {
+  if (isInSourceMgr(sm, loc)) {
+    sm.PrintMessage(os, loc, SourceMgr::DK_Warning, message);
+    return;
+  }
+  WithColor::warning(os) << message << "\n";
+}
+
+void nnir::printRemark(const SourceMgr &sm, SMLoc loc, const Twine &message,
+                       raw_ostream &os) {
+  if (isInSourceMgr(sm, loc)) {
+    sm.PrintMessage(os, loc, SourceMgr::DK_Remark, message);
+    return;
+  }
+  WithColor::remark(os) << message << "\n";
+}
+
 std::pair<unsigned, unsigned> nnir::getLineAndColumn(const SourceMgr &sm,
                                                      SMLoc loc) {
   if (!isInSourceMgr(sm, loc))

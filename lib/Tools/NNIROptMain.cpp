@@ -23,6 +23,7 @@
 #include "nnir/Pass/PassContext.h"
 #include "nnir/Pass/PassPlugin.h"
 #include "nnir/Pass/PassRegistry.h"
+#include "nnir/Pass/RemarkStreamer.h"
 #include "nnir/Support/Diagnostics.h"
 #include "nnir/Support/Suggestions.h"
 #include "nnir/Transforms/InferType.h"
@@ -218,6 +219,32 @@ struct CLOptions {
   cl::opt<bool> stats{"stats",
                       cl::desc("Print the statistics of the passes at the end"),
                       cl::init(false), cl::cat(cat)};
+
+  // Remarks.
+  cl::opt<std::string> passRemarks{
+      "pass-remarks",
+      cl::desc("Print the remarks of what the passes whose name matches the "
+               "regex did"),
+      cl::value_desc("pattern"), cl::cat(cat)};
+  cl::opt<std::string> passRemarksMissed{
+      "pass-remarks-missed",
+      cl::desc("Print the remarks of what the passes whose name matches the "
+               "regex did not do, and why"),
+      cl::value_desc("pattern"), cl::cat(cat)};
+  cl::opt<std::string> passRemarksAnalysis{
+      "pass-remarks-analysis",
+      cl::desc("Print the analysis remarks of the passes whose name matches "
+               "the regex"),
+      cl::value_desc("pattern"), cl::cat(cat)};
+  cl::opt<std::string> passRemarksOutput{
+      "pass-remarks-output",
+      cl::desc("Write every remark to this file in LLVM's YAML remark format"),
+      cl::value_desc("filename"), cl::cat(cat)};
+  cl::opt<std::string> passRemarksFilter{
+      "pass-remarks-filter",
+      cl::desc("Only write the remarks of the passes whose name matches the "
+               "regex to --pass-remarks-output"),
+      cl::value_desc("pattern"), cl::cat(cat)};
 };
 } // namespace
 
@@ -231,9 +258,11 @@ void NNIROptConfig::registerCLOptions() {
   std::unique_ptr<CLOptions> &options = getCLOptions();
   if (options)
     return;
-  // nnir-opt's --time-passes, --print-changed and --stats are its own;
-  // LLVM's become --llvm-time-passes, ... (LLVMOptions.h).
-  renameLLVMOptions({"time-passes", "print-changed", "stats"});
+  // nnir-opt's --time-passes, --print-changed, --stats and remark flags are
+  // its own; LLVM's become --llvm-time-passes, ... (LLVMOptions.h).
+  renameLLVMOptions({"time-passes", "print-changed", "stats", "pass-remarks",
+                     "pass-remarks-missed", "pass-remarks-analysis",
+                     "pass-remarks-output", "pass-remarks-filter"});
   options = std::make_unique<CLOptions>();
 }
 
@@ -294,6 +323,11 @@ Expected<NNIROptConfig> NNIROptConfig::createFromCLOptions() {
   config.verifyEach = options->verifyEach;
   config.printStats = options->stats;
   config.emit = options->emit;
+  config.passRemarks = options->passRemarks;
+  config.passRemarksMissed = options->passRemarksMissed;
+  config.passRemarksAnalysis = options->passRemarksAnalysis;
+  config.passRemarksOutput = options->passRemarksOutput;
+  config.passRemarksFilter = options->passRemarksFilter;
   return config;
 }
 
@@ -569,6 +603,38 @@ static Expected<Ref<IRModule>> runPipeline(const Pass &pipeline,
   return result;
 }
 
+/// Installs a RemarkStreamer on \p ctx when a --pass-remarks flag asks for
+/// remarks: printed on \p errs, located through \p sourceMgr, and written
+/// to the --pass-remarks-output file, opened into \p file (the caller keeps
+/// it once the pipeline ran).
+static Error installRemarkStreamer(const NNIROptConfig &config,
+                                   const SourceMgr &sourceMgr,
+                                   raw_ostream &errs, PassContext &ctx,
+                                   std::unique_ptr<ToolOutputFile> &file) {
+  if (config.passRemarks.empty() && config.passRemarksMissed.empty() &&
+      config.passRemarksAnalysis.empty() && config.passRemarksOutput.empty())
+    return Error::success();
+  if (!config.passRemarksOutput.empty()) {
+    std::error_code ec;
+    file = std::make_unique<ToolOutputFile>(config.passRemarksOutput, ec,
+                                            sys::fs::OF_TextWithCRLF);
+    if (ec)
+      return makeError("cannot open remarks file '" + config.passRemarksOutput +
+                       "': " + ec.message());
+  }
+  RemarkStreamerOptions options;
+  options.passed = config.passRemarks;
+  options.missed = config.passRemarksMissed;
+  options.analysis = config.passRemarksAnalysis;
+  options.outputFilter = config.passRemarksFilter;
+  Expected<std::unique_ptr<RemarkStreamer>> streamer = RemarkStreamer::create(
+      options, sourceMgr, errs, file ? &file->os() : nullptr);
+  if (!streamer)
+    return streamer.takeError();
+  ctx.setRemarkSink(std::shared_ptr<RemarkStreamer>(std::move(*streamer)));
+  return Error::success();
+}
+
 //===----------------------------------------------------------------------===//
 // The driver
 //===----------------------------------------------------------------------===//
@@ -748,9 +814,19 @@ int nnir::runNNIROpt(const NNIROptConfig &config, raw_ostream &errs) {
   for (auto [names, flag] : namingFlags)
     if (Error err = checkPassNames(names, flag, pipelineNames, sourceMgr))
       return fail(std::move(err));
+  // Declared before the context, whose remark streamer writes into it.
+  std::unique_ptr<ToolOutputFile> remarksFile;
   Expected<Ref<PassContext>> context = createPassContext(config, errs);
   if (!context)
     return fail(context.takeError());
+  if (Error err = installRemarkStreamer(config, sourceMgr, errs, **context,
+                                        remarksFile))
+    return fail(std::move(err));
+  // Passes that carry on past a problem (FoldConstant) warn, located.
+  (*context)->setWarningHandler([&sourceMgr, &errs](SMLoc loc,
+                                                   const Twine &message) {
+    printWarning(sourceMgr, loc, message, errs);
+  });
 
   ErrorOr<std::unique_ptr<MemoryBuffer>> input =
       MemoryBuffer::getFileOrSTDIN(config.inputFilename, /*IsText=*/true);
@@ -773,6 +849,9 @@ int nnir::runNNIROpt(const NNIROptConfig &config, raw_ostream &errs) {
     Expected<Ref<IRModule>> result = runPipeline(*pipeline, *module, *context);
     if (config.printStats && !(*context)->getStatistics().empty())
       (*context)->getStatistics().print(errs);
+    // The remarks explain a failed run too: keep them either way.
+    if (remarksFile)
+      remarksFile->keep();
     if (!result)
       return fail(result.takeError());
     *module = std::move(*result);

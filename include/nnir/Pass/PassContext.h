@@ -3,8 +3,8 @@
 /// \file
 /// A PassContext carries what a pass run is configured with: the opt level
 /// (default 2), the names of required and disabled passes, typed config
-/// entries (validated against the PassConfigRegistry), instruments, and the
-/// statistics passes record.
+/// entries (validated against the PassConfigRegistry), instruments, the
+/// statistics passes record, and where their remarks and warnings go.
 ///
 /// Each thread has a stack of entered contexts; PassContext::current() is the
 /// innermost, or the thread's default context when none is entered. Entering
@@ -21,11 +21,13 @@
 #include "nnir/Pass/OptionValue.h"
 #include "nnir/Pass/PassInfo.h"
 #include "nnir/Pass/PassInstrument.h"
+#include "nnir/Pass/Remark.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -119,18 +121,46 @@ public:
   /// TVM's override_instruments: exits the current instruments, replaces
   /// them, enters the new ones (with the enter/exit failure semantics above).
   /// Works on any context, entered or not, including the thread default.
-  llvm::Error overrideInstruments(
-      std::vector<std::shared_ptr<PassInstrument>> list);
+  llvm::Error
+  overrideInstruments(std::vector<std::shared_ptr<PassInstrument>> list);
 
   PassStatistics &getStatistics() { return statistics; }
   const PassStatistics &getStatistics() const { return statistics; }
+
+  /// Where the remarks of passes run under this context go (Remark.h); null
+  /// (the default) drops them.
+  void setRemarkSink(std::shared_ptr<RemarkSink> sink) {
+    remarkSink = std::move(sink);
+  }
+  RemarkSink *getRemarkSink() const { return remarkSink.get(); }
+  /// True if a remark of \p kind from \p pass would go anywhere: passes ask
+  /// before building one.
+  bool isRemarkEnabled(RemarkKind kind, llvm::StringRef pass) const {
+    return remarkSink && remarkSink->isEnabled(kind, pass);
+  }
+  /// Hands \p remark to the sink, if it takes remarks of its kind and pass.
+  void emitRemark(const Remark &remark) {
+    if (isRemarkEnabled(remark.getKind(), remark.getPass()))
+      remarkSink->emit(remark);
+  }
+
+  /// Where the located warnings of passes go (e.g. a constant that
+  /// FoldConstant could not evaluate): the driver installs a handler that
+  /// renders them through its SourceMgr. Without one, warnings are printed,
+  /// unlocated, on llvm::errs().
+  using WarningHandler =
+      std::function<void(llvm::SMLoc loc, const llvm::Twine &message)>;
+  void setWarningHandler(WarningHandler handler) {
+    warningHandler = std::move(handler);
+  }
+  const WarningHandler &getWarningHandler() const { return warningHandler; }
+  void emitWarning(llvm::SMLoc loc, const llvm::Twine &message);
 
   /// Instrument callbacks, used by Pass::run (see PassInstrument.h).
   /// Returns whether the pass should run; calls runBeforePass when it does.
   llvm::Expected<bool> instrumentBeforePass(const IRModule &module,
                                             const PassInfo &info);
-  llvm::Error instrumentAfterPass(const IRModule &module,
-                                  const PassInfo &info);
+  llvm::Error instrumentAfterPass(const IRModule &module, const PassInfo &info);
 
 private:
   friend class PassContextScope;
@@ -144,6 +174,8 @@ private:
   llvm::StringMap<OptionValue> config;
   std::vector<std::shared_ptr<PassInstrument>> instruments;
   PassStatistics statistics;
+  std::shared_ptr<RemarkSink> remarkSink;
+  WarningHandler warningHandler;
 };
 
 /// An entered PassContext; leaving the scope exits it.

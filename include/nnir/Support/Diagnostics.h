@@ -56,6 +56,14 @@ bool printErrors(llvm::Error err, const llvm::SourceMgr &sm,
 void printNote(const llvm::SourceMgr &sm, llvm::SMLoc loc,
                const llvm::Twine &message, llvm::raw_ostream &os);
 
+/// Renders a located warning (of a pass that carries on).
+void printWarning(const llvm::SourceMgr &sm, llvm::SMLoc loc,
+                  const llvm::Twine &message, llvm::raw_ostream &os);
+
+/// Renders a located remark (optimisation remarks of passes).
+void printRemark(const llvm::SourceMgr &sm, llvm::SMLoc loc,
+                 const llvm::Twine &message, llvm::raw_ostream &os);
+
 /// The 1-based line and column of \p loc, or {0, 0} if it is not in \p sm.
 std::pair<unsigned, unsigned> getLineAndColumn(const llvm::SourceMgr &sm,
                                                llvm::SMLoc loc);

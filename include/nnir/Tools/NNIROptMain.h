@@ -105,9 +105,24 @@ struct NNIROptConfig {
   enum class EmitKind { NNIR, LLVM, LLVMOptimized };
   EmitKind emit = EmitKind::NNIR;
 
+  //===--------------------------------------------------------------------===//
+  // Remarks (LLVM's flags; see nnir/Pass/RemarkStreamer.h)
+  //===--------------------------------------------------------------------===//
+
+  /// `--pass-remarks=`, `--pass-remarks-missed=`, `--pass-remarks-analysis=`:
+  /// regexes over pass names; matching remarks are printed, located, on the
+  /// error stream.
+  std::string passRemarks;
+  std::string passRemarksMissed;
+  std::string passRemarksAnalysis;
+  /// `--pass-remarks-output=`: a file for every remark in LLVM's YAML format;
+  /// `--pass-remarks-filter=` keeps only the passes it matches there.
+  std::string passRemarksOutput;
+  std::string passRemarksFilter;
+
   /// Declares the command-line options (once; later calls do nothing). Takes
   /// over the names that libLLVM registers for its own pass manager
-  /// (`--time-passes`, `--print-changed`, `--stats`).
+  /// (`--time-passes`, `--print-changed`, `--stats`, `--pass-remarks*`).
   static void registerCLOptions();
   /// Builds a config from the parsed command line. registerCLOptions() must
   /// have been called before the command line was parsed. Contradictory

@@ -8,16 +8,19 @@
 /// pass with an option), adding and removing functions (module passes),
 /// failing with a located error, recording a statistic, mutating the input in
 /// place (for testing.immutable_module), breaking the IR (for --verify-each),
-/// preserving types (for the required-InferType bookkeeping) and running a
-/// pipeline inside a pass (for nested instrumentation).
+/// preserving types (for the required-InferType bookkeeping), running a
+/// pipeline inside a pass (for nested instrumentation) and emitting remarks
+/// of every kind (for the --pass-remarks flags).
 //
 //===----------------------------------------------------------------------===//
 
 #include "nnir/IR/ExprMutator.h"
 #include "nnir/IR/ExprVisitor.h"
 #include "nnir/IR/Module.h"
+#include "nnir/IR/Op.h"
 #include "nnir/Pass/Pass.h"
 #include "nnir/Pass/PassRegistry.h"
+#include "nnir/Pass/Remark.h"
 #include "nnir/Support/Diagnostics.h"
 
 #include "llvm/Support/ErrorHandling.h"
@@ -232,6 +235,65 @@ static Ref<Pass> createNestedPipeline() {
 }
 
 //===----------------------------------------------------------------------===//
+// test-remarks
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Emits, through the context, a Passed remark for every operator call, a
+/// Missed remark for every constant and an Analysis remark per function.
+struct RemarkEmitter : ExprVisitor {
+  RemarkEmitter(PassContext &ctx, StringRef function)
+      : ctx(ctx), function(function) {}
+  void visitCall(Call *call) override {
+    ++numCalls;
+    if (Op *op = call->getCalledOp();
+        op && ctx.isRemarkEnabled(RemarkKind::Passed, "test-remarks"))
+      ctx.emitRemark(
+          Remark(RemarkKind::Passed, "test-remarks", "OpCall", call->getLoc())
+              .setFunction(function)
+          << "call of '" << RemarkArg("Op", op->getName()) << "' with "
+          << RemarkArg("NumArgs", unsigned(call->getNumArgs()))
+          << (call->getNumArgs() == 1 ? " argument" : " arguments"));
+    ExprVisitor::visitCall(call);
+  }
+  void visitConstant(Constant *constant) override {
+    if (ctx.isRemarkEnabled(RemarkKind::Missed, "test-remarks"))
+      ctx.emitRemark(
+          Remark(RemarkKind::Missed, "test-remarks", "Constant",
+                 constant->getLoc())
+              .setFunction(function)
+          << "constant of "
+          << RemarkArg("Bytes", uint64_t(constant->getData().getByteSize()))
+          << " bytes left alone");
+  }
+  PassContext &ctx;
+  StringRef function;
+  unsigned numCalls = 0;
+};
+} // namespace
+
+static Ref<Pass> createRemarks() {
+  PassInfo info("test-remarks", /*optLevel=*/0);
+  info.preservesTypes = true;
+  return createFunctionPass(
+      [](Ref<Function> func, const IRModule &module,
+         PassContext &ctx) -> Expected<Ref<Function>> {
+        StringRef name = getFunctionName(module, func.get());
+        RemarkEmitter emitter(ctx, name);
+        emitter.visit(func.get());
+        if (ctx.isRemarkEnabled(RemarkKind::Analysis, "test-remarks"))
+          ctx.emitRemark(Remark(RemarkKind::Analysis, "test-remarks",
+                                "CallCount", func->getLoc())
+                             .setFunction(name)
+                         << "@" << name << " has "
+                         << RemarkArg("NumCalls", emitter.numCalls)
+                         << " calls");
+        return func;
+      },
+      std::move(info));
+}
+
+//===----------------------------------------------------------------------===//
 // Registration
 //===----------------------------------------------------------------------===//
 
@@ -307,6 +369,11 @@ void nnir::test::registerTestPasses() {
            {{"level", OptionType::Int, OptionValue(0), "Opt level of the pass"},
             {"preserve", OptionType::Bool, OptionValue(true),
              "Declare that the pass preserves types"}}));
+  add(registry,
+      make("test-remarks",
+           "Remark on every operator call (passed), constant (missed) and "
+           "function (analysis: its number of calls); changes nothing",
+           createRemarks));
   add(registry, make("test-nested-pipeline",
                      "Run test-count-calls,test-rename-vars{suffix=_n} "
                      "inside the pass",

@@ -1,0 +1,95 @@
+//===- FoldConstant.h - Constant folding through the JIT --------*- C++ -*-===//
+//
+/// \file
+/// FoldConstant replaces the subexpressions whose value is known at compile
+/// time by constants (Relay's FoldConstant), evaluating them with the
+/// ExecutionEngine: JIT-compiled kernels on the host CPU.
+///
+/// What folds follows TVM's rules, in TVM's order:
+///  - a Constant, or a tuple of constants, is constant;
+///  - a call folds when its callee is an operator, it has at least one
+///    argument (`zeros(shape=...)`-like calls never fold), the operator is
+///    not stateful (nn.dropout), not non-computational (annotations), not
+///    device_copy, and every argument is constant; nothing inside a primitive
+///    function folds;
+///  - shape_of and ndarray_size fold from the static type of their input,
+///    constant or not (a rank-0 input: ndarray_size gives 1; shape_of, which
+///    the type relation makes 0-d there, is not folded);
+///  - a let bound to a constant (or to a tensor-valued foldable expression)
+///    is inlined into its uses and the binding dropped; `(x, c).0` is `x`;
+///    an `if` whose condition is a constant bool picks its branch;
+///  - a function in which nothing folds is returned as it is (identity).
+///
+/// How it evaluates differs from TVM, which builds a module, an interpreter
+/// and new LLVM code for every single call it folds:
+///  - the foldable calls are collected first; each maximal constant
+///    subgraph is evaluated once (all of a function's subgraphs in one
+///    evaluation: fused by FuseOps, lowered, JIT-compiled and run), and only
+///    the values that non-constant code uses become constants;
+///  - kernels come from a process-wide ExecutionEngine, so its cache serves
+///    every evaluation (and its disk cache, with $NNIR_KERNEL_CACHE_DIR);
+///  - evaluation runs under a fresh PassContext (the user's disabled passes,
+///    config and instruments do not apply), except that the timing
+///    instrument sees its passes nested under FoldConstant;
+///  - a size guard: a value larger than `FoldConstant.max_bytes` (config,
+///    default 10 MiB) and larger than the constants it is computed from
+///    together is not materialised (its operands may be);
+///  - an evaluation that fails (an operator without a compute, an error at
+///    run time) leaves the subexpression unfolded, warns at its location and
+///    goes on; it never fails the pass.
+///
+/// Remarks (`--pass-remarks=FoldConstant`, `--pass-remarks-missed=...`): a
+/// Passed remark for every materialised constant (how many calls, bytes);
+/// a Missed remark for every call that looked constant but did not fold, and
+/// why. Statistics: calls folded, constants created, bytes materialised,
+/// evaluations, kernels compiled, kernel cache hits, and skips by reason.
+///
+/// The walks are iterative: a 1,000,000-call chain folds (or not) on the
+/// default stack.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNIR_TRANSFORMS_FOLDCONSTANT_H
+#define NNIR_TRANSFORMS_FOLDCONSTANT_H
+
+#include "nnir/IR/Expr.h"
+#include "nnir/IR/Module.h"
+#include "nnir/Pass/Pass.h"
+
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+
+namespace nnir {
+
+class ExecutionEngine;
+
+struct FoldConstantOptions {
+  /// The size guard (see the file comment).
+  uint64_t maxBytes = uint64_t(10) << 20;
+  /// Evaluate every foldable call on its own, in post-order, as TVM does
+  /// (for testing that batching changes nothing, and for comparison).
+  bool perCall = false;
+};
+
+inline constexpr llvm::StringLiteral kFoldConstantMaxBytesConfig =
+    "FoldConstant.max_bytes";
+
+/// The ExecutionEngine constant evaluation uses: one per process, created on
+/// first use (with the disk cache of $NNIR_KERNEL_CACHE_DIR when set).
+llvm::Expected<ExecutionEngine *> getConstantEvaluationEngine();
+
+/// Folds the constants of \p expr (usually a function), which must carry
+/// checked types. \p module resolves global types; \p ctx receives remarks,
+/// warnings and statistics. Returns \p expr itself when nothing folds.
+/// Fails only when the engine cannot be created.
+llvm::Expected<Ref<Expr>> foldConstant(Expr *expr, const IRModule *module,
+                                       PassContext &ctx,
+                                       const FoldConstantOptions &options = {});
+
+/// The "FoldConstant" function pass (opt level 2, requires InferType).
+Ref<Pass> createFoldConstantPass(bool perCall = false);
+
+} // namespace nnir
+
+#endif // NNIR_TRANSFORMS_FOLDCONSTANT_H

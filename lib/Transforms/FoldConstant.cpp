@@ -1,0 +1,957 @@
+//===- FoldConstant.cpp - Constant folding through the JIT ----------------===//
+//
+/// \file
+/// FoldConstant in three steps:
+///  1. Mark. A post-order rewrite (ExprMutator) applies TVM's rules in TVM's
+///     order. A call that would fold is not evaluated yet: it is marked
+///     *pending* (its value is a compile-time constant). Lets of constants
+///     and of pending tensors are inlined, `(x, c).0` projects, shape_of and
+///     ndarray_size become constants from static types. An `if` whose
+///     condition is pending evaluates the condition at once, to pick its
+///     branch.
+///  2. Evaluate. The *roots* are the pending nodes that non-pending code
+///     uses. All roots are evaluated together: one function returning the
+///     tuple of roots, fused (FuseOps), type-checked and run through the
+///     process-wide ExecutionEngine. Roots above the size guard are dropped
+///     first (their pending operands become roots). If the evaluation fails,
+///     the pending nodes under the roots are evaluated one at a time
+///     (TVM's order), to find the ones that fail: those stay unfolded, with
+///     a warning, and the roots are collected again.
+///  3. Materialise. A rewrite replaces every evaluated root by its value.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnir/Transforms/FoldConstant.h"
+
+#include "nnir/ExecutionEngine/Evaluator.h"
+#include "nnir/ExecutionEngine/ExecutionEngine.h"
+#include "nnir/IR/ExprMutator.h"
+#include "nnir/IR/Op.h"
+#include "nnir/IR/OpProperties.h"
+#include "nnir/Ops/Compute.h"
+#include "nnir/Ops/DataMovementAttrs.h"
+#include "nnir/Pass/Instruments.h"
+#include "nnir/Pass/PassContext.h"
+#include "nnir/Pass/Remark.h"
+#include "nnir/Support/Diagnostics.h"
+#include "nnir/Transforms/FuseOps.h"
+#include "nnir/Transforms/InferType.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Process.h"
+
+#include <mutex>
+#include <optional>
+#include <set>
+
+using namespace llvm;
+using namespace nnir;
+
+static constexpr StringLiteral kPassName = "FoldConstant";
+
+//===----------------------------------------------------------------------===//
+// The process-wide engine
+//===----------------------------------------------------------------------===//
+
+Expected<ExecutionEngine *> nnir::getConstantEvaluationEngine() {
+  // Never destroyed: LLJIT must not be torn down after LLVM's own static
+  // state at exit (the pointer keeps it reachable for leak checkers).
+  static std::once_flag once;
+  static ExecutionEngine *engine = nullptr;
+  static std::string error;
+  std::call_once(once, [] {
+    EngineOptions options;
+    if (std::optional<std::string> dir =
+            sys::Process::GetEnv("NNIR_KERNEL_CACHE_DIR"))
+      options.cacheDir = *dir;
+    Expected<std::unique_ptr<ExecutionEngine>> created =
+        ExecutionEngine::create(options);
+    if (!created)
+      error = toString(created.takeError());
+    else
+      engine = created->release();
+  });
+  if (!engine)
+    return makeError("cannot create the constant-evaluation engine: " + error);
+  return engine;
+}
+
+//===----------------------------------------------------------------------===//
+// The folder
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Why a call that looked constant did not fold.
+enum class SkipReason : unsigned {
+  Stateful,
+  NonComputational,
+  DeviceCopy,
+  InsidePrimitive,
+  NoCompute,
+  SizeGuard,
+  EvaluationFailed,
+};
+constexpr unsigned kNumSkipReasons = 7;
+
+struct SkipReasonInfo {
+  StringLiteral remark;
+  StringLiteral counter;
+  StringLiteral description;
+};
+constexpr SkipReasonInfo kSkipReasons[kNumSkipReasons] = {
+    {"Stateful", "num-skipped-stateful",
+     "Constant calls of stateful operators not folded"},
+    {"NonComputational", "num-skipped-non-computational",
+     "Constant calls of non-computational operators not folded"},
+    {"DeviceCopy", "num-skipped-device-copy",
+     "Constant device_copy calls not folded"},
+    {"InsidePrimitive", "num-skipped-inside-primitive",
+     "Constant calls inside primitive functions not folded"},
+    {"NoCompute", "num-skipped-no-compute",
+     "Constant calls of operators without a compute not folded"},
+    {"SizeGuard", "num-skipped-size-guard",
+     "Constant values not materialised by the size guard"},
+    {"EvaluationFailed", "num-skipped-evaluation-failed",
+     "Constant calls whose evaluation failed"},
+};
+
+/// The bytes of a value of type \p type (tensors and tuples of them), or
+/// nullopt when it is not statically known.
+std::optional<uint64_t> getStaticBytes(const Type *type) {
+  if (!type)
+    return std::nullopt;
+  if (const auto *tensor = dyn_cast<TensorType>(type)) {
+    uint64_t bytes = tensor->getDType().getStorageBytes();
+    for (int64_t dim : tensor->getShape()) {
+      if (dim < 0)
+        return std::nullopt;
+      if (dim && bytes > UINT64_MAX / uint64_t(dim))
+        return UINT64_MAX;
+      bytes *= uint64_t(dim);
+    }
+    return bytes;
+  }
+  if (const auto *tuple = dyn_cast<TupleType>(type)) {
+    uint64_t total = 0;
+    for (const Ref<Type> &field : tuple->getFields()) {
+      std::optional<uint64_t> bytes = getStaticBytes(field.get());
+      if (!bytes)
+        return std::nullopt;
+      total = *bytes > UINT64_MAX - total ? UINT64_MAX : total + *bytes;
+    }
+    return total;
+  }
+  return std::nullopt;
+}
+
+/// The number of constants and their bytes in a folded value.
+void measureValue(const Expr *value, uint64_t &numConstants, uint64_t &bytes) {
+  if (const auto *constant = dyn_cast<Constant>(value)) {
+    ++numConstants;
+    bytes += constant->getData().getByteSize();
+    return;
+  }
+  for (const Ref<Expr> &field : cast<Tuple>(value)->getFields())
+    measureValue(field.get(), numConstants, bytes);
+}
+
+/// Converts an evaluated value into a Constant or a tuple of them, located
+/// at \p loc.
+Expected<Ref<Expr>> valueToExpr(const RuntimeValue &value, SMLoc loc) {
+  if (value.isTensor())
+    return Ref<Expr>(Constant::get(value.getTensor(), loc));
+  if (!value.isTuple())
+    return makeError(loc, "the value is a closure, not a constant");
+  SmallVector<Ref<Expr>, 4> fields;
+  for (const RuntimeValue &field : value.getFields()) {
+    Expected<Ref<Expr>> expr = valueToExpr(field, loc);
+    if (!expr)
+      return expr.takeError();
+    fields.push_back(std::move(*expr));
+  }
+  return Ref<Expr>(Tuple::get(fields, loc));
+}
+
+class ConstantFolder final : public ExprMutator {
+public:
+  ConstantFolder(const IRModule *module, PassContext &ctx,
+                 const FoldConstantOptions &options, StringRef function,
+                 ExecutionEngine &engine)
+      : module(module), ctx(ctx), options(options), function(function.str()),
+        engine(engine), evaluator(engine, nullptr),
+        shapeOf(Op::lookup("shape_of")),
+        ndarraySize(Op::lookup("ndarray_size")),
+        deviceCopy(Op::lookup("device_copy")),
+        passedRemarks(ctx.isRemarkEnabled(RemarkKind::Passed, kPassName)),
+        missedRemarks(ctx.isRemarkEnabled(RemarkKind::Missed, kPassName)) {}
+
+  Ref<Expr> run(Expr *expr);
+  void recordStatistics();
+
+private:
+  //===--------------------------------------------------------------------===//
+  // Step 1: mark
+  //===--------------------------------------------------------------------===//
+
+  bool isPending(const Expr *e) const {
+    return pendingType.count(e) && !unfolded.count(e);
+  }
+
+  /// A constant, a pending node, or a tuple of those (TVM's
+  /// IsComplexConstant, with pending nodes standing for their values).
+  bool isConstantValued(const Expr *e) const {
+    if (isa<Constant>(e) || isPending(e))
+      return true;
+    if (const auto *tuple = dyn_cast<Tuple>(e))
+      return all_of(tuple->getFields(), [this](const Ref<Expr> &field) {
+        return isConstantValued(field.get());
+      });
+    return false;
+  }
+
+  bool hasConstantArgs(const Call *call) const {
+    return all_of(call->getArgs(), [this](const Ref<Expr> &arg) {
+      return isConstantValued(arg.get());
+    });
+  }
+
+  void markPending(Expr *post, Ref<Type> type) {
+    if (pendingType.try_emplace(post, std::move(type)).second)
+      pendingOrder.push_back(post);
+  }
+
+  void skip(SkipReason reason, const Expr *node, const Twine &why) {
+    ++skipped[unsigned(reason)];
+    if (!missedRemarks)
+      return;
+    const SkipReasonInfo &info = kSkipReasons[unsigned(reason)];
+    ctx.emitRemark(
+        Remark(RemarkKind::Missed, kPassName, info.remark, node->getLoc())
+            .setFunction(function)
+        << why.str());
+  }
+
+  /// shape_of / ndarray_size of a statically shaped input, as a constant.
+  Ref<Expr> foldShapeQuery(const Call *pre, Op *op);
+
+  std::optional<bool> getConstantCondition(Expr *cond);
+
+  Ref<Expr> visitFunction(Function *func) override {
+    bool saved = insidePrimitive;
+    insidePrimitive |= func->isPrimitive();
+    Ref<Expr> result = ExprMutator::visitFunction(func);
+    insidePrimitive = saved;
+    return result;
+  }
+
+  Ref<Expr> rewriteCall(Call *pre, Call *post) override;
+
+  Ref<Expr> rewriteTupleGetItem(TupleGetItem *pre,
+                                TupleGetItem *post) override {
+    Expr *tuple = post->getTuple().get();
+    if (auto *literal = dyn_cast<Tuple>(tuple))
+      if (pre->getIndex() < literal->getFields().size())
+        return literal->getFields()[pre->getIndex()];
+    if (isPending(tuple))
+      markPending(post, pre->getCheckedType());
+    return post;
+  }
+
+  Ref<Expr> visitLet(Let *let) override {
+    // Values first, so that a let bound to a constant (or to a pending
+    // tensor) is substituted into its uses before they are visited.
+    for (Let *cur = let;;) {
+      Ref<Expr> value = mutate(cur->getValue().get());
+      if (isa<Constant>(value.get()) ||
+          (isPending(value.get()) &&
+           isa_and_nonnull<TensorType>(pendingType[value.get()].get())))
+        memo[cur->getVar().get()] = value;
+      auto *next = dyn_cast<Let>(cur->getBody().get());
+      if (!next || memo.count(next))
+        break;
+      cur = next;
+    }
+    return ExprMutator::visitLet(let);
+  }
+
+  Ref<Expr> rewriteLet(Let *pre, Let *post) override {
+    // A substituted binding is dropped.
+    auto it = memo.find(pre->getVar().get());
+    if (it != memo.end() && it->second.get() != pre->getVar().get())
+      return post->getBody();
+    return post;
+  }
+
+  Ref<Expr> visitIf(If *e) override {
+    Ref<Expr> cond = mutate(e->getCond().get());
+    if (std::optional<bool> value = getConstantCondition(cond.get()))
+      return mutate(*value ? e->getThen().get() : e->getElse().get());
+    return ExprMutator::visitIf(e);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Step 2: evaluate
+  //===--------------------------------------------------------------------===//
+
+  /// The pending nodes that non-pending code reachable from \p top uses, in
+  /// first-use order.
+  std::vector<Expr *> collectRoots(Expr *top);
+
+  /// \p node with its pending operands replaced by their values where known.
+  /// Counts the pending calls it passes in \p numCalls.
+  Ref<Expr> substitute(Expr *node);
+
+  /// Evaluates \p nodes together; on success records their values.
+  Error evaluate(ArrayRef<Expr *> nodes);
+
+  /// Evaluates the pending nodes under \p roots one at a time, in post-order;
+  /// those that fail (or whose operands failed) become unfolded.
+  void evaluatePerCall(ArrayRef<Expr *> roots);
+
+  /// Evaluates \p roots: together, and one at a time if that fails.
+  void resolve(ArrayRef<Expr *> roots) {
+    if (!options.perCall) {
+      Error err = evaluate(roots);
+      if (!err)
+        return;
+      consumeError(std::move(err));
+    }
+    evaluatePerCall(roots);
+  }
+
+  /// The pending nodes among the operands of \p node (through tuples).
+  void getPendingOperands(Expr *node, SmallVectorImpl<Expr *> &out) const;
+
+  /// The size guard: true if \p root must not be materialised.
+  bool exceedsSizeGuard(Expr *root);
+
+  void warn(SMLoc loc, const std::string &message) {
+    if (warned.insert(std::make_pair(loc.getPointer(), message)).second)
+      ctx.emitWarning(loc, message);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // State
+  //===--------------------------------------------------------------------===//
+
+  const IRModule *module;
+  PassContext &ctx;
+  const FoldConstantOptions &options;
+  std::string function;
+  ExecutionEngine &engine;
+  Evaluator evaluator;
+  Op *shapeOf, *ndarraySize, *deviceCopy;
+  bool passedRemarks, missedRemarks;
+  bool insidePrimitive = false;
+
+  /// Pending nodes and their static types (null when unknown).
+  DenseMap<const Expr *, Ref<Type>> pendingType;
+  std::vector<Ref<Expr>> pendingOrder;
+  /// Evaluated pending nodes: a Constant or a tuple of them.
+  DenseMap<const Expr *, Ref<Expr>> values;
+  /// Pending nodes that stay as they are (failed, guarded, or over failed
+  /// operands).
+  DenseSet<const Expr *> unfolded;
+  std::set<std::pair<const char *, std::string>> warned;
+
+  /// The context evaluations run under (entered for each).
+  Ref<PassContext> evalContext;
+  Ref<Pass> evalPipeline;
+  RuntimeValue evalResult;
+
+public:
+  uint64_t skipped[kNumSkipReasons] = {};
+  uint64_t numCallsFolded = 0, numConstants = 0, numBytes = 0,
+           numEvaluations = 0;
+};
+
+} // namespace
+
+Ref<Expr> ConstantFolder::foldShapeQuery(const Call *pre, Op *op) {
+  if (pre->getArgs().size() != 1)
+    return nullptr;
+  const auto *input =
+      dyn_cast_or_null<TensorType>(pre->getArg(0)->getCheckedType().get());
+  if (!input)
+    return nullptr;
+  // Attribute records have no RTTI of their own: check the type key.
+  const Attrs *attrs = pre->getAttrs().get();
+  DataType dtype;
+  if (!attrs)
+    return nullptr;
+  if (attrs->getTypeKey() == ShapeOfAttrs::typeKey)
+    dtype = static_cast<const ShapeOfAttrs *>(attrs)->dtype;
+  else if (attrs->getTypeKey() == NdarraySizeAttrs::typeKey)
+    dtype = static_cast<const NdarraySizeAttrs *>(attrs)->dtype;
+  else
+    return nullptr;
+  ArrayRef<int64_t> dims = input->getShape();
+  if (any_of(dims, [](int64_t dim) { return dim < 0; }))
+    return nullptr;
+  bool isFloat = dtype.isFloatingPoint();
+  if (op == shapeOf) {
+    // The relation types shape_of of a 0-d tensor as 0-d (as TVM's), and
+    // there is no value to fold it to (TVM folds uninitialised memory).
+    if (dims.empty())
+      return nullptr;
+    Expected<NDArray> array = NDArray::create(dtype, {int64_t(dims.size())});
+    if (!array) {
+      consumeError(array.takeError());
+      return nullptr;
+    }
+    for (size_t i = 0; i < dims.size(); ++i) {
+      if (isFloat)
+        array->setElementFromDouble(i, double(dims[i]));
+      else
+        array->setElementFromInt(i, dims[i]);
+    }
+    return Constant::get(std::move(*array), pre->getLoc());
+  }
+  int64_t size = 1;
+  for (int64_t dim : dims)
+    size *= dim;
+  Expected<NDArray> array = NDArray::create(dtype, {});
+  if (!array) {
+    consumeError(array.takeError());
+    return nullptr;
+  }
+  if (isFloat)
+    array->setElementFromDouble(0, double(size));
+  else
+    array->setElementFromInt(0, size);
+  return Constant::get(std::move(*array), pre->getLoc());
+}
+
+Ref<Expr> ConstantFolder::rewriteCall(Call *pre, Call *post) {
+  Op *op = post->getCalledOp();
+  // The rules, in TVM's order.
+  if (insidePrimitive) {
+    if (op && !post->getArgs().empty() && hasConstantArgs(post))
+      skip(SkipReason::InsidePrimitive, pre,
+           "not folded: " + op->getName() + " is inside a primitive function");
+    return pre;
+  }
+  if (post->getArgs().empty() || !op)
+    return post;
+  if (isStatefulOp(op)) {
+    if (hasConstantArgs(post))
+      skip(SkipReason::Stateful, pre,
+           "not folded: " + op->getName() + " is stateful");
+    return post;
+  }
+  if (op == shapeOf || op == ndarraySize) {
+    if (Ref<Expr> folded = foldShapeQuery(pre, op)) {
+      ++numCallsFolded;
+      ++numConstants;
+      numBytes += cast<Constant>(folded.get())->getData().getByteSize();
+      if (passedRemarks)
+        ctx.emitRemark(
+            Remark(RemarkKind::Passed, kPassName, "Folded", pre->getLoc())
+                .setFunction(function)
+            << "folded " << op->getName()
+            << " from the static type of its input");
+      return folded;
+    }
+    return post;
+  }
+  if (isNonComputationalOp(op)) {
+    if (hasConstantArgs(post))
+      skip(SkipReason::NonComputational, pre,
+           "not folded: " + op->getName() + " is not computational");
+    return post;
+  }
+  if (op == deviceCopy) {
+    if (hasConstantArgs(post))
+      skip(SkipReason::DeviceCopy, pre, "not folded: device_copy never folds");
+    return post;
+  }
+  if (!hasConstantArgs(post))
+    return post;
+  if (!getOpCompute(op)) {
+    std::string message =
+        "cannot fold this call: " + op->getName().str() + " has no compute";
+    skip(SkipReason::NoCompute, pre,
+         "not folded: " + op->getName() + " has no compute");
+    warn(pre->getLoc(), message);
+    return post;
+  }
+  markPending(post, pre->getCheckedType());
+  return post;
+}
+
+std::optional<bool> ConstantFolder::getConstantCondition(Expr *cond) {
+  if (!isa<Constant>(cond)) {
+    if (!isPending(cond))
+      return std::nullopt;
+    if (!values.count(cond))
+      resolve({cond});
+    auto it = values.find(cond);
+    if (it == values.end())
+      return std::nullopt;
+    cond = it->second.get();
+  }
+  const auto *constant = dyn_cast<Constant>(cond);
+  if (!constant)
+    return std::nullopt;
+  const NDArray &data = constant->getData();
+  // The bool's value (not the first byte of some other dtype).
+  if (!data.getDType().isBool() || data.getNumElements() != 1)
+    return std::nullopt;
+  return data.getElementAsInt(0) != 0;
+}
+
+void ConstantFolder::getPendingOperands(Expr *node,
+                                        SmallVectorImpl<Expr *> &out) const {
+  SmallVector<Expr *, 8> stack;
+  if (auto *call = dyn_cast<Call>(node))
+    for (const Ref<Expr> &arg : call->getArgs())
+      stack.push_back(arg.get());
+  else
+    stack.push_back(cast<TupleGetItem>(node)->getTuple().get());
+  while (!stack.empty()) {
+    Expr *e = stack.pop_back_val();
+    if (pendingType.count(e))
+      out.push_back(e);
+    else if (auto *tuple = dyn_cast<Tuple>(e))
+      for (const Ref<Expr> &field : tuple->getFields())
+        stack.push_back(field.get());
+  }
+}
+
+std::vector<Expr *> ConstantFolder::collectRoots(Expr *top) {
+  std::vector<Expr *> roots;
+  DenseSet<const Expr *> seen;
+  SmallVector<Expr *, 64> stack;
+  auto use = [&](Expr *e) {
+    if (!e || !seen.insert(e).second)
+      return;
+    if (isPending(e))
+      roots.push_back(e);
+    else
+      stack.push_back(e);
+  };
+  use(top);
+  while (!stack.empty()) {
+    Expr *e = stack.pop_back_val();
+    switch (e->getKind()) {
+    case Expr::Kind::Call: {
+      auto *call = cast<Call>(e);
+      use(call->getCallee().get());
+      for (const Ref<Expr> &arg : call->getArgs())
+        use(arg.get());
+      break;
+    }
+    case Expr::Kind::Tuple:
+      for (const Ref<Expr> &field : cast<Tuple>(e)->getFields())
+        use(field.get());
+      break;
+    case Expr::Kind::TupleGetItem:
+      use(cast<TupleGetItem>(e)->getTuple().get());
+      break;
+    case Expr::Kind::Let: {
+      auto *let = cast<Let>(e);
+      use(let->getValue().get());
+      use(let->getBody().get());
+      break;
+    }
+    case Expr::Kind::If: {
+      auto *ifExpr = cast<If>(e);
+      use(ifExpr->getCond().get());
+      use(ifExpr->getThen().get());
+      use(ifExpr->getElse().get());
+      break;
+    }
+    case Expr::Kind::Function:
+      use(cast<Function>(e)->getBody().get());
+      break;
+    default:
+      break;
+    }
+  }
+  return roots;
+}
+
+Ref<Expr> ConstantFolder::substitute(Expr *node) {
+  // Post-order over the pending subgraph; values and constants are leaves.
+  DenseMap<const Expr *, Ref<Expr>> done;
+  SmallVector<std::pair<Expr *, bool>, 64> stack{{node, false}};
+  auto leaf = [&](Expr *e) -> Ref<Expr> {
+    if (e != node) {
+      auto it = values.find(e);
+      if (it != values.end())
+        return it->second;
+    }
+    if (isa<Constant>(e) || isa<Op>(e))
+      return e;
+    return nullptr;
+  };
+  auto children = [](Expr *e, SmallVectorImpl<Expr *> &out) {
+    if (auto *call = dyn_cast<Call>(e)) {
+      for (const Ref<Expr> &arg : call->getArgs())
+        out.push_back(arg.get());
+    } else if (auto *tuple = dyn_cast<Tuple>(e)) {
+      for (const Ref<Expr> &field : tuple->getFields())
+        out.push_back(field.get());
+    } else if (auto *item = dyn_cast<TupleGetItem>(e)) {
+      out.push_back(item->getTuple().get());
+    }
+  };
+  SmallVector<Expr *, 4> kids;
+  while (!stack.empty()) {
+    auto [e, expanded] = stack.back();
+    if (done.count(e)) {
+      stack.pop_back();
+      continue;
+    }
+    if (Ref<Expr> value = leaf(e)) {
+      done[e] = value;
+      stack.pop_back();
+      continue;
+    }
+    kids.clear();
+    children(e, kids);
+    if (!expanded) {
+      stack.back().second = true;
+      for (Expr *kid : kids)
+        if (!done.count(kid))
+          stack.push_back({kid, false});
+      continue;
+    }
+    stack.pop_back();
+    bool changed = false;
+    SmallVector<Ref<Expr>, 4> newKids;
+    for (Expr *kid : kids) {
+      newKids.push_back(done[kid]);
+      changed |= newKids.back().get() != kid;
+    }
+    Ref<Expr> result = e;
+    if (changed) {
+      if (auto *call = dyn_cast<Call>(e))
+        result = Call::get(call->getCallee(), newKids, call->getAttrs(),
+                           call->getLoc());
+      else if (auto *tuple = dyn_cast<Tuple>(e))
+        result = Tuple::get(newKids, tuple->getLoc());
+      else
+        result = TupleGetItem::get(
+            newKids[0], cast<TupleGetItem>(e)->getIndex(), e->getLoc());
+    }
+    done[e] = result;
+  }
+  return done[node];
+}
+
+Error ConstantFolder::evaluate(ArrayRef<Expr *> nodes) {
+  if (!evalPipeline) {
+    // A fresh context: the user's disabled passes, config and instruments do
+    // not apply, except that timing sees the passes nested under ours.
+    evalContext = PassContext::create();
+    std::vector<std::shared_ptr<PassInstrument>> instruments;
+    for (const std::shared_ptr<PassInstrument> &instrument :
+         ctx.getInstruments())
+      if (std::dynamic_pointer_cast<PassTimingInstrument>(instrument))
+        instruments.push_back(instrument);
+    evalContext->setInstruments(std::move(instruments));
+    PassInfo info("JITRun", /*optLevel=*/0);
+    info.description = "run main through the JIT (FoldConstant's evaluation)";
+    Ref<Pass> run = createModulePass(
+        [this](Ref<IRModule> mod, PassContext &) -> Expected<Ref<IRModule>> {
+          const Function *main = mod->lookup("main");
+          Expected<RuntimeValue> result = evaluator.call(*main, {});
+          if (!result)
+            return result.takeError();
+          evalResult = std::move(*result);
+          return mod;
+        },
+        std::move(info));
+    evalPipeline = createSequential(
+        {createInferTypePass(), createFuseOpsPass(/*fuseOptLevel=*/2), run},
+        PassInfo("ConstEvaluate", 0));
+  }
+  SmallVector<Ref<Expr>, 4> exprs;
+  for (Expr *node : nodes)
+    exprs.push_back(substitute(node));
+  Ref<Expr> body = exprs.size() == 1 ? exprs[0] : Ref<Expr>(Tuple::get(exprs));
+  Ref<IRModule> mod = IRModule::fromExpr(
+      Function::get({}, std::move(body), nullptr, nullptr, nodes[0]->getLoc()));
+  ++numEvaluations;
+  Expected<PassContextScope> scope = PassContext::enter(evalContext);
+  if (!scope)
+    return scope.takeError();
+  Expected<Ref<IRModule>> result =
+      evalPipeline->run(std::move(mod), *evalContext);
+  Error exitError = scope->exit();
+  if (!result)
+    return joinErrors(result.takeError(), std::move(exitError));
+  if (exitError)
+    return exitError;
+  RuntimeValue value = std::move(evalResult);
+  evalResult = RuntimeValue();
+  if (nodes.size() == 1) {
+    Expected<Ref<Expr>> expr = valueToExpr(value, nodes[0]->getLoc());
+    if (!expr)
+      return expr.takeError();
+    values[nodes[0]] = std::move(*expr);
+    return Error::success();
+  }
+  ArrayRef<RuntimeValue> fields = value.getFields();
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    Expected<Ref<Expr>> expr = valueToExpr(fields[i], nodes[i]->getLoc());
+    if (!expr)
+      return expr.takeError();
+    values[nodes[i]] = std::move(*expr);
+  }
+  return Error::success();
+}
+
+void ConstantFolder::evaluatePerCall(ArrayRef<Expr *> roots) {
+  // Post-order over the pending nodes under the roots.
+  DenseSet<const Expr *> visited;
+  SmallVector<std::pair<Expr *, bool>, 64> stack;
+  for (Expr *root : llvm::reverse(roots))
+    stack.push_back({root, false});
+  SmallVector<Expr *, 4> operands;
+  while (!stack.empty()) {
+    auto [node, expanded] = stack.back();
+    if (!expanded) {
+      if (!visited.insert(node).second || values.count(node) ||
+          unfolded.count(node)) {
+        stack.pop_back();
+        continue;
+      }
+      stack.back().second = true;
+      operands.clear();
+      getPendingOperands(node, operands);
+      for (Expr *operand : operands)
+        if (!visited.count(operand))
+          stack.push_back({operand, false});
+      continue;
+    }
+    stack.pop_back();
+    operands.clear();
+    getPendingOperands(node, operands);
+    // Over an operand that stays unfolded, the node is not constant.
+    if (any_of(operands, [this](Expr *e) { return unfolded.count(e); })) {
+      unfolded.insert(node);
+      continue;
+    }
+    // A projection of an evaluated tuple needs no evaluation.
+    if (auto *item = dyn_cast<TupleGetItem>(node)) {
+      auto it = values.find(item->getTuple().get());
+      if (it != values.end())
+        if (auto *tuple = dyn_cast<Tuple>(it->second.get())) {
+          values[node] = tuple->getFields()[item->getIndex()];
+          continue;
+        }
+    }
+    Error err = evaluate({node});
+    if (!err)
+      continue;
+    unfolded.insert(node);
+    std::string message = toString(std::move(err));
+    // The error is located at the call that failed, usually this one.
+    warn(node->getLoc(), "cannot fold this call: " + message);
+    skip(SkipReason::EvaluationFailed, node,
+         "not folded: evaluation failed: " + message);
+  }
+}
+
+bool ConstantFolder::exceedsSizeGuard(Expr *root) {
+  std::optional<uint64_t> bytes = getStaticBytes(pendingType[root].get());
+  if (auto it = values.find(root); it != values.end()) {
+    uint64_t count = 0, measured = 0;
+    measureValue(it->second.get(), count, measured);
+    bytes = measured;
+  }
+  if (!bytes || *bytes <= options.maxBytes)
+    return false;
+  // The constants it is computed from, each counted once.
+  uint64_t inputs = 0;
+  DenseSet<const Expr *> seen;
+  SmallVector<Expr *, 16> stack{root};
+  while (!stack.empty()) {
+    Expr *e = stack.pop_back_val();
+    if (!seen.insert(e).second)
+      continue;
+    if (auto *constant = dyn_cast<Constant>(e)) {
+      inputs += constant->getData().getByteSize();
+    } else if (auto *call = dyn_cast<Call>(e)) {
+      for (const Ref<Expr> &arg : call->getArgs())
+        stack.push_back(arg.get());
+    } else if (auto *tuple = dyn_cast<Tuple>(e)) {
+      for (const Ref<Expr> &field : tuple->getFields())
+        stack.push_back(field.get());
+    } else if (auto *item = dyn_cast<TupleGetItem>(e)) {
+      stack.push_back(item->getTuple().get());
+    }
+  }
+  if (*bytes <= inputs)
+    return false;
+  skip(SkipReason::SizeGuard, root,
+       "not folded: the value would take " + Twine(*bytes) +
+           " bytes, more than FoldConstant.max_bytes (" +
+           Twine(options.maxBytes) + ") and than its constant inputs (" +
+           Twine(inputs) + " bytes)");
+  return true;
+}
+
+Ref<Expr> ConstantFolder::run(Expr *expr) {
+  Ref<Expr> marked = mutate(expr);
+  if (pendingType.empty())
+    return marked;
+
+  // Evaluate the roots until none fails or is guarded.
+  std::vector<Expr *> roots;
+  for (;;) {
+    roots = collectRoots(marked.get());
+    bool changed = false;
+    for (Expr *root : roots)
+      if (exceedsSizeGuard(root)) {
+        unfolded.insert(root);
+        changed = true;
+      }
+    if (changed)
+      continue;
+    SmallVector<Expr *, 8> needed;
+    for (Expr *root : roots)
+      if (!values.count(root))
+        needed.push_back(root);
+    if (needed.empty())
+      break;
+    size_t numUnfolded = unfolded.size();
+    resolve(needed);
+    if (unfolded.size() == numUnfolded)
+      break;
+  }
+
+  // Count what the materialised roots absorb (each call once).
+  DenseSet<const Expr *> counted;
+  for (Expr *root : roots) {
+    uint64_t calls = 0;
+    SmallVector<Expr *, 16> stack{root};
+    while (!stack.empty()) {
+      Expr *e = stack.pop_back_val();
+      if (!pendingType.count(e) || !counted.insert(e).second)
+        continue;
+      if (auto *call = dyn_cast<Call>(e)) {
+        ++calls;
+        for (const Ref<Expr> &arg : call->getArgs())
+          stack.push_back(arg.get());
+      } else if (auto *tuple = dyn_cast<Tuple>(e)) {
+        for (const Ref<Expr> &field : tuple->getFields())
+          stack.push_back(field.get());
+      } else if (auto *item = dyn_cast<TupleGetItem>(e)) {
+        stack.push_back(item->getTuple().get());
+      }
+    }
+    uint64_t constants = 0, bytes = 0;
+    measureValue(values[root].get(), constants, bytes);
+    numCallsFolded += calls;
+    numConstants += constants;
+    numBytes += bytes;
+    if (passedRemarks)
+      ctx.emitRemark(
+          Remark(RemarkKind::Passed, kPassName, "Folded", root->getLoc())
+              .setFunction(function)
+          << "folded " << RemarkArg("NumCalls", calls)
+          << (calls == 1 ? " call" : " calls") << " into "
+          << (constants == 1 ? "a constant"
+                             : Twine(constants).str() + " constants")
+          << " of " << RemarkArg("Bytes", bytes) << " bytes");
+  }
+  if (roots.empty())
+    return marked;
+
+  // Materialise.
+  struct Materializer final : ExprMutator {
+    void seed(const Expr *e, Ref<Expr> value) { memo[e] = std::move(value); }
+  } rewrite;
+  for (Expr *root : roots)
+    rewrite.seed(root, values[root]);
+  return rewrite.mutate(marked.get());
+}
+
+void ConstantFolder::recordStatistics() {
+  PassStatistics &stats = ctx.getStatistics();
+  stats.add(kPassName, "num-calls-folded", numCallsFolded,
+            "Calls folded into constants");
+  stats.add(kPassName, "num-constants-created", numConstants,
+            "Constants created");
+  stats.add(kPassName, "num-bytes-materialized", numBytes,
+            "Bytes of constants created");
+  stats.add(kPassName, "num-evaluations", numEvaluations,
+            "Evaluations run through the JIT");
+  for (unsigned i = 0; i < kNumSkipReasons; ++i)
+    if (skipped[i])
+      stats.add(kPassName, kSkipReasons[i].counter, skipped[i],
+                kSkipReasons[i].description);
+}
+
+//===----------------------------------------------------------------------===//
+// Entry points
+//===----------------------------------------------------------------------===//
+
+/// Runs the folder on \p expr and records its statistics (and the engine's
+/// compiles and cache hits during the run) in \p ctx.
+static Expected<Ref<Expr>> runFolder(Expr *expr, const IRModule *module,
+                                     PassContext &ctx,
+                                     const FoldConstantOptions &options,
+                                     StringRef function) {
+  Expected<ExecutionEngine *> engine = getConstantEvaluationEngine();
+  if (!engine)
+    return engine.takeError();
+  const EngineStats &engineStats = (*engine)->getStats();
+  uint64_t compiledBefore = engineStats.kernelsCompiled;
+  uint64_t hitsBefore = engineStats.memoryHits + engineStats.diskHits;
+  Ref<Expr> result;
+  {
+    ConstantFolder folder(module, ctx, options, function, **engine);
+    result = folder.run(expr);
+    folder.recordStatistics();
+  }
+  PassStatistics &stats = ctx.getStatistics();
+  stats.add(kPassName, "num-kernels-compiled",
+            engineStats.kernelsCompiled - compiledBefore,
+            "Kernels compiled for evaluation");
+  stats.add(kPassName, "num-kernel-cache-hits",
+            engineStats.memoryHits + engineStats.diskHits - hitsBefore,
+            "Kernels found in the engine's caches");
+  return result;
+}
+
+Expected<Ref<Expr>> nnir::foldConstant(Expr *expr, const IRModule *module,
+                                       PassContext &ctx,
+                                       const FoldConstantOptions &options) {
+  return runFolder(expr, module, ctx, options, "");
+}
+
+Ref<Pass> nnir::createFoldConstantPass(bool perCall) {
+  PassInfo info(kPassName, /*optLevel=*/2, {"InferType"});
+  info.description = "evaluate constant subexpressions through the JIT";
+  return createFunctionPass(
+      [perCall](Ref<Function> func, const IRModule &module,
+                PassContext &ctx) -> Expected<Ref<Function>> {
+        FoldConstantOptions options;
+        options.perCall = perCall;
+        int64_t maxBytes = ctx.getConfigInt(kFoldConstantMaxBytesConfig,
+                                            int64_t(options.maxBytes));
+        if (maxBytes < 0)
+          return makeError(Twine(kFoldConstantMaxBytesConfig) +
+                           " must not be negative, got " + Twine(maxBytes));
+        options.maxBytes = uint64_t(maxBytes);
+        StringRef name;
+        if (ctx.isRemarkEnabled(RemarkKind::Passed, kPassName) ||
+            ctx.isRemarkEnabled(RemarkKind::Missed, kPassName))
+          for (const IRModule::Entry &entry : module.getFunctions())
+            if (entry.func == func)
+              name = entry.var->getName();
+        Expected<Ref<Expr>> result =
+            runFolder(func.get(), &module, ctx, options, name);
+        if (!result)
+          return result.takeError();
+        return Ref<Function>(cast<Function>(result->get()));
+      },
+      std::move(info));
+}
