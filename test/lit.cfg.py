@@ -81,3 +81,4 @@ config.nnir_onnx_testdata = "/usr/share/libonnx-testdata/data"
 if os.path.isdir(os.path.join(config.nnir_onnx_testdata, "node")):
     config.available_features.add("onnx-testdata")
 config.substitutions.append(("%onnx_testdata", config.nnir_onnx_testdata))
+config.substitutions.append(("%nnir_tools_dir", config.nnir_tools_dir))
