@@ -637,6 +637,15 @@ Value NodeContext::constant(NDArray array) {
   return Value{Constant::get(std::move(array)), /*constant=*/true};
 }
 
+Expected<NDArray> NodeContext::createArray(DataType dtype,
+                                           ArrayRef<int64_t> shape) const {
+  Expected<NDArray> array =
+      NDArray::create(dtype, shape, importer.getOptions().maxTensorBytes);
+  if (!array)
+    return error("cannot create a constant: " + toString(array.takeError()));
+  return array;
+}
+
 Value NodeContext::scalar(DataType dtype, double value) {
   return constant(NDArray::scalar(dtype, value));
 }

@@ -123,6 +123,9 @@ public:
   /// Field \p index of a tuple-typed \p value.
   Value getItem(const Value &value, unsigned index);
   Value constant(NDArray array);
+  /// A zero-filled array, within ONNXImportOptions::maxTensorBytes.
+  llvm::Expected<NDArray> createArray(DataType dtype,
+                                      llvm::ArrayRef<int64_t> shape) const;
   /// A 0-d constant of \p dtype.
   Value scalar(DataType dtype, double value);
   /// A 1-D int64 constant.

@@ -25,8 +25,10 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <numeric>
 
@@ -602,7 +604,7 @@ Result convertConstantOfShape(NodeContext &ctx) {
   for (int64_t d : shape)
     if (d < 0)
       return ctx.error("negative dimension " + Twine(d) + " in the shape");
-  TRY(array, NDArray::create(fill.getDType(), shape));
+  TRY(array, ctx.createArray(fill.getDType(), shape));
   size_t elem = fill.getDType().getStorageBytes();
   auto *dst = static_cast<uint8_t *>(array.getMutableData());
   for (int64_t i = 0, n = array.getNumElements(); i < n; ++i)
@@ -622,8 +624,10 @@ Result convertRange(NodeContext &ctx) {
   if (delta[0] == 0)
     return ctx.error("delta is zero");
   double count = std::ceil((limit[0] - start[0]) / delta[0]);
+  if (!std::isfinite(count) || count > double(int64_t(1) << 48))
+    return ctx.error("Range would have " + formatv("{0}", count).str() + " elements");
   int64_t n = std::max<int64_t>(0, static_cast<int64_t>(count));
-  TRY(array, NDArray::create(dtype, {n}));
+  TRY(array, ctx.createArray(dtype, {n}));
   for (int64_t i = 0; i < n; ++i) {
     if (dtype.isFloatingPoint())
       array.setElementFromDouble(i, start[0] + i * delta[0]);
@@ -658,7 +662,8 @@ Expected<std::vector<int64_t>> resolveReshape(NodeContext &ctx,
     } else if (d < -1) {
       return ctx.error("invalid dimension " + Twine(d) + " in the shape");
     }
-    known *= d;
+    if (MulOverflow(known, d, known))
+      return ctx.error("the shape's element count overflows");
     out.push_back(d);
   }
   int64_t total = product(in);
@@ -1030,7 +1035,7 @@ Result convertDropout(NodeContext &ctx) {
   const Value &x = ctx.input(0);
   Outputs outs{x};
   if (ctx.getNode().output_size() > 1) {
-    TRY(mask, NDArray::create(DataType::boolean(), x.shape()));
+    TRY(mask, ctx.createArray(DataType::boolean(), x.shape()));
     for (int64_t i = 0, n = mask.getNumElements(); i < n; ++i)
       mask.setElementFromInt(i, 1);
     outs.push_back(ctx.constant(mask));
@@ -1309,6 +1314,15 @@ Expected<WindowAttrs> readWindow(NodeContext &ctx, ArrayRef<int64_t> inShape,
       pads.size() != 2 * spatial)
     return ctx.error("strides, dilations or pads do not match the kernel's "
                      "rank");
+  constexpr int64_t limit = int64_t(1) << 31;
+  for (size_t i = 0; i < spatial; ++i)
+    if (w.kernel[i] < 1 || w.kernel[i] > limit || strides[i] < 1 ||
+        strides[i] > limit || dilations[i] < 1 || dilations[i] > limit)
+      return ctx.error("kernel_shape, strides and dilations must be "
+                       "positive and below 2^31");
+  for (int64_t p : pads)
+    if (p < 0 || p > limit)
+      return ctx.error("pads must be in [0, 2^31]");
   w.strides = strides;
   w.dilations = dilations;
   w.pads = pads;
@@ -1388,6 +1402,8 @@ Result convertConvTranspose(NodeContext &ctx) {
       dilations.size() != spatial || outputPadding.size() != spatial ||
       pads.size() != 2 * spatial)
     return ctx.error("attribute lengths do not match the kernel's rank");
+  if (outputShape && outputShape->size() < spatial)
+    return ctx.error("output_shape has fewer entries than spatial axes");
   if (outputShape || autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
     std::vector<int64_t> target(spatial);
     for (size_t i = 0; i < spatial; ++i)
@@ -1665,7 +1681,7 @@ Result convertTrilu(NodeContext &ctx) {
     k = ks[0];
   }
   int64_t rows = x.shape()[x.rank() - 2], cols = x.shape().back();
-  TRY(mask, NDArray::create(DataType::boolean(), {rows, cols}));
+  TRY(mask, ctx.createArray(DataType::boolean(), {rows, cols}));
   for (int64_t i = 0; i < rows; ++i)
     for (int64_t j = 0; j < cols; ++j)
       mask.setElementFromInt(i * cols + j, upper ? j - i >= k : j - i <= k);
@@ -1687,7 +1703,7 @@ Result convertEyeLike(NodeContext &ctx) {
     dtype = d;
   }
   int64_t rows = x.shape()[0], cols = x.shape()[1];
-  TRY(eye, NDArray::create(dtype, {rows, cols}));
+  TRY(eye, ctx.createArray(dtype, {rows, cols}));
   for (int64_t i = 0; i < rows; ++i)
     if (i + k >= 0 && i + k < cols)
       eye.setElementFromInt(i * cols + i + k, 1);
@@ -1706,6 +1722,8 @@ Result convertDepthSpace(NodeContext &ctx) {
     return ctx.error("attribute 'blocksize' is required and positive");
   int64_t b = *bs, n = x.shape()[0], c = x.shape()[1], h = x.shape()[2],
           w = x.shape()[3];
+  if (b > std::max({c, h, w, int64_t(1)}))
+    return ctx.error("blocksize " + Twine(b) + " is larger than the input");
   std::vector<int64_t> mid, perm, outShape;
   if (ctx.getOpType() == "DepthToSpace") {
     if (c % (b * b))
@@ -1741,6 +1759,8 @@ Result convertOneHot(NodeContext &ctx) {
   TRY(depthValues, ctx.constantFloats(1, "depth"));
   if (depthValues.size() != 1)
     return ctx.error("depth must hold one value");
+  if (!(depthValues[0] >= 1 && depthValues[0] <= double(int64_t(1) << 32)))
+    return ctx.error("depth " + formatv("{0}", depthValues[0]).str() + " is out of range");
   int64_t depth = static_cast<int64_t>(depthValues[0]);
   if (values.rank() != 1 || values.shape()[0] != 2)
     return ctx.error("values must be [off_value, on_value]");
