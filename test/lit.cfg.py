@@ -69,3 +69,20 @@ for sanitizer in filter(None, config.nnir_sanitize.split(";")):
     config.available_features.add(
         {"address": "asan", "undefined": "ubsan", "thread": "tsan"}.get(
             sanitizer, sanitizer))
+
+# `onnx`: nnir-opt and nnir-run read ONNX models (nnir built with
+# libonnx-dev). `onnx-python`: the NumPy interpreter also has Debian's
+# python3-onnx (%onnx_python), for the conformance runner.
+if config.nnir_have_onnx.upper() in ("1", "ON", "TRUE", "YES"):
+    config.available_features.add("onnx")
+    if numpy_python and subprocess.call(
+            [numpy_python, "-c", "import onnx, numpy"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0:
+        config.available_features.add("onnx-python")
+config.substitutions.append(("%onnx_python", numpy_python))
+# `onnx-testdata`: Debian's libonnx-testdata (the conformance suite).
+config.nnir_onnx_testdata = "/usr/share/libonnx-testdata/data"
+if os.path.isdir(os.path.join(config.nnir_onnx_testdata, "node")):
+    config.available_features.add("onnx-testdata")
+config.substitutions.append(("%onnx_testdata", config.nnir_onnx_testdata))
+config.substitutions.append(("%nnir_tools_dir", config.nnir_tools_dir))

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnir/Tools/NNIROptMain.h"
+#include "nnir/Tools/ModuleLoader.h"
 
 #include "LLVMOptions.h"
 
@@ -71,6 +72,11 @@ struct CLOptions {
 
   cl::opt<std::string> inputFilename{cl::Positional, cl::desc("<input file>"),
                                      cl::init("-"), cl::cat(cat)};
+  cl::list<std::string> inputShapes{
+      "input-shape",
+      cl::desc("Fix the shape of an ONNX graph input: NAME=D0xD1x... "
+               "(repeatable)"),
+      cl::value_desc("NAME=SHAPE"), cl::cat(cat)};
   cl::opt<std::string> outputFilename{
       "o", cl::desc("Output filename (default: stdout)"),
       cl::value_desc("filename"), cl::init("-"), cl::cat(cat)};
@@ -275,6 +281,9 @@ Expected<NNIROptConfig> NNIROptConfig::createFromCLOptions() {
   config.outputFilename = options->outputFilename;
   config.parserOptions.maxNestingDepth = options->maxNestingDepth;
   config.parserOptions.maxConstantBytes = options->maxConstantBytes;
+  for (const std::string &spec : options->inputShapes)
+    if (Error err = parseInputShape(spec, config.inputShapes))
+      return std::move(err);
   config.verify = options->verify && !options->noVerify;
   config.verifyRoundtrip = options->verifyRoundtrip;
   config.printOptions.showTypes = options->printTypes;
@@ -837,8 +846,12 @@ int nnir::runNNIROpt(const NNIROptConfig &config, raw_ostream &errs) {
     return 1;
   }
   unsigned bufferId = sourceMgr.AddNewSourceBuffer(std::move(*input), SMLoc());
+  ModuleLoadOptions loadOptions;
+  loadOptions.parserOptions = config.parserOptions;
+  for (const auto &entry : config.inputShapes)
+    loadOptions.inputShapes[entry.getKey()] = entry.getValue();
   Expected<Ref<IRModule>> module =
-      parseModule(sourceMgr, bufferId, config.parserOptions);
+      loadModule(sourceMgr, bufferId, loadOptions);
   if (!module)
     return fail(module.takeError());
   if (config.verify)

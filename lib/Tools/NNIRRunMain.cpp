@@ -11,6 +11,7 @@
 #include "nnir/Tools/NNIRRunMain.h"
 
 #include "LLVMOptions.h"
+#include "nnir/Tools/ModuleLoader.h"
 #include "nnir/ExecutionEngine/Evaluator.h"
 #include "nnir/IR/Module.h"
 #include "nnir/IR/Type.h"
@@ -179,8 +180,26 @@ int nnir::runNNIRRun(const NNIRRunConfig &config, raw_ostream &out,
     return failMessage("cannot open '" + config.inputFilename +
                        "': " + ec.message());
   unsigned bufferId = sourceMgr.AddNewSourceBuffer(std::move(*input), SMLoc());
+  // The inputs are read first: an ONNX model may need their values at
+  // import time (a shape given as a graph input). Errors are reported when
+  // the inputs are bound, after the names are checked.
+  StringMap<NDArray> inputArrays;
+  for (const auto &[name, path] : config.inputs) {
+    Expected<NDArray> array =
+        loadInputTensor(path, config.engineOptions.maxTensorBytes);
+    if (array)
+      inputArrays.try_emplace(StringRef(name).ltrim('%'), std::move(*array));
+    else
+      consumeError(array.takeError());
+  }
+  ModuleLoadOptions loadOptions;
+  loadOptions.parserOptions = config.parserOptions;
+  for (const auto &entry : config.inputShapes)
+    loadOptions.inputShapes[entry.getKey()] = entry.getValue();
+  for (const auto &entry : inputArrays)
+    loadOptions.inputValues[entry.getKey()] = entry.getValue();
   Expected<Ref<IRModule>> parsed =
-      parseModule(sourceMgr, bufferId, config.parserOptions);
+      loadModule(sourceMgr, bufferId, loadOptions);
   if (!parsed)
     return fail(parsed.takeError());
   if (Error err = verifyModule(**parsed))
@@ -279,22 +298,26 @@ int nnir::runNNIRRun(const NNIRRunConfig &config, raw_ostream &out,
       return fail(
           makeError(param->getLoc(), "parameter '%" + param->getNameHint() +
                                          "' of type " + typeString(type) +
-                                         " cannot be read from a .npy file"));
-    Expected<NDArray> array =
-        loadNpyFile(it->second, config.engineOptions.maxTensorBytes);
-    if (!array)
-      return failMessage("input '" + param->getNameHint() +
-                         "': " + toString(array.takeError()));
-    if (array->getDType() != tensorType->getDType() ||
-        array->getShape() != tensorType->getShape()) {
-      Ref<TensorType> got =
-          TensorType::get(array->getShape(), array->getDType());
+                                         " cannot be read from a tensor file"));
+    auto loaded = inputArrays.find(param->getNameHint());
+    if (loaded == inputArrays.end()) {
+      Expected<NDArray> array =
+          loadInputTensor(it->second, config.engineOptions.maxTensorBytes);
+      if (!array)
+        return failMessage("input '" + param->getNameHint() +
+                           "': " + toString(array.takeError()));
+      loaded = inputArrays.try_emplace(param->getNameHint(), *array).first;
+    }
+    const NDArray &array = loaded->second;
+    if (array.getDType() != tensorType->getDType() ||
+        array.getShape() != tensorType->getShape()) {
+      Ref<TensorType> got = TensorType::get(array.getShape(), array.getDType());
       return fail(makeError(param->getLoc(),
                             "input '" + it->second + "' for parameter '%" +
                                 param->getNameHint() + "' has type " +
                                 got->str() + ", expected " + typeString(type)));
     }
-    args.push_back(RuntimeValue::tensor(std::move(*array)));
+    args.push_back(RuntimeValue::tensor(array));
   }
 
   // Evaluation, as a pass that leaves the module alone; the engine's
@@ -380,8 +403,15 @@ int nnir::nnirRunMain(int argc, char **argv) {
   cl::opt<std::string> entry("entry", cl::desc("The function to run"),
                              cl::init("main"), cl::cat(category));
   cl::list<std::string> inputs(
-      "input", cl::desc("Bind parameter NAME to a .npy file: NAME=PATH"),
+      "input",
+      cl::desc("Bind parameter NAME to a .npy file or a TensorProto (.pb): "
+               "NAME=PATH"),
       cl::value_desc("NAME=PATH"), cl::cat(category));
+  cl::list<std::string> inputShapes(
+      "input-shape",
+      cl::desc("Fix the shape of an ONNX graph input: NAME=D0xD1x... "
+               "(repeatable)"),
+      cl::value_desc("NAME=SHAPE"), cl::cat(category));
   cl::opt<std::string> randomInputs(
       "random-inputs", cl::ValueOptional,
       cl::desc("Seeded random values for parameters without --input "
@@ -445,6 +475,12 @@ int nnir::nnirRunMain(int argc, char **argv) {
       return 1;
     }
     config.inputs.emplace_back(name.str(), path.str());
+  }
+  for (const std::string &spec : inputShapes) {
+    if (Error err = parseInputShape(spec, config.inputShapes)) {
+      WithColor::error(errs(), kToolName) << toString(std::move(err)) << "\n";
+      return 1;
+    }
   }
   if (randomInputs.getNumOccurrences()) {
     uint64_t seed = 0;

@@ -20,6 +20,7 @@
 #include "nnir/IR/Printer.h"
 #include "nnir/Parser/Parser.h"
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
@@ -41,6 +42,8 @@ struct NNIROptConfig {
   /// Output file, or "-" for stdout.
   std::string outputFilename = "-";
   ParserOptions parserOptions;
+  /// `--input-shape=NAME=D0xD1x...`: shapes of ONNX graph inputs.
+  llvm::StringMap<std::vector<int64_t>> inputShapes;
   PrintOptions printOptions;
   /// Run the verifier after parsing and after the pass pipeline (with the
   /// type check when the result claims valid types), as opt does.

@@ -7,7 +7,11 @@
 /// call runs as its own kernel), JIT-compile and run through the
 /// ExecutionEngine, then write or print the flattened result.
 ///
+/// FILE is nnir text or an ONNX model (see ModuleLoader.h); inputs are .npy
+/// files or serialised ONNX TensorProtos (.pb).
+///
 ///     nnir-run FILE [--entry=main] [--input NAME=PATH.npy ...]
+///              [--input-shape=NAME=D0xD1x... ...]
 ///              [--random-inputs[=SEED]] [--output-dir=DIR] [--print]
 ///              [--time] [--stats] [--time-passes[=tvm]]
 ///              [--kernel-cache-dir=DIR]
@@ -21,6 +25,7 @@
 #include "nnir/ExecutionEngine/ExecutionEngine.h"
 #include "nnir/Parser/Parser.h"
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <optional>
@@ -33,7 +38,8 @@ namespace nnir {
 struct NNIRRunConfig {
   std::string inputFilename = "-";
   std::string entry = "main";
-  /// `--input NAME=PATH`: parameter name (without '%') and .npy path.
+  /// `--input NAME=PATH`: parameter name (without '%') and .npy or .pb
+  /// path.
   std::vector<std::pair<std::string, std::string>> inputs;
   /// `--random-inputs[=SEED]`: parameters without --input get seeded random
   /// values (floats uniform in [-1, 1), integers in [-8, 8) or [0, 16),
@@ -49,6 +55,8 @@ struct NNIRRunConfig {
   /// under Evaluate.
   enum class TimingReport { None, Tree, TVM };
   TimingReport timePasses = TimingReport::None;
+  /// `--input-shape=NAME=D0xD1x...`: shapes of ONNX graph inputs.
+  llvm::StringMap<std::vector<int64_t>> inputShapes;
   ParserOptions parserOptions;
   EngineOptions engineOptions;
 };

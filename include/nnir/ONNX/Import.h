@@ -1,0 +1,75 @@
+//===- Import.h - ONNX models to nnir modules --------------------*- C++ -*-===//
+//
+/// \file
+/// importONNX() reads a serialised ONNX ModelProto and builds the equivalent
+/// IRModule (TVM's relay.frontend.from_onnx): the graph's inputs that are
+/// not initializers become @main's parameters, in the graph's order and
+/// under their ONNX names; initializers become constants; each node becomes
+/// a call of an nnir operator, or a short composition of them; the graph's
+/// outputs are @main's result (a tuple when there are several).
+///
+/// Shapes are static in nnir. A symbolic input dimension must be fixed by
+/// ImportOptions::inputShapes (TVM's `shape` dictionary). Shape computations
+/// an exporter emits (Shape -> Gather -> Concat -> Reshape, ConstantOfShape,
+/// Expand, Range, Slice with tensor starts) are evaluated at import time,
+/// through the ExecutionEngine, wherever their operands are known (TVM's
+/// infer_value), so operators get static attributes.
+///
+/// Every failure is an llvm::Error naming the node (its name, or its index
+/// when it has none), its op type and domain, and why: unsupported
+/// operators and attributes, corrupt or truncated files, cycles, undefined
+/// or doubly defined value names, opsets outside 1-17, unknown domains,
+/// attributes of the wrong type. Import never crashes on bad input.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNIR_ONNX_IMPORT_H
+#define NNIR_ONNX_IMPORT_H
+
+#include "nnir/IR/Module.h"
+#include "nnir/Runtime/NDArray.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBufferRef.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace nnir {
+
+struct ONNXImportOptions {
+  /// Shapes of graph inputs by name (`--input-shape=NAME=1x3x224x224`).
+  /// They replace the model's declared shape; a declared static dimension
+  /// that disagrees is an error.
+  llvm::StringMap<std::vector<int64_t>> inputShapes;
+  /// Values of graph inputs known at import time (nnir-run passes its
+  /// --input tensors). Import uses them only where an operand must be
+  /// static (a shape, Reshape's target, Expand's shape, ...), specialising
+  /// the module to them; the inputs remain @main's parameters.
+  llvm::StringMap<NDArray> inputValues;
+  /// Largest tensor (bytes) import will create or evaluate.
+  uint64_t maxTensorBytes = uint64_t(1) << 34;
+};
+
+/// The oldest and newest opset versions of the default domain the importer
+/// accepts.
+inline constexpr int64_t kMinONNXOpset = 1;
+inline constexpr int64_t kMaxONNXOpset = 17;
+
+/// Imports the serialised ModelProto in \p buffer. Error messages start with
+/// the buffer's identifier.
+llvm::Expected<Ref<IRModule>> importONNX(llvm::MemoryBufferRef buffer,
+                                         const ONNXImportOptions &options = {});
+
+/// True when \p bytes look like a serialised ONNX model rather than text:
+/// they start with a ModelProto field tag that no nnir text can start with.
+bool looksLikeONNXModel(llvm::StringRef bytes);
+
+/// Reads a serialised TensorProto (the test data's input_0.pb).
+llvm::Expected<NDArray> loadTensorProto(llvm::StringRef bytes,
+                                        uint64_t maxTensorBytes = UINT64_MAX);
+
+} // namespace nnir
+
+#endif // NNIR_ONNX_IMPORT_H

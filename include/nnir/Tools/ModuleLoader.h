@@ -1,0 +1,55 @@
+//===- ModuleLoader.h - Read a module from nnir text or ONNX -----*- C++ -*-===//
+//
+/// \file
+/// nnir-opt and nnir-run accept a module wherever they accept one as nnir
+/// (Relay) text, or as an ONNX model, recognised by its content (or its
+/// `.onnx` extension) when nnir is built with ONNX support. They read input
+/// tensors from NumPy `.npy` files or serialised ONNX TensorProtos (`.pb`,
+/// as the ONNX test data stores them).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNIR_TOOLS_MODULELOADER_H
+#define NNIR_TOOLS_MODULELOADER_H
+
+#include "nnir/IR/Module.h"
+#include "nnir/Parser/Parser.h"
+#include "nnir/Runtime/NDArray.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace nnir {
+
+struct ModuleLoadOptions {
+  ParserOptions parserOptions;
+  /// `--input-shape=NAME=1x3x224x224`: shapes of ONNX graph inputs.
+  llvm::StringMap<std::vector<int64_t>> inputShapes;
+  /// Values of ONNX graph inputs known at import time (nnir-run's inputs;
+  /// see ONNXImportOptions::inputValues).
+  llvm::StringMap<NDArray> inputValues;
+};
+
+/// True when this build can import ONNX models.
+bool hasONNXSupport();
+
+/// Parses or imports buffer \p bufferId of \p sourceMgr.
+llvm::Expected<Ref<IRModule>> loadModule(llvm::SourceMgr &sourceMgr,
+                                         unsigned bufferId,
+                                         const ModuleLoadOptions &options);
+
+/// Adds `NAME=D0xD1x...` (`NAME=` alone for a 0-d tensor) to \p shapes.
+llvm::Error parseInputShape(llvm::StringRef spec,
+                            llvm::StringMap<std::vector<int64_t>> &shapes);
+
+/// Reads a tensor from a `.npy` file or a serialised ONNX TensorProto.
+llvm::Expected<NDArray> loadInputTensor(llvm::StringRef path,
+                                        uint64_t maxBytes = UINT64_MAX);
+
+} // namespace nnir
+
+#endif // NNIR_TOOLS_MODULELOADER_H

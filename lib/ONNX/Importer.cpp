@@ -1,0 +1,712 @@
+//===- Importer.cpp - ONNX ModelProto to IRModule -------------------------===//
+//
+/// \file
+/// The graph walk of the ONNX importer: parse the ModelProto, check the
+/// opsets, bind initializers (constants) and graph inputs (@main's
+/// parameters), order the nodes topologically (Kahn's algorithm, iterative,
+/// keeping the file's order where it is already valid; a cycle or an
+/// undefined value is an error naming a node), convert each node through the
+/// operator table (OpConverters.cpp), and return the graph outputs.
+///
+/// Every call built is typed at once by its operator's type relation, so the
+/// converters see static shapes. Values that depend on no graph input are
+/// marked constant and can be computed at import time (NodeContext::
+/// evaluate) by the ExecutionEngine's evaluator, as TVM's infer_value does.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NodeContext.h"
+#include "nnir/ExecutionEngine/Evaluator.h"
+#include "nnir/ExecutionEngine/ExecutionEngine.h"
+#include "nnir/IR/Op.h"
+#include "nnir/IR/TypeRelation.h"
+#include "nnir/ONNX/Import.h"
+#include "nnir/Ops/Ops.h"
+#include "nnir/Support/Diagnostics.h"
+#include "nnir/Transforms/InferType.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <functional>
+#include <queue>
+
+using namespace llvm;
+using namespace nnir;
+using namespace nnir::onnximport;
+
+const TensorType &Value::type() const {
+  return *cast<TensorType>(expr->getCheckedType().get());
+}
+
+//===----------------------------------------------------------------------===//
+// GraphImporter
+//===----------------------------------------------------------------------===//
+
+namespace nnir {
+namespace onnximport {
+
+class GraphImporter {
+public:
+  GraphImporter(StringRef bufferName, const ONNXImportOptions &options)
+      : bufferName(bufferName), options(options) {}
+
+  Expected<Ref<IRModule>> importModel(onnx::ModelProto &model);
+
+  /// The value of constant \p value, computed once.
+  Expected<NDArray> evaluate(const Value &value);
+
+  /// "model.onnx: " + message.
+  Error error(const Twine &message) const {
+    return makeError(bufferName + ": " + message);
+  }
+
+  std::string describeNode(const onnx::NodeProto &node, unsigned index,
+                           int64_t opset) const {
+    std::string text = formatv("node {0}", index).str();
+    if (!node.name().empty())
+      text += " '" + node.name() + "'";
+    text += " (" + node.op_type() + ", domain " +
+            (node.domain().empty() ? std::string("ai.onnx") : node.domain());
+    if (opset > 0)
+      text += ", opset " + std::to_string(opset);
+    return text + ")";
+  }
+
+  const ONNXImportOptions &getOptions() const { return options; }
+
+private:
+  Error bindInputs(const onnx::GraphProto &graph,
+                   SmallVectorImpl<Ref<Var>> &params);
+  Error bindInitializers(onnx::GraphProto &graph);
+  Expected<std::vector<unsigned>> orderNodes(const onnx::GraphProto &graph);
+  Error convertNode(const onnx::NodeProto &node, unsigned index);
+
+  StringRef bufferName;
+  const ONNXImportOptions &options;
+  /// Opset version per imported domain ("" is the default domain).
+  StringMap<int64_t> opsets;
+  /// Every value defined so far, by ONNX name.
+  StringMap<Value> values;
+  std::unique_ptr<ExecutionEngine> engine;
+  DenseMap<const Expr *, NDArray> evaluated;
+  /// Parameters whose values are known (ONNXImportOptions::inputValues).
+  DenseMap<const Var *, RuntimeValue> knownInputs;
+};
+
+} // namespace onnximport
+} // namespace nnir
+
+Expected<NDArray> GraphImporter::evaluate(const Value &value) {
+  if (const auto *c = dyn_cast<Constant>(value.expr.get()))
+    return c->getData();
+  auto known = evaluated.find(value.expr.get());
+  if (known != evaluated.end())
+    return known->second;
+  if (!engine) {
+    EngineOptions engineOptions;
+    engineOptions.maxTensorBytes = options.maxTensorBytes;
+    Expected<std::unique_ptr<ExecutionEngine>> created =
+        ExecutionEngine::create(engineOptions);
+    if (!created)
+      return created.takeError();
+    engine = std::move(*created);
+  }
+  Expected<Ref<Expr>> typed = inferExprTypes(value.expr);
+  if (!typed)
+    return typed.takeError();
+  Evaluator evaluator(*engine, nullptr);
+  Expected<RuntimeValue> result = evaluator.evaluate(**typed, knownInputs);
+  if (!result)
+    return result.takeError();
+  if (!result->isTensor())
+    return makeError("evaluation at import time did not yield a tensor");
+  NDArray array = result->getTensor();
+  evaluated[value.expr.get()] = array;
+  return array;
+}
+
+Error GraphImporter::bindInitializers(onnx::GraphProto &graph) {
+  if (graph.sparse_initializer_size())
+    return error("sparse initializers are not supported");
+  for (onnx::TensorProto &init : *graph.mutable_initializer()) {
+    if (init.name().empty())
+      return error("an initializer has no name");
+    Expected<NDArray> array = tensorFromProto(init, options.maxTensorBytes);
+    if (!array)
+      return error("initializer '" + init.name() +
+                   "': " + toString(array.takeError()));
+    // The array holds the only copy from now on.
+    std::string().swap(*init.mutable_raw_data());
+    Value value{Constant::get(std::move(*array)), /*constant=*/true};
+    if (!values.try_emplace(init.name(), std::move(value)).second)
+      return error("initializer '" + init.name() + "' is defined twice");
+  }
+  return Error::success();
+}
+
+Error GraphImporter::bindInputs(const onnx::GraphProto &graph,
+                                SmallVectorImpl<Ref<Var>> &params) {
+  StringSet<> seen;
+  for (const onnx::ValueInfoProto &input : graph.input()) {
+    StringRef name = input.name();
+    if (name.empty())
+      return error("a graph input has no name");
+    if (!seen.insert(name).second)
+      return error("graph input '" + name + "' is listed twice");
+    // Before IR version 4 initializers are listed as inputs too; the
+    // initializer provides the value (a default the caller cannot override
+    // through nnir).
+    if (values.count(name)) {
+      if (options.inputShapes.count(name))
+        return error("--input-shape names '" + name +
+                     "', which is an initializer, not an input");
+      continue;
+    }
+    if (!input.type().has_tensor_type())
+      return error("graph input '" + name +
+                   "' is not a tensor (sequences, maps and optionals are not "
+                   "supported)");
+    const onnx::TypeProto::Tensor &tensor = input.type().tensor_type();
+    Expected<DataType> dtype = dataTypeFromONNX(tensor.elem_type());
+    if (!dtype)
+      return error("graph input '" + name + "': " + toString(dtype.takeError()));
+    std::vector<int64_t> shape;
+    auto given = options.inputShapes.find(name);
+    if (given != options.inputShapes.end()) {
+      shape = given->second;
+      if (tensor.has_shape()) {
+        const auto &dims = tensor.shape().dim();
+        if (static_cast<size_t>(dims.size()) != shape.size())
+          return error(formatv("--input-shape for '{0}' has rank {1}, the "
+                               "model declares rank {2}",
+                               name, shape.size(), dims.size())
+                           .str());
+        for (int i = 0; i < dims.size(); ++i)
+          if (dims[i].has_dim_value() && dims[i].dim_value() != shape[i])
+            return error(formatv("--input-shape for '{0}' gives dimension {1} "
+                                 "as {2}, the model declares {3}",
+                                 name, i, shape[i], dims[i].dim_value())
+                             .str());
+      }
+    } else {
+      if (!tensor.has_shape())
+        return error("graph input '" + name +
+                     "' has no shape: give one with --input-shape=" + name +
+                     "=D0xD1x...");
+      for (int i = 0; i < tensor.shape().dim_size(); ++i) {
+        const onnx::TensorShapeProto::Dimension &dim = tensor.shape().dim(i);
+        if (!dim.has_dim_value() || dim.dim_value() < 0) {
+          std::string what = dim.has_dim_param()
+                                 ? "symbolic dimension '" + dim.dim_param() + "'"
+                                 : std::string("unknown dimension");
+          return error(formatv("graph input '{0}' has a {1} (axis {2}): fix it "
+                               "with --input-shape={0}=D0xD1x...",
+                               name, what, i)
+                           .str());
+        }
+        shape.push_back(dim.dim_value());
+      }
+    }
+    Expected<Ref<TensorType>> type = TensorType::create(shape, *dtype);
+    if (!type)
+      return error("graph input '" + name + "': " + toString(type.takeError()));
+    Ref<Var> var = Var::get(name, *type);
+    params.push_back(var);
+    // A value of another type is not used (the caller reports it when it
+    // binds the parameter).
+    bool known = false;
+    auto value = options.inputValues.find(name);
+    if (value != options.inputValues.end() &&
+        value->second.getDType() == *dtype &&
+        value->second.getShape() == ArrayRef(shape)) {
+      knownInputs[var.get()] = RuntimeValue::tensor(value->second);
+      known = true;
+    }
+    values.try_emplace(name, Value{var, /*constant=*/known});
+  }
+  for (const auto &entry : options.inputShapes)
+    if (!seen.count(entry.getKey()))
+      return error("--input-shape names '" + entry.getKey() +
+                   "', which is not a graph input");
+  return Error::success();
+}
+
+Expected<std::vector<unsigned>>
+GraphImporter::orderNodes(const onnx::GraphProto &graph) {
+  unsigned numNodes = graph.node_size();
+  StringMap<unsigned> producer;
+  for (unsigned i = 0; i < numNodes; ++i) {
+    const onnx::NodeProto &node = graph.node(i);
+    for (const std::string &out : node.output()) {
+      if (out.empty())
+        continue;
+      if (values.count(out) || !producer.try_emplace(out, i).second)
+        return error(describeNode(node, i, 0) + ": value '" + out +
+                     "' is defined twice");
+    }
+  }
+  std::vector<unsigned> pending(numNodes, 0);
+  std::vector<SmallVector<unsigned, 2>> users(numNodes);
+  for (unsigned i = 0; i < numNodes; ++i) {
+    const onnx::NodeProto &node = graph.node(i);
+    for (const std::string &in : node.input()) {
+      if (in.empty())
+        continue;
+      auto it = producer.find(in);
+      if (it != producer.end()) {
+        users[it->second].push_back(i);
+        ++pending[i];
+      } else if (!values.count(in)) {
+        return error(describeNode(node, i, 0) + ": input '" + in +
+                     "' is not defined (no graph input, initializer or node "
+                     "output has that name)");
+      }
+    }
+  }
+  std::priority_queue<unsigned, std::vector<unsigned>, std::greater<unsigned>>
+      ready;
+  for (unsigned i = 0; i < numNodes; ++i)
+    if (!pending[i])
+      ready.push(i);
+  std::vector<unsigned> order;
+  order.reserve(numNodes);
+  while (!ready.empty()) {
+    unsigned i = ready.top();
+    ready.pop();
+    order.push_back(i);
+    for (unsigned user : users[i])
+      if (--pending[user] == 0)
+        ready.push(user);
+  }
+  if (order.size() != numNodes)
+    for (unsigned i = 0; i < numNodes; ++i)
+      if (pending[i])
+        return error("the graph has a cycle through " +
+                     describeNode(graph.node(i), i, 0));
+  return order;
+}
+
+Error GraphImporter::convertNode(const onnx::NodeProto &node, unsigned index) {
+  StringRef domain = node.domain();
+  if (domain == "ai.onnx")
+    domain = "";
+  auto opsetIt = opsets.find(domain);
+  if (opsetIt == opsets.end())
+    return error(describeNode(node, index, 0) + ": the model imports no opset "
+                 "of domain '" + (domain.empty() ? "ai.onnx" : domain) + "'");
+  int64_t opset = opsetIt->second;
+  if (!domain.empty())
+    return error(describeNode(node, index, opset) +
+                 ": operators of domain '" + domain + "' are not supported");
+  ConverterFn convert = lookupConverter(node.op_type());
+  if (!convert) {
+    StringRef reason = unsupportedReason(node.op_type());
+    return error(describeNode(node, index, opset) +
+                 ": unsupported operator" +
+                 (reason.empty() ? Twine(" (unknown to nnir's importer)")
+                                 : Twine(": ") + reason));
+  }
+  SmallVector<Value, 4> inputs;
+  for (const std::string &name : node.input())
+    inputs.push_back(name.empty() ? Value() : values.lookup(name));
+  NodeContext ctx(*this, node, index, opset, inputs);
+  Expected<SmallVector<Value, 1>> outputs = convert(ctx);
+  if (!outputs)
+    return outputs.takeError();
+  for (int i = 0; i < node.output_size(); ++i) {
+    const std::string &name = node.output(i);
+    if (name.empty())
+      continue;
+    if (static_cast<size_t>(i) >= outputs->size() || !(*outputs)[i])
+      return ctx.unsupported(formatv("output {0} ('{1}') is not supported", i,
+                                     name)
+                                 .str());
+    values[name] = (*outputs)[i];
+  }
+  return Error::success();
+}
+
+Expected<Ref<IRModule>> GraphImporter::importModel(onnx::ModelProto &model) {
+  registerAllOps();
+  if (!model.has_graph())
+    return error("the model has no graph");
+  for (const onnx::OperatorSetIdProto &set : model.opset_import()) {
+    StringRef domain = set.domain();
+    if (domain == "ai.onnx")
+      domain = "";
+    if (domain.empty() &&
+        (set.version() < kMinONNXOpset || set.version() > kMaxONNXOpset))
+      return error(formatv("opset {0} of the default domain is not supported "
+                           "(nnir imports opsets {1} to {2})",
+                           set.version(), kMinONNXOpset, kMaxONNXOpset)
+                       .str());
+    if (!opsets.try_emplace(domain, set.version()).second)
+      return error("the model imports domain '" +
+                   (domain.empty() ? StringRef("ai.onnx") : domain) +
+                   "' twice");
+  }
+  // IR version 1-2 models may carry no opset_import: they use opset 1.
+  if (model.opset_import_size() == 0 && model.ir_version() < 3)
+    opsets[""] = 1;
+
+  onnx::GraphProto &graph = *model.mutable_graph();
+  if (Error err = bindInitializers(graph))
+    return err;
+  SmallVector<Ref<Var>, 4> params;
+  if (Error err = bindInputs(graph, params))
+    return err;
+  Expected<std::vector<unsigned>> order = orderNodes(graph);
+  if (!order)
+    return order.takeError();
+  for (unsigned index : *order)
+    if (Error err = convertNode(graph.node(index), index))
+      return err;
+
+  if (graph.output_size() == 0)
+    return error("the graph has no outputs");
+  SmallVector<Ref<Expr>, 2> results;
+  SmallVector<Ref<nnir::Type>, 2> resultTypes;
+  for (const onnx::ValueInfoProto &output : graph.output()) {
+    auto it = values.find(output.name());
+    if (it == values.end())
+      return error("graph output '" + output.name() + "' is not defined");
+    results.push_back(it->second.expr);
+    resultTypes.push_back(it->second.expr->getCheckedType());
+  }
+  Ref<Expr> body = results.size() == 1
+                       ? results.front()
+                       : Ref<Expr>(Tuple::get(results, SMLoc(),
+                                              TupleType::get(resultTypes)));
+  Ref<IRModule> module = IRModule::create();
+  module->addOrUpdate("main", Function::get(params, body));
+  Expected<Ref<IRModule>> typed = inferTypes(module);
+  if (!typed)
+    return error("the imported module does not type-check: " +
+                 toString(typed.takeError()));
+  return *typed;
+}
+
+//===----------------------------------------------------------------------===//
+// NodeContext
+//===----------------------------------------------------------------------===//
+
+Error NodeContext::error(const Twine &message) const {
+  return importer.error(importer.describeNode(node, index, opset) + ": " +
+                        message);
+}
+
+Error NodeContext::unsupported(const Twine &message) const {
+  return error("unsupported: " + message);
+}
+
+Error NodeContext::checkNumInputs(size_t min, size_t max) const {
+  if (inputs.size() < min || inputs.size() > max) {
+    std::string expected = min == max ? std::to_string(min)
+                                      : formatv("{0} to {1}", min, max).str();
+    return error(formatv("expects {0} inputs, got {1}", expected,
+                         inputs.size())
+                     .str());
+  }
+  for (size_t i = 0; i < min; ++i)
+    if (!inputs[i])
+      return error(formatv("input {0} is required", i).str());
+  return Error::success();
+}
+
+Expected<NDArray> NodeContext::constantInput(size_t i, StringRef what) {
+  if (!hasInput(i))
+    return error(what + " (input " + Twine(i) + ") is missing");
+  if (!inputs[i].constant)
+    return unsupported(what + " (input " + Twine(i) + ", '" + node.input(i) +
+                       "') must be known at import time; it depends on a "
+                       "graph input");
+  Expected<NDArray> array = importer.evaluate(inputs[i]);
+  if (!array)
+    return error("cannot evaluate " + what + " at import time: " +
+                 toString(array.takeError()));
+  return array;
+}
+
+Expected<std::vector<int64_t>> NodeContext::constantInts(size_t i,
+                                                         StringRef what) {
+  Expected<NDArray> array = constantInput(i, what);
+  if (!array)
+    return array.takeError();
+  if (array->getRank() > 1 || !array->getDType().isInteger())
+    return error(what + " must be a 1-D integer tensor");
+  std::vector<int64_t> out;
+  for (int64_t k = 0, n = array->getNumElements(); k < n; ++k)
+    out.push_back(array->getElementAsInt(k));
+  return out;
+}
+
+Expected<std::vector<double>> NodeContext::constantFloats(size_t i,
+                                                          StringRef what) {
+  Expected<NDArray> array = constantInput(i, what);
+  if (!array)
+    return array.takeError();
+  if (array->getRank() > 1)
+    return error(what + " must be a 1-D tensor");
+  std::vector<double> out;
+  for (int64_t k = 0, n = array->getNumElements(); k < n; ++k)
+    out.push_back(array->getDType().isFloatingPoint()
+                      ? array->getElementAsDouble(k)
+                      : static_cast<double>(array->getElementAsInt(k)));
+  return out;
+}
+
+const onnx::AttributeProto *NodeContext::findAttr(StringRef name) const {
+  for (const onnx::AttributeProto &attr : node.attribute())
+    if (attr.name() == name)
+      return &attr;
+  return nullptr;
+}
+
+/// The declared type of \p attr, or the one its set field implies (IR
+/// version 1 attributes carry no type).
+static onnx::AttributeProto::AttributeType
+attrType(const onnx::AttributeProto &attr) {
+  using A = onnx::AttributeProto;
+  if (attr.type() != A::UNDEFINED)
+    return attr.type();
+  if (attr.has_f())
+    return A::FLOAT;
+  if (attr.has_i())
+    return A::INT;
+  if (attr.has_s())
+    return A::STRING;
+  if (attr.has_t())
+    return A::TENSOR;
+  if (attr.has_g())
+    return A::GRAPH;
+  if (attr.floats_size())
+    return A::FLOATS;
+  if (attr.ints_size())
+    return A::INTS;
+  if (attr.strings_size())
+    return A::STRINGS;
+  return A::UNDEFINED;
+}
+
+static StringRef attrTypeName(onnx::AttributeProto::AttributeType type) {
+  return onnx::AttributeProto::AttributeType_Name(type);
+}
+
+#define NNIR_CHECK_ATTR(ATTR, TYPE)                                            \
+  if (attrType(*ATTR) != onnx::AttributeProto::TYPE)                           \
+    return error("attribute '" + name + "' must be " #TYPE ", got " +          \
+                 attrTypeName(attrType(*ATTR)));
+
+Expected<int64_t> NodeContext::getInt(StringRef name, int64_t def) const {
+  const onnx::AttributeProto *attr = findAttr(name);
+  if (!attr)
+    return def;
+  NNIR_CHECK_ATTR(attr, INT)
+  return attr->i();
+}
+
+Expected<std::optional<int64_t>>
+NodeContext::getOptInt(StringRef name) const {
+  const onnx::AttributeProto *attr = findAttr(name);
+  if (!attr)
+    return std::nullopt;
+  NNIR_CHECK_ATTR(attr, INT)
+  return std::optional<int64_t>(attr->i());
+}
+
+Expected<double> NodeContext::getFloat(StringRef name, double def) const {
+  const onnx::AttributeProto *attr = findAttr(name);
+  if (!attr)
+    return def;
+  NNIR_CHECK_ATTR(attr, FLOAT)
+  return static_cast<double>(attr->f());
+}
+
+Expected<std::string> NodeContext::getString(StringRef name,
+                                             StringRef def) const {
+  const onnx::AttributeProto *attr = findAttr(name);
+  if (!attr)
+    return def.str();
+  NNIR_CHECK_ATTR(attr, STRING)
+  return attr->s();
+}
+
+Expected<std::vector<int64_t>>
+NodeContext::getInts(StringRef name, ArrayRef<int64_t> def) const {
+  const onnx::AttributeProto *attr = findAttr(name);
+  if (!attr)
+    return std::vector<int64_t>(def.begin(), def.end());
+  NNIR_CHECK_ATTR(attr, INTS)
+  return std::vector<int64_t>(attr->ints().begin(), attr->ints().end());
+}
+
+Expected<std::optional<std::vector<int64_t>>>
+NodeContext::getOptInts(StringRef name) const {
+  const onnx::AttributeProto *attr = findAttr(name);
+  if (!attr)
+    return std::nullopt;
+  NNIR_CHECK_ATTR(attr, INTS)
+  return std::optional<std::vector<int64_t>>(
+      std::vector<int64_t>(attr->ints().begin(), attr->ints().end()));
+}
+
+Expected<std::vector<double>>
+NodeContext::getFloats(StringRef name, ArrayRef<double> def) const {
+  const onnx::AttributeProto *attr = findAttr(name);
+  if (!attr)
+    return std::vector<double>(def.begin(), def.end());
+  NNIR_CHECK_ATTR(attr, FLOATS)
+  return std::vector<double>(attr->floats().begin(), attr->floats().end());
+}
+
+Expected<NDArray> NodeContext::getTensor(StringRef name) const {
+  const onnx::AttributeProto *attr = findAttr(name);
+  if (!attr)
+    return error("attribute '" + name + "' is required");
+  NNIR_CHECK_ATTR(attr, TENSOR)
+  Expected<NDArray> array =
+      tensorFromProto(attr->t(), importer.getOptions().maxTensorBytes);
+  if (!array)
+    return error("attribute '" + name + "': " + toString(array.takeError()));
+  return array;
+}
+
+#undef NNIR_CHECK_ATTR
+
+Expected<Value> NodeContext::call(StringRef opName, ArrayRef<Value> args,
+                                  ArrayRef<NamedAttrValue> attrs) {
+  Op *op = Op::lookup(opName);
+  if (!op)
+    return error("nnir has no operator '" + opName + "'");
+  Ref<Attrs> record;
+  if (op->hasAttrsType()) {
+    Expected<Ref<Attrs>> created = op->createAttrs(attrs);
+    if (!created)
+      return error(opName + ": " + toString(created.takeError()));
+    record = *created;
+  } else if (!attrs.empty()) {
+    return error(opName + " takes no attributes");
+  }
+  if (Error err = op->checkNumArgs(args.size()))
+    return error(toString(std::move(err)));
+  SmallVector<Ref<Expr>, 4> argExprs;
+  SmallVector<const nnir::Type *, 4> argTypes;
+  bool constant = true;
+  for (const Value &arg : args) {
+    argExprs.push_back(arg.expr);
+    argTypes.push_back(arg.expr->getCheckedType().get());
+    constant &= arg.constant;
+  }
+  const TypeRelationFn *relation = getTypeRelation(op);
+  if (!relation)
+    return error("nnir's operator '" + opName + "' has no type relation");
+  TypeRelationContext typeCtx{opName, SMLoc(), argExprs};
+  Expected<Ref<nnir::Type>> type =
+      (*relation)(argTypes, record ? record.get() : op->createDefaultAttrs().get(),
+                  typeCtx);
+  if (!type)
+    return error(toString(type.takeError()));
+  Ref<Expr> callExpr = Call::get(op, argExprs, record, SMLoc(), *type);
+  return Value{callExpr, constant};
+}
+
+Value NodeContext::tuple(ArrayRef<Value> fields) {
+  SmallVector<Ref<Expr>, 4> exprs;
+  SmallVector<Ref<nnir::Type>, 4> types;
+  bool constant = true;
+  for (const Value &f : fields) {
+    exprs.push_back(f.expr);
+    types.push_back(f.expr->getCheckedType());
+    constant &= f.constant;
+  }
+  return Value{Tuple::get(exprs, SMLoc(), TupleType::get(types)), constant};
+}
+
+Value NodeContext::getItem(const Value &value, unsigned index) {
+  const auto *tupleType = cast<TupleType>(value.expr->getCheckedType().get());
+  return Value{TupleGetItem::get(value.expr, index, SMLoc(),
+                                 tupleType->getFields()[index]),
+               value.constant};
+}
+
+Value NodeContext::constant(NDArray array) {
+  return Value{Constant::get(std::move(array)), /*constant=*/true};
+}
+
+Expected<NDArray> NodeContext::createArray(DataType dtype,
+                                           ArrayRef<int64_t> shape) const {
+  Expected<NDArray> array =
+      NDArray::create(dtype, shape, importer.getOptions().maxTensorBytes);
+  if (!array)
+    return error("cannot create a constant: " + toString(array.takeError()));
+  return array;
+}
+
+Value NodeContext::scalar(DataType dtype, double value) {
+  return constant(NDArray::scalar(dtype, value));
+}
+
+Value NodeContext::int64Vector(ArrayRef<int64_t> values) {
+  NDArray array = cantFail(
+      NDArray::create(DataType::int64(), {static_cast<int64_t>(values.size())}));
+  for (size_t i = 0; i < values.size(); ++i)
+    array.setElementFromInt(i, values[i]);
+  return constant(std::move(array));
+}
+
+Expected<NDArray> NodeContext::evaluate(const Value &value) {
+  Expected<NDArray> array = importer.evaluate(value);
+  if (!array)
+    return error("cannot evaluate at import time: " +
+                 toString(array.takeError()));
+  return array;
+}
+
+Expected<int64_t> NodeContext::normalizeAxis(int64_t axis, int64_t rank) const {
+  if (axis < -rank || axis >= rank)
+    return error(formatv("axis {0} is out of range for rank {1}", axis, rank)
+                     .str());
+  return axis < 0 ? axis + rank : axis;
+}
+
+//===----------------------------------------------------------------------===//
+// Entry points
+//===----------------------------------------------------------------------===//
+
+Expected<Ref<IRModule>> nnir::importONNX(MemoryBufferRef buffer,
+                                         const ONNXImportOptions &options) {
+  StringRef name = buffer.getBufferIdentifier();
+  StringRef bytes = buffer.getBuffer();
+  if (bytes.size() > static_cast<size_t>(INT32_MAX))
+    return makeError(name + ": the model is larger than 2 GiB (external "
+                            "data is not supported)");
+  onnx::ModelProto model;
+  if (!model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
+    return makeError(name + ": not a valid ONNX model (the protobuf is "
+                            "corrupt or truncated)");
+  GraphImporter importer(name, options);
+  return importer.importModel(model);
+}
+
+bool nnir::looksLikeONNXModel(StringRef bytes) {
+  if (bytes.empty())
+    return false;
+  // ModelProto's fields 1 (ir_version, varint), 2 and 3 (producer name and
+  // version), 7 (graph) and 8 (opset_import): tags 0x08, 0x12, 0x1a, 0x3a,
+  // 0x42. The first three are control characters and the last two (':'
+  // and 'B') cannot begin nnir text either.
+  switch (static_cast<uint8_t>(bytes[0])) {
+  case 0x08:
+  case 0x12:
+  case 0x1a:
+  case 0x3a:
+  case 0x42:
+    return true;
+  default:
+    return false;
+  }
+}

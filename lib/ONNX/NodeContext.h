@@ -1,0 +1,167 @@
+//===- NodeContext.h - What an ONNX operator converter sees ------*- C++ -*-===//
+//
+/// \file
+/// The importer's internal interface between the graph walk (Importer.cpp)
+/// and the table of operator converters (OpConverters.cpp). A converter
+/// reads one NodeProto's inputs (typed nnir expressions, with their
+/// constant values where import can know them) and attributes (checked
+/// against their declared AttributeProto type, with per-opset defaults
+/// supplied by the converter), and builds nnir calls, each typed at once by
+/// the operator's type relation, so the next converter sees static shapes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNIR_LIB_ONNX_NODECONTEXT_H
+#define NNIR_LIB_ONNX_NODECONTEXT_H
+
+#include "nnir/IR/Attrs.h"
+#include "nnir/IR/Expr.h"
+#include "nnir/IR/Type.h"
+#include "nnir/Runtime/NDArray.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <onnx/onnx_pb.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nnir {
+namespace onnximport {
+
+/// An ONNX value during import: a typed expression. Its TensorType is its
+/// checked type; `constant` is set when it depends on no graph input, so its
+/// value can be computed at import time.
+struct Value {
+  Ref<Expr> expr;
+  bool constant = false;
+
+  explicit operator bool() const { return expr != nullptr; }
+  const TensorType &type() const;
+  llvm::ArrayRef<int64_t> shape() const { return type().getShape(); }
+  int64_t rank() const { return type().getRank(); }
+  DataType dtype() const { return type().getDType(); }
+};
+
+class GraphImporter;
+
+/// One node being converted.
+class NodeContext {
+public:
+  NodeContext(GraphImporter &importer, const onnx::NodeProto &node,
+              unsigned index, int64_t opset, llvm::ArrayRef<Value> inputs)
+      : importer(importer), node(node), index(index), opset(opset),
+        inputs(inputs) {}
+
+  const onnx::NodeProto &getNode() const { return node; }
+  llvm::StringRef getOpType() const { return node.op_type(); }
+  /// The opset version of the node's domain.
+  int64_t getOpset() const { return opset; }
+
+  //===--------------------------------------------------------------------===//
+  // Diagnostics
+  //===--------------------------------------------------------------------===//
+
+  /// "node 3 'conv1' (Conv, domain ai.onnx, opset 13): <message>"
+  llvm::Error error(const llvm::Twine &message) const;
+  /// An operator or attribute value nnir cannot express.
+  llvm::Error unsupported(const llvm::Twine &message) const;
+
+  //===--------------------------------------------------------------------===//
+  // Inputs
+  //===--------------------------------------------------------------------===//
+
+  size_t getNumInputs() const { return inputs.size(); }
+  /// True when input \p i is given (present and not the empty name).
+  bool hasInput(size_t i) const { return i < inputs.size() && inputs[i]; }
+  const Value &input(size_t i) const { return inputs[i]; }
+  /// Requires at least \p min and at most \p max inputs.
+  llvm::Error checkNumInputs(size_t min, size_t max) const;
+  /// The value of input \p i, computed at import time; an error naming the
+  /// input when it depends on a graph input.
+  llvm::Expected<NDArray> constantInput(size_t i, llvm::StringRef what);
+  /// The integer elements of a constant input (a 1-D or 0-d tensor).
+  llvm::Expected<std::vector<int64_t>> constantInts(size_t i,
+                                                    llvm::StringRef what);
+  llvm::Expected<std::vector<double>> constantFloats(size_t i,
+                                                     llvm::StringRef what);
+
+  //===--------------------------------------------------------------------===//
+  // Attributes
+  //===--------------------------------------------------------------------===//
+
+  const onnx::AttributeProto *findAttr(llvm::StringRef name) const;
+  bool hasAttr(llvm::StringRef name) const { return findAttr(name); }
+  llvm::Expected<int64_t> getInt(llvm::StringRef name, int64_t def) const;
+  llvm::Expected<std::optional<int64_t>> getOptInt(llvm::StringRef name) const;
+  llvm::Expected<double> getFloat(llvm::StringRef name, double def) const;
+  llvm::Expected<std::string> getString(llvm::StringRef name,
+                                        llvm::StringRef def) const;
+  llvm::Expected<std::vector<int64_t>>
+  getInts(llvm::StringRef name, llvm::ArrayRef<int64_t> def = {}) const;
+  llvm::Expected<std::optional<std::vector<int64_t>>>
+  getOptInts(llvm::StringRef name) const;
+  llvm::Expected<std::vector<double>>
+  getFloats(llvm::StringRef name, llvm::ArrayRef<double> def = {}) const;
+  /// A TENSOR attribute, as an array.
+  llvm::Expected<NDArray> getTensor(llvm::StringRef name) const;
+
+  //===--------------------------------------------------------------------===//
+  // Building
+  //===--------------------------------------------------------------------===//
+
+  /// A call of nnir operator \p opName, typed by its relation. A type error
+  /// is reported as this node's error.
+  llvm::Expected<Value> call(llvm::StringRef opName, llvm::ArrayRef<Value> args,
+                             llvm::ArrayRef<NamedAttrValue> attrs = {});
+  /// A tuple of \p fields (typed).
+  Value tuple(llvm::ArrayRef<Value> fields);
+  /// Field \p index of a tuple-typed \p value.
+  Value getItem(const Value &value, unsigned index);
+  Value constant(NDArray array);
+  /// A zero-filled array, within ONNXImportOptions::maxTensorBytes.
+  llvm::Expected<NDArray> createArray(DataType dtype,
+                                      llvm::ArrayRef<int64_t> shape) const;
+  /// A 0-d constant of \p dtype.
+  Value scalar(DataType dtype, double value);
+  /// A 1-D int64 constant.
+  Value int64Vector(llvm::ArrayRef<int64_t> values);
+  /// Evaluates \p value now when it is constant (no-op otherwise).
+  llvm::Expected<NDArray> evaluate(const Value &value);
+
+  /// Normalises axis \p axis (negative counts from the end) for \p rank.
+  llvm::Expected<int64_t> normalizeAxis(int64_t axis, int64_t rank) const;
+
+private:
+  GraphImporter &importer;
+  const onnx::NodeProto &node;
+  unsigned index;
+  int64_t opset;
+  llvm::ArrayRef<Value> inputs;
+};
+
+/// Converts one node; returns one value per ONNX output (an absent optional
+/// output may be left null).
+using ConverterFn = llvm::Expected<llvm::SmallVector<Value, 1>> (*)(
+    NodeContext &ctx);
+
+/// The converter for \p opType of the default domain, or null.
+ConverterFn lookupConverter(llvm::StringRef opType);
+/// Why \p opType is not supported, when it is a known ONNX operator nnir
+/// cannot express ("" when it is simply unknown).
+llvm::StringRef unsupportedReason(llvm::StringRef opType);
+
+/// Tensor conversion shared with loadTensorProto().
+llvm::Expected<NDArray> tensorFromProto(const onnx::TensorProto &proto,
+                                        uint64_t maxTensorBytes);
+/// The nnir dtype of an ONNX TensorProto::DataType.
+llvm::Expected<DataType> dataTypeFromONNX(int32_t elemType);
+
+} // namespace onnximport
+} // namespace nnir
+
+#endif // NNIR_LIB_ONNX_NODECONTEXT_H

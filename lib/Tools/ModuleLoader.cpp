@@ -1,0 +1,125 @@
+//===- ModuleLoader.cpp - Read a module from nnir text or ONNX ------------===//
+//
+/// \file
+/// Chooses between the text parser and the ONNX importer by content, and
+/// between .npy and TensorProto for input tensors. Builds without ONNX
+/// (NNIR_HAVE_ONNX unset) recognise ONNX files and say what is missing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnir/Tools/ModuleLoader.h"
+#include "nnir/Runtime/NumPy.h"
+#include "nnir/Support/Diagnostics.h"
+
+#ifdef NNIR_HAVE_ONNX
+#include "nnir/ONNX/Import.h"
+#endif
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace llvm;
+using namespace nnir;
+
+bool nnir::hasONNXSupport() {
+#ifdef NNIR_HAVE_ONNX
+  return true;
+#else
+  return false;
+#endif
+}
+
+/// ModelProto's first field tags (see looksLikeONNXModel); duplicated here
+/// so builds without ONNX recognise models too.
+static bool isONNXModel(const MemoryBuffer &buffer) {
+  if (buffer.getBufferIdentifier().ends_with(".onnx"))
+    return true;
+  StringRef bytes = buffer.getBuffer();
+  if (bytes.empty())
+    return false;
+  switch (static_cast<uint8_t>(bytes[0])) {
+  case 0x08:
+  case 0x12:
+  case 0x1a:
+  case 0x3a:
+  case 0x42:
+    return true;
+  default:
+    return false;
+  }
+}
+
+Expected<Ref<IRModule>> nnir::loadModule(SourceMgr &sourceMgr,
+                                         unsigned bufferId,
+                                         const ModuleLoadOptions &options) {
+  const MemoryBuffer &buffer = *sourceMgr.getMemoryBuffer(bufferId);
+  if (!isONNXModel(buffer)) {
+    if (!options.inputShapes.empty())
+      return makeError("--input-shape applies to ONNX models; '" +
+                       buffer.getBufferIdentifier() + "' is nnir text");
+    return parseModule(sourceMgr, bufferId, options.parserOptions);
+  }
+#ifdef NNIR_HAVE_ONNX
+  ONNXImportOptions importOptions;
+  for (const auto &entry : options.inputShapes)
+    importOptions.inputShapes[entry.getKey()] = entry.getValue();
+  for (const auto &entry : options.inputValues)
+    importOptions.inputValues[entry.getKey()] = entry.getValue();
+  importOptions.maxTensorBytes = options.parserOptions.maxConstantBytes;
+  return importONNX(buffer.getMemBufferRef(), importOptions);
+#else
+  return makeError("'" + buffer.getBufferIdentifier() +
+                   "' is an ONNX model, but this nnir was built without ONNX "
+                   "support (install libonnx-dev and libprotobuf-dev and "
+                   "reconfigure)");
+#endif
+}
+
+Error nnir::parseInputShape(StringRef spec,
+                            StringMap<std::vector<int64_t>> &shapes) {
+  auto [name, dims] = spec.rsplit('=');
+  if (name.empty() || !spec.contains('='))
+    return makeError("expected --input-shape=NAME=D0xD1x..., got '" + spec +
+                     "'");
+  std::vector<int64_t> shape;
+  if (!dims.empty()) {
+    SmallVector<StringRef, 4> parts;
+    dims.split(parts, 'x');
+    for (StringRef part : parts) {
+      int64_t d;
+      if (part.getAsInteger(10, d) || d < 0)
+        return makeError("--input-shape for '" + name + "': '" + part +
+                         "' is not a dimension (expected D0xD1x..., e.g. "
+                         "1x3x224x224)");
+      shape.push_back(d);
+    }
+  }
+  if (!shapes.try_emplace(name, std::move(shape)).second)
+    return makeError("--input-shape gives '" + name + "' twice");
+  return Error::success();
+}
+
+Expected<NDArray> nnir::loadInputTensor(StringRef path, uint64_t maxBytes) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> file =
+      MemoryBuffer::getFile(path, /*IsText=*/false,
+                            /*RequiresNullTerminator=*/false);
+  if (std::error_code ec = file.getError())
+    return makeError("cannot read '" + path + "': " + ec.message());
+  StringRef bytes = (*file)->getBuffer();
+  if (bytes.starts_with("\x93NUMPY") || path.ends_with(".npy") ||
+      !hasONNXSupport()) {
+    Expected<NDArray> array = readNpy(bytes, maxBytes);
+    if (!array)
+      return makeError("'" + path + "': " + toString(array.takeError()));
+    return array;
+  }
+#ifdef NNIR_HAVE_ONNX
+  Expected<NDArray> tensor = loadTensorProto(bytes, maxBytes);
+  if (!tensor)
+    return makeError("'" + path + "' is neither a .npy file nor a TensorProto: " +
+                     toString(tensor.takeError()));
+  return tensor;
+#else
+  llvm_unreachable("handled above");
+#endif
+}

@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+"""Writes the small ONNX models (and tensors) the lit tests of test/ONNX use.
+
+    models.py --all DIR     write every model to DIR/NAME.onnx (the checked-in
+                            files of test/ONNX/Inputs, so the tests need no
+                            Python: rerun after changing a model)
+    models.py NAME OUT      write model NAME to OUT
+    models.py tensor OUT V  write a float32 TensorProto of the nested list V
+
+Needs Debian's python3-onnx and python3-numpy (run it with %onnx_python).
+"""
+
+import json
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+F = TensorProto.FLOAT
+
+
+def model(nodes, inputs, outputs, inits=(), opset=13, domains=()):
+    graph = helper.make_graph(nodes, "test", inputs, outputs, list(inits))
+    opsets = [helper.make_opsetid("", opset)] + [
+        helper.make_opsetid(d, 1) for d in domains]
+    m = helper.make_model(graph, opset_imports=opsets)
+    m.ir_version = 8
+    return m
+
+
+def vi(name, shape, elem=F):
+    return helper.make_tensor_value_info(name, elem, shape)
+
+
+def arr(name, a):
+    return numpy_helper.from_array(np.asarray(a), name)
+
+
+def mlp():
+    w = np.arange(12, dtype=np.float32).reshape(3, 4)
+    return model(
+        [helper.make_node("Gemm", ["input.1", "W", "B"], ["g"], name="fc"),
+         helper.make_node("Relu", ["g"], ["y"], name="relu")],
+        [vi("input.1", ["N", 3])], [vi("y", None)],
+        [arr("W", w), arr("B", np.ones(4, np.float32))])
+
+
+def big_weights():
+    # 300 floats: printed through the metadata section.
+    w = np.linspace(-1, 1, 300, dtype=np.float32).reshape(3, 100)
+    return model([helper.make_node("MatMul", ["x", "w"], ["y"])],
+                 [vi("x", [2, 3])], [vi("y", None)], [arr("w", w)])
+
+
+def two_outputs():
+    return model(
+        [helper.make_node("Add", ["a", "b"], ["sum"]),
+         helper.make_node("Mul", ["a", "b"], ["prod"])],
+        [vi("a", [2, 2]), vi("b", [2])], [vi("sum", None), vi("prod", None)])
+
+
+def shape_chain():
+    # Shape -> Gather -> Unsqueeze -> Concat -> Reshape: the new shape is
+    # computed from the input's static shape at import time.
+    return model(
+        [helper.make_node("Shape", ["x"], ["s"]),
+         helper.make_node("Gather", ["s", "zero"], ["n"], axis=0),
+         helper.make_node("Unsqueeze", ["n", "axes"], ["n1"]),
+         helper.make_node("Concat", ["n1", "minus1"], ["shape"], axis=0),
+         helper.make_node("Reshape", ["x", "shape"], ["y"])],
+        [vi("x", [2, 3, 4])], [vi("y", None)],
+        [arr("zero", np.array(0, np.int64)), arr("axes", np.array([0], np.int64)),
+         arr("minus1", np.array([-1], np.int64))])
+
+
+def conv_same():
+    w = np.ones((2, 1, 3, 3), np.float32)
+    return model(
+        [helper.make_node("Conv", ["x", "w"], ["y"], auto_pad="SAME_UPPER",
+                          strides=[2, 2])],
+        [vi("x", [1, 1, 5, 5])], [vi("y", None)], [arr("w", w)])
+
+
+def unsorted():
+    # Nodes out of topological order: the importer sorts them.
+    return model(
+        [helper.make_node("Relu", ["t"], ["y"], name="second"),
+         helper.make_node("Neg", ["x"], ["t"], name="first")],
+        [vi("x", [2])], [vi("y", None)])
+
+
+def cycle():
+    return model(
+        [helper.make_node("Relu", ["b"], ["a"], name="r1"),
+         helper.make_node("Neg", ["a"], ["b"], name="n1"),
+         helper.make_node("Add", ["x", "a"], ["y"], name="add")],
+        [vi("x", [2])], [vi("y", None)])
+
+
+def undefined():
+    return model([helper.make_node("Add", ["x", "nowhere"], ["y"], name="add")],
+                 [vi("x", [2])], [vi("y", None)])
+
+
+def twice():
+    return model(
+        [helper.make_node("Relu", ["x"], ["y"], name="a"),
+         helper.make_node("Neg", ["x"], ["y"], name="b")],
+        [vi("x", [2])], [vi("y", None)])
+
+
+def undefined_output():
+    return model([helper.make_node("Relu", ["x"], ["y"])], [vi("x", [2])],
+                 [vi("z", None)])
+
+
+def opset18():
+    return model([helper.make_node("Relu", ["x"], ["y"])], [vi("x", [2])],
+                 [vi("y", None)], opset=18)
+
+
+def opset0():
+    return model([helper.make_node("Relu", ["x"], ["y"])], [vi("x", [2])],
+                 [vi("y", None)], opset=0)
+
+
+def unknown_domain():
+    n = helper.make_node("Frobnicate", ["x"], ["y"], name="f",
+                         domain="com.example")
+    return model([n], [vi("x", [2])], [vi("y", None)],
+                 domains=["com.example"])
+
+
+def unimported_domain():
+    n = helper.make_node("Frobnicate", ["x"], ["y"], name="f",
+                         domain="com.example")
+    return model([n], [vi("x", [2])], [vi("y", None)])
+
+
+def unknown_op():
+    return model([helper.make_node("Frobnicate", ["x"], ["y"], name="f")],
+                 [vi("x", [2])], [vi("y", None)])
+
+
+def nonzero():
+    return model([helper.make_node("NonZero", ["x"], ["y"], name="nz")],
+                 [vi("x", [2])], [vi("y", None)])
+
+
+def wrong_attr_type():
+    # Softmax's axis must be an INT.
+    n = helper.make_node("Softmax", ["x"], ["y"], name="sm", axis=1.5)
+    return model([n], [vi("x", [2, 2])], [vi("y", None)])
+
+
+def bad_reshape():
+    return model([helper.make_node("Reshape", ["x", "shape"], ["y"], name="r")],
+                 [vi("x", [2, 3])], [vi("y", None)],
+                 [arr("shape", np.array([4, -1], np.int64))])
+
+
+def dynamic_reshape():
+    return model([helper.make_node("Reshape", ["x", "shape"], ["y"], name="r")],
+                 [vi("x", [2, 3]), vi("shape", [2], TensorProto.INT64)],
+                 [vi("y", None)])
+
+
+def expand_shape_input():
+    # Expand's shape is a graph input: only nnir-run, which knows its value,
+    # can import this model.
+    return model([helper.make_node("Expand", ["x", "shape"], ["y"], name="e")],
+                 [vi("x", [3, 1]), vi("shape", [2], TensorProto.INT64)],
+                 [vi("y", None)])
+
+
+def string_input():
+    return model([helper.make_node("Identity", ["x"], ["y"])],
+                 [vi("x", [2], TensorProto.STRING)], [vi("y", None)])
+
+
+def no_shape():
+    return model([helper.make_node("Relu", ["x"], ["y"])], [vi("x", None)],
+                 [vi("y", None)])
+
+
+def legacy_broadcast():
+    # Opset 6: Add broadcasts B along axis 1 of A only with broadcast=1.
+    return model(
+        [helper.make_node("Add", ["a", "b"], ["y"], broadcast=1, axis=1)],
+        [vi("a", [2, 3, 2]), vi("b", [3])], [vi("y", None)], opset=6)
+
+
+def softmax_opset11():
+    return model([helper.make_node("Softmax", ["x"], ["y"])],
+                 [vi("x", [2, 2, 2])], [vi("y", None)], opset=11)
+
+
+def softmax_opset13():
+    return model([helper.make_node("Softmax", ["x"], ["y"])],
+                 [vi("x", [2, 2, 2])], [vi("y", None)], opset=13)
+
+
+MODELS = {name: fn for name, fn in globals().items()
+          if callable(fn) and fn.__module__ == __name__
+          and name not in ("model", "vi", "arr", "main")}
+
+
+def main():
+    if sys.argv[1] == "--all":
+        for name, fn in sorted(MODELS.items()):
+            with open("%s/%s.onnx" % (sys.argv[2], name), "wb") as f:
+                f.write(fn().SerializeToString())
+        value = np.array([[1, 2, 3], [-4, 5, -6]], np.float32)
+        onnx.save_tensor(numpy_helper.from_array(value),
+                         "%s/x.pb" % sys.argv[2])
+        np.save("%s/x.npy" % sys.argv[2], value)
+        onnx.save_tensor(numpy_helper.from_array(value[0]),
+                         "%s/x-rank1.pb" % sys.argv[2])
+        onnx.save_tensor(numpy_helper.from_array(
+            np.array([[1], [2], [3]], np.float32)), "%s/x-3x1.pb" % sys.argv[2])
+        onnx.save_tensor(numpy_helper.from_array(np.array([3, 4], np.int64)),
+                         "%s/shape-3x4.pb" % sys.argv[2])
+        return
+    if sys.argv[1] == "tensor":
+        value = np.array(json.loads(sys.argv[3]), np.float32)
+        onnx.save_tensor(numpy_helper.from_array(value), sys.argv[2])
+        return
+    m = MODELS[sys.argv[1]]()
+    with open(sys.argv[2], "wb") as f:
+        f.write(m.SerializeToString())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,272 @@
+#!/usr/bin/env python3
+"""Runs the ONNX backend test data through nnir-run and reports the results.
+
+Every test directory under DATA/{node,simple,pytorch-converted,
+pytorch-operator} holds model.onnx and test_data_set_*/ with input_<i>.pb
+and output_<i>.pb (serialised TensorProtos). For each data set this script
+runs
+
+    nnir-run model.onnx --input NAME=input_<i>.pb --input-shape=NAME=DIMS ...
+             --output-dir OUT
+
+(inputs bound to the graph's non-initializer inputs in order, their shapes
+fixed to the data's) and compares OUT/output_<i>.npy with output_<i>.pb at
+ONNX's backend-test tolerances (rtol 1e-3, atol 1e-7; NaNs equal; shapes and
+dtypes exact). A test passes when every data set does. Otherwise it is:
+
+  wrong        nnir-run succeeded but an output differs
+  unsupported  nnir-run refused the model with a diagnostic (the reason is
+               its first error line)
+  crashed      nnir-run died on a signal, timed out, or exited with a code
+               other than 0 and 1
+
+It prints a summary by folder and by operator. With --expected FILE (one
+`folder/test` per line that must pass; `#` comments) it exits 1 when a listed
+test does not pass, and lists newly passing tests so the file can be
+updated; --write-expected FILE writes the passing tests.
+
+Needs NumPy and onnx (Debian's python3-numpy and python3-onnx).
+"""
+
+import argparse
+import collections
+import concurrent.futures
+import glob
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+
+FOLDERS = ["node", "simple", "pytorch-converted", "pytorch-operator"]
+RTOL = 1e-3
+ATOL = 1e-7
+
+
+def graph_inputs(model):
+    initializers = {init.name for init in model.graph.initializer}
+    return [i.name for i in model.graph.input if i.name not in initializers]
+
+
+class NotATensor(Exception):
+    pass
+
+
+def load_pb(path):
+    """The TensorProto in path and its value; NotATensor for the sequences
+    and optionals some tests store."""
+    tensor = onnx.TensorProto()
+    try:
+        with open(path, "rb") as f:
+            tensor.ParseFromString(f.read())
+        return tensor, numpy_helper.to_array(tensor)
+    except Exception as e:
+        raise NotATensor("%s is not a tensor (%s)" % (os.path.basename(path), e))
+
+
+def first_error(text):
+    for line in text.splitlines():
+        if "error:" in line:
+            return line.split("error:", 1)[1].strip()
+    lines = [l for l in text.splitlines() if l.strip()]
+    return lines[0].strip() if lines else "(no message)"
+
+
+def run_data_set(nnir_run, model_path, names, data_dir, timeout, cache_dir):
+    """Returns (status, detail) for one test_data_set."""
+    inputs = sorted(glob.glob(os.path.join(data_dir, "input_*.pb")),
+                    key=lambda p: int(re.findall(r"(\d+)\.pb$", p)[0]))
+    outputs = sorted(glob.glob(os.path.join(data_dir, "output_*.pb")),
+                     key=lambda p: int(re.findall(r"(\d+)\.pb$", p)[0]))
+    if len(inputs) > len(names):
+        return "unsupported", "the data has more inputs than the graph"
+    cmd = [nnir_run, model_path]
+    for name, path in zip(names, inputs):
+        tensor, array = load_pb(path)
+        if tensor.data_type in (onnx.TensorProto.STRING,):
+            return "unsupported", "string input '%s'" % name
+        dims = "x".join(str(d) for d in array.shape)
+        cmd += ["--input", "%s=%s" % (name, path),
+                "--input-shape=%s=%s" % (name, dims)]
+    with tempfile.TemporaryDirectory(prefix="nnir-onnx-") as out_dir:
+        cmd += ["--output-dir", out_dir]
+        if cache_dir:
+            cmd += ["--kernel-cache-dir", cache_dir]
+        try:
+            proc = subprocess.run(cmd, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return "crashed", "timed out after %d s" % timeout
+        stderr = proc.stderr.decode(errors="replace")
+        if proc.returncode < 0:
+            return "crashed", "killed by %s: %s" % (
+                signal.Signals(-proc.returncode).name, first_error(stderr))
+        if proc.returncode == 1:
+            return "unsupported", first_error(stderr)
+        if proc.returncode != 0:
+            return "crashed", "exit code %d: %s" % (proc.returncode,
+                                                    first_error(stderr))
+        for i, path in enumerate(outputs):
+            got_path = os.path.join(out_dir, "output_%d.npy" % i)
+            if not os.path.exists(got_path):
+                return "wrong", "output %d is missing" % i
+            _, want = load_pb(path)
+            got = np.load(got_path)
+            if got.dtype.kind == "V" and got.dtype.itemsize == 2 and \
+                    want.dtype == np.uint16:
+                # bfloat16: NumPy has no such type; ONNX's helper gives the
+                # bit patterns as uint16, nnir writes them as |V2.
+                got = got.view(np.uint16)
+            if got.shape != want.shape:
+                return "wrong", "output %d has shape %s, expected %s" % (
+                    i, got.shape, want.shape)
+            if got.dtype != want.dtype:
+                return "wrong", "output %d has dtype %s, expected %s" % (
+                    i, got.dtype, want.dtype)
+            if want.dtype.kind in "fc":
+                ok = np.allclose(got, want, rtol=RTOL, atol=ATOL,
+                                 equal_nan=True)
+            else:
+                ok = np.array_equal(got, want)
+            if not ok:
+                diff = np.abs(got.astype(np.float64) - want.astype(np.float64))
+                return "wrong", "output %d differs (max abs diff %g)" % (
+                    i, float(np.nanmax(diff)) if diff.size else 0.0)
+    return "passed", ""
+
+
+def run_test(args, folder, test_dir):
+    model_path = os.path.join(test_dir, "model.onnx")
+    try:
+        model = onnx.load(model_path, load_external_data=False)
+        names = graph_inputs(model)
+        ops = sorted({n.op_type for n in model.graph.node})
+    except Exception as e:  # A model the Python package cannot read.
+        return "unsupported", "onnx cannot load the model: %s" % e, []
+    data_sets = sorted(glob.glob(os.path.join(test_dir, "test_data_set_*")))
+    if not data_sets:
+        return "unsupported", "no test data", ops
+    for data_dir in data_sets:
+        try:
+            status, detail = run_data_set(args.nnir_run, model_path, names,
+                                          data_dir, args.timeout,
+                                          args.cache_dir)
+        except NotATensor as e:
+            status, detail = "unsupported", "the test data: %s" % e
+        if status != "passed":
+            return status, detail, ops
+    return "passed", "", ops
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--nnir-run", required=True)
+    parser.add_argument("--data", default="/usr/share/libonnx-testdata/data")
+    parser.add_argument("--folders", default=",".join(FOLDERS))
+    parser.add_argument("--filter", default="",
+                        help="only tests whose folder/name matches this regex")
+    parser.add_argument("--expected", help="tests that must pass")
+    parser.add_argument("--write-expected",
+                        help="write the passing tests to this file")
+    parser.add_argument("--jobs", "-j", type=int, default=2)
+    parser.add_argument("--timeout", type=int, default=120)
+    parser.add_argument("--cache-dir", default="",
+                        help="nnir-run's kernel cache directory")
+    parser.add_argument("--verbose", "-v", action="store_true",
+                        help="print every test's result")
+    parser.add_argument("--by-operator", action="store_true",
+                        help="print the summary by operator")
+    args = parser.parse_args()
+
+    tests = []
+    pattern = re.compile(args.filter) if args.filter else None
+    for folder in args.folders.split(","):
+        root = os.path.join(args.data, folder)
+        if not os.path.isdir(root):
+            print("error: no test data in %s" % root, file=sys.stderr)
+            return 2
+        for name in sorted(os.listdir(root)):
+            test_dir = os.path.join(root, name)
+            key = "%s/%s" % (folder, name)
+            if not os.path.isfile(os.path.join(test_dir, "model.onnx")):
+                continue
+            if pattern and not pattern.search(key):
+                continue
+            tests.append((folder, key, test_dir))
+
+    results = {}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        futures = {pool.submit(run_test, args, folder, test_dir): (folder, key)
+                   for folder, key, test_dir in tests}
+        for future in concurrent.futures.as_completed(futures):
+            folder, key = futures[future]
+            results[key] = (folder,) + future.result()
+
+    kinds = ["passed", "wrong", "unsupported", "crashed"]
+    by_folder = collections.OrderedDict()
+    by_op = collections.defaultdict(collections.Counter)
+    for key in sorted(results):
+        folder, status, detail, ops = results[key]
+        by_folder.setdefault(folder, collections.Counter())[status] += 1
+        for op in ops:
+            by_op[op][status] += 1
+        if args.verbose or status in ("wrong", "crashed"):
+            print("%-12s %s%s" % (status.upper(), key,
+                                  ": " + detail if detail else ""))
+
+    print("\nSummary by folder:")
+    print("  %-20s %7s %7s %7s %12s %8s" % ("folder", "total", *kinds))
+    totals = collections.Counter()
+    for folder, counts in by_folder.items():
+        total = sum(counts.values())
+        totals.update(counts)
+        print("  %-20s %7d %7d %7d %12d %8d" % (
+            folder, total, *[counts[k] for k in kinds]))
+    print("  %-20s %7d %7d %7d %12d %8d" % (
+        "all", sum(totals.values()), *[totals[k] for k in kinds]))
+    if args.by_operator:
+        print("\nSummary by operator (tests whose graph uses it):")
+        for op in sorted(by_op):
+            counts = by_op[op]
+            print("  %-28s %5d %5d %5d %5d" % (op, *[counts[k] for k in kinds]))
+        reasons = collections.Counter(
+            detail for _, status, detail, _ in results.values()
+            if status == "unsupported")
+        print("\nUnsupported, by reason:")
+        for reason, count in reasons.most_common():
+            print("  %4d  %s" % (count, reason))
+
+    passing = sorted(k for k, r in results.items() if r[1] == "passed")
+    if args.write_expected:
+        with open(args.write_expected, "w") as f:
+            f.write("# ONNX backend tests that nnir passes (written by "
+                    "test/ONNX/conformance.py --write-expected).\n")
+            for key in passing:
+                f.write(key + "\n")
+    if args.expected:
+        with open(args.expected) as f:
+            expected = {l.strip() for l in f
+                        if l.strip() and not l.startswith("#")}
+        selected = {key for _, key, _ in tests}
+        expected &= selected
+        regressions = sorted(expected - set(passing))
+        new = sorted(set(passing) - expected)
+        for key in new:
+            print("NEW PASS     %s (add it to %s)" % (key, args.expected))
+        for key in regressions:
+            folder, status, detail, _ = results[key]
+            print("REGRESSION   %s: %s %s" % (key, status, detail))
+        print("\n%d expected to pass, %d regressions, %d newly passing" % (
+            len(expected), len(regressions), len(new)))
+        return 1 if regressions else 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
