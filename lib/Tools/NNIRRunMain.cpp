@@ -11,7 +11,7 @@
 #include "nnir/Tools/NNIRRunMain.h"
 
 #include "LLVMOptions.h"
-#include "nnir/Tools/ModuleLoader.h"
+
 #include "nnir/ExecutionEngine/Evaluator.h"
 #include "nnir/IR/Module.h"
 #include "nnir/IR/Type.h"
@@ -22,6 +22,7 @@
 #include "nnir/Pass/PassRegistry.h"
 #include "nnir/Runtime/NumPy.h"
 #include "nnir/Support/Diagnostics.h"
+#include "nnir/Tools/ModuleLoader.h"
 #include "nnir/Transforms/InferType.h"
 
 #include "llvm/ADT/StringExtras.h"
