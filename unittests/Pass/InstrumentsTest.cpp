@@ -217,7 +217,15 @@ TEST_F(InstrumentsTest, TimingNestsPassesRunInsideOthers) {
   EXPECT_GT(parsed[2].parentPct, parsed[2].totalPct);
   EXPECT_NEAR(parsed[2].parentPct,
               100.0 * parsed[2].total / std::max(parsed[1].total, 1L), 1.0);
-  EXPECT_NEAR(parsed[1].totalPct + parsed[3].totalPct, 100.0, 1.0);
+  // Each child's share of the whole is its time over the root's; the rest
+  // of the root's time is the Sequential's own overhead, which a loaded
+  // machine (or a sanitizer) makes arbitrarily large, so it is not assumed
+  // small.
+  for (size_t i : {1, 2, 3})
+    EXPECT_NEAR(parsed[i].totalPct,
+                100.0 * parsed[i].total / std::max(parsed[0].total, 1L), 0.5)
+        << *text;
+  EXPECT_LE(parsed[1].totalPct + parsed[3].totalPct, 100.0 + 0.5);
 
   // Leaving the context clears the profile (TVM).
   ASSERT_FALSE(scope->exit());
