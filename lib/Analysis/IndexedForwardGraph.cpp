@@ -10,66 +10,23 @@
 #include "nnir/Analysis/IndexedForwardGraph.h"
 
 #include "nnir/IR/Op.h"
+#include "nnir/IR/Traversal.h"
 
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 using namespace nnir;
 
-/// True for functions whose body fusion never enters.
-static bool isOpaqueFunction(const Function *func) {
-  return func->isPrimitive() || func->getAttr(attr::kCompiler);
-}
-
 /// Calls \p fn on the children of \p e that are graph nodes, in evaluation
-/// order (a call's callee then its arguments, a let's var, value and body,
-/// an if's condition and branches, a function's parameters and body).
+/// order (forEachChild's, without operators as callees and without the
+/// insides of opaque functions).
 template <typename Fn> static void forEachGraphChild(Expr *e, Fn &&fn) {
-  switch (e->getKind()) {
-  case Expr::Kind::Call: {
-    auto *call = cast<Call>(e);
-    if (!isa<Op>(call->getCallee().get()))
-      fn(call->getCallee().get());
-    for (const Ref<Expr> &arg : call->getArgs())
-      fn(arg.get());
+  if (auto *func = dyn_cast<Function>(e); func && func->isOpaque())
     return;
-  }
-  case Expr::Kind::Tuple:
-    for (const Ref<Expr> &field : cast<Tuple>(e)->getFields())
-      fn(field.get());
-    return;
-  case Expr::Kind::TupleGetItem:
-    fn(cast<TupleGetItem>(e)->getTuple().get());
-    return;
-  case Expr::Kind::Let: {
-    auto *let = cast<Let>(e);
-    fn(let->getVar().get());
-    fn(let->getValue().get());
-    fn(let->getBody().get());
-    return;
-  }
-  case Expr::Kind::If: {
-    auto *ifExpr = cast<If>(e);
-    fn(ifExpr->getCond().get());
-    fn(ifExpr->getThen().get());
-    fn(ifExpr->getElse().get());
-    return;
-  }
-  case Expr::Kind::Function: {
-    auto *func = cast<Function>(e);
-    if (isOpaqueFunction(func))
-      return;
-    for (const Ref<Var> &param : func->getParams())
-      fn(param.get());
-    fn(func->getBody().get());
-    return;
-  }
-  case Expr::Kind::Constant:
-  case Expr::Kind::Var:
-  case Expr::Kind::GlobalVar:
-  case Expr::Kind::Op:
-    return;
-  }
+  forEachChild(e, [&](Expr *child, ChildRole role) {
+    if (role != ChildRole::Callee || !isa<Op>(child))
+      fn(child);
+  });
 }
 
 /// Relay's rule for constants FuseOps may fuse (it must agree with the code

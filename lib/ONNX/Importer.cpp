@@ -691,22 +691,3 @@ Expected<Ref<IRModule>> nnir::importONNX(MemoryBufferRef buffer,
   GraphImporter importer(name, options);
   return importer.importModel(model);
 }
-
-bool nnir::looksLikeONNXModel(StringRef bytes) {
-  if (bytes.empty())
-    return false;
-  // ModelProto's fields 1 (ir_version, varint), 2 and 3 (producer name and
-  // version), 7 (graph) and 8 (opset_import): tags 0x08, 0x12, 0x1a, 0x3a,
-  // 0x42. The first three are control characters and the last two (':'
-  // and 'B') cannot begin nnir text either.
-  switch (static_cast<uint8_t>(bytes[0])) {
-  case 0x08:
-  case 0x12:
-  case 0x1a:
-  case 0x3a:
-  case 0x42:
-    return true;
-  default:
-    return false;
-  }
-}

@@ -29,8 +29,12 @@ bool nnir::hasONNXSupport() {
 #endif
 }
 
-/// ModelProto's first field tags (see looksLikeONNXModel); duplicated here
-/// so builds without ONNX recognise models too.
+/// True for a `.onnx` file, or one that starts with one of ModelProto's field
+/// tags: 1 (ir_version, varint), 2 and 3 (producer name and version), 7
+/// (graph) and 8 (opset_import) are 0x08, 0x12, 0x1a, 0x3a, 0x42. The first
+/// three are control characters and the last two (':' and 'B') cannot begin
+/// nnir text. Here rather than in NNIR::ONNX so that builds without ONNX
+/// recognise models too, and say so.
 static bool isONNXModel(const MemoryBuffer &buffer) {
   if (buffer.getBufferIdentifier().ends_with(".onnx"))
     return true;

@@ -23,6 +23,7 @@
 #include "nnir/IR/ExprVisitor.h"
 #include "nnir/IR/Op.h"
 #include "nnir/IR/OpProperties.h"
+#include "nnir/IR/Traversal.h"
 #include "nnir/Pass/PassRegistry.h"
 #include "nnir/Support/Diagnostics.h"
 
@@ -277,50 +278,21 @@ public:
       auto [e, level] = stack.pop_back_val();
       if (++visits[e] > 2)
         continue;
-      switch (e->getKind()) {
-      case Expr::Kind::Constant:
-      case Expr::Kind::Op:
-      case Expr::Kind::GlobalVar:
-        break;
-      case Expr::Kind::Var: {
-        auto it = bindings.find(cast<Var>(e));
+      if (auto *var = dyn_cast<Var>(e)) {
+        auto it = bindings.find(var);
         if (it == bindings.end())
-          break; // A parameter.
+          continue; // A parameter.
         Binding &binding = it->second;
-        if (++binding.uses == 1 && isPure(cast<Var>(e)))
+        if (++binding.uses == 1 && isPure(var))
           // The first use makes a pure value live.
           stack.push_back({binding.value, binding.level});
         // A use inside a local function may run many times.
         if (binding.level < level)
           ++binding.uses;
         binding.uses = std::min(binding.uses, 2u);
-        break;
+        continue;
       }
-      case Expr::Kind::Function:
-        stack.push_back({cast<Function>(e)->getBody().get(), level + 1});
-        break;
-      case Expr::Kind::Call: {
-        auto *call = cast<Call>(e);
-        for (const Ref<Expr> &arg : llvm::reverse(call->getArgs()))
-          stack.push_back({arg.get(), level});
-        stack.push_back({call->getCallee().get(), level});
-        break;
-      }
-      case Expr::Kind::Tuple:
-        for (const Ref<Expr> &f : llvm::reverse(cast<Tuple>(e)->getFields()))
-          stack.push_back({f.get(), level});
-        break;
-      case Expr::Kind::TupleGetItem:
-        stack.push_back({cast<TupleGetItem>(e)->getTuple().get(), level});
-        break;
-      case Expr::Kind::If: {
-        auto *branch = cast<If>(e);
-        stack.push_back({branch->getElse().get(), level});
-        stack.push_back({branch->getThen().get(), level});
-        stack.push_back({branch->getCond().get(), level});
-        break;
-      }
-      case Expr::Kind::Let: {
+      if (isa<Let>(e)) {
         // The whole chain: bind every variable, then visit the body and the
         // impure values (pure ones wait for their first use).
         Expr *body = e;
@@ -337,9 +309,16 @@ public:
         stack.push_back({body, level});
         for (Expr *value : llvm::reverse(impure))
           stack.push_back({value, level});
-        break;
+        continue;
       }
-      }
+      // Any other node: its operands, visited in order; a function's body is
+      // one level deeper.
+      SmallVector<Child, 4> children = getChildren(e);
+      for (const Child &child : llvm::reverse(children))
+        if (!isBinder(child.role))
+          stack.push_back({child.expr, child.role == ChildRole::FunctionBody
+                                           ? level + 1
+                                           : level});
     }
   }
 

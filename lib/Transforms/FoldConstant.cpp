@@ -28,6 +28,7 @@
 #include "nnir/IR/ExprMutator.h"
 #include "nnir/IR/Op.h"
 #include "nnir/IR/OpProperties.h"
+#include "nnir/IR/Traversal.h"
 #include "nnir/Ops/Compute.h"
 #include "nnir/Ops/DataMovementAttrs.h"
 #include "nnir/Pass/Instruments.h"
@@ -536,40 +537,11 @@ std::vector<Expr *> ConstantFolder::collectRoots(Expr *top) {
   use(top);
   while (!stack.empty()) {
     Expr *e = stack.pop_back_val();
-    switch (e->getKind()) {
-    case Expr::Kind::Call: {
-      auto *call = cast<Call>(e);
-      use(call->getCallee().get());
-      for (const Ref<Expr> &arg : call->getArgs())
-        use(arg.get());
-      break;
-    }
-    case Expr::Kind::Tuple:
-      for (const Ref<Expr> &field : cast<Tuple>(e)->getFields())
-        use(field.get());
-      break;
-    case Expr::Kind::TupleGetItem:
-      use(cast<TupleGetItem>(e)->getTuple().get());
-      break;
-    case Expr::Kind::Let: {
-      auto *let = cast<Let>(e);
-      use(let->getValue().get());
-      use(let->getBody().get());
-      break;
-    }
-    case Expr::Kind::If: {
-      auto *ifExpr = cast<If>(e);
-      use(ifExpr->getCond().get());
-      use(ifExpr->getThen().get());
-      use(ifExpr->getElse().get());
-      break;
-    }
-    case Expr::Kind::Function:
-      use(cast<Function>(e)->getBody().get());
-      break;
-    default:
-      break;
-    }
+    // Every child but binders: a root may sit in any scope.
+    forEachChild(e, [&use](Expr *child, ChildRole role) {
+      if (!isBinder(role))
+        use(child);
+    });
   }
   return roots;
 }
@@ -589,15 +561,7 @@ Ref<Expr> ConstantFolder::substitute(Expr *node) {
     return nullptr;
   };
   auto children = [](Expr *e, SmallVectorImpl<Expr *> &out) {
-    if (auto *call = dyn_cast<Call>(e)) {
-      for (const Ref<Expr> &arg : call->getArgs())
-        out.push_back(arg.get());
-    } else if (auto *tuple = dyn_cast<Tuple>(e)) {
-      for (const Ref<Expr> &field : tuple->getFields())
-        out.push_back(field.get());
-    } else if (auto *item = dyn_cast<TupleGetItem>(e)) {
-      out.push_back(item->getTuple().get());
-    }
+    forEachOperand(e, [&out](Expr *child) { out.push_back(child); });
   };
   SmallVector<Expr *, 4> kids;
   while (!stack.empty()) {
@@ -775,17 +739,10 @@ bool ConstantFolder::exceedsSizeGuard(Expr *root) {
     Expr *e = stack.pop_back_val();
     if (!seen.insert(e).second)
       continue;
-    if (auto *constant = dyn_cast<Constant>(e)) {
+    if (auto *constant = dyn_cast<Constant>(e))
       inputs += constant->getData().getByteSize();
-    } else if (auto *call = dyn_cast<Call>(e)) {
-      for (const Ref<Expr> &arg : call->getArgs())
-        stack.push_back(arg.get());
-    } else if (auto *tuple = dyn_cast<Tuple>(e)) {
-      for (const Ref<Expr> &field : tuple->getFields())
-        stack.push_back(field.get());
-    } else if (auto *item = dyn_cast<TupleGetItem>(e)) {
-      stack.push_back(item->getTuple().get());
-    }
+    else
+      forEachOperand(e, [&stack](Expr *child) { stack.push_back(child); });
   }
   if (*bytes <= inputs)
     return false;

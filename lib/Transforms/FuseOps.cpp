@@ -151,7 +151,7 @@ private:
 
   Ref<Expr> visitFunction(Function *func) override {
     // Primitive functions are fused already; external ones are not ours.
-    if (func->isPrimitive() || func->getAttr(attr::kCompiler))
+    if (func->isOpaque())
       return func;
     return ExprMutator::visitFunction(func);
   }

@@ -17,6 +17,7 @@
 
 #include "nnir/IR/ExprMutator.h"
 #include "nnir/IR/Module.h"
+#include "nnir/IR/Traversal.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
@@ -30,11 +31,6 @@ using namespace nnir;
 /// Variables, global variables and operators are never bound.
 static bool isAtomic(const Expr *e) {
   return isa<Var>(e) || isa<GlobalVar>(e) || isa<Op>(e);
-}
-
-/// Functions whose bodies are not converted.
-static bool isOpaqueFunction(const Function *func) {
-  return func->isPrimitive() || func->getAttr(attr::kCompiler);
 }
 
 //===----------------------------------------------------------------------===//
@@ -99,46 +95,27 @@ private:
 
 /// Calls \p fn(child, subScope) on the non-atomic children of \p e in
 /// evaluation order; subScope is -1 for a child in the scope of \p e, else
-/// the index of the sub-scope of \p e the child is in.
+/// the index of the sub-scope of \p e the child is in (an if's branches are
+/// sub-scopes 0 and 1, a function's body is sub-scope 0).
 template <typename Fn> static void forEachScopedChild(Expr *e, Fn &&fn) {
-  auto visit = [&](const Ref<Expr> &child, int subScope) {
-    if (child && !isAtomic(child.get()))
-      fn(child.get(), subScope);
-  };
-  switch (e->getKind()) {
-  case Expr::Kind::Call: {
-    auto *call = cast<Call>(e);
-    visit(call->getCallee(), -1);
-    for (const Ref<Expr> &arg : call->getArgs())
-      visit(arg, -1);
+  if (auto *func = dyn_cast<Function>(e); func && func->isOpaque())
     return;
-  }
-  case Expr::Kind::Tuple:
-    for (const Ref<Expr> &field : cast<Tuple>(e)->getFields())
-      visit(field, -1);
-    return;
-  case Expr::Kind::TupleGetItem:
-    visit(cast<TupleGetItem>(e)->getTuple(), -1);
-    return;
-  case Expr::Kind::Let:
-    visit(cast<Let>(e)->getValue(), -1);
-    visit(cast<Let>(e)->getBody(), -1);
-    return;
-  case Expr::Kind::If:
-    visit(cast<If>(e)->getCond(), -1);
-    visit(cast<If>(e)->getThen(), 0);
-    visit(cast<If>(e)->getElse(), 1);
-    return;
-  case Expr::Kind::Function:
-    if (!isOpaqueFunction(cast<Function>(e)))
-      visit(cast<Function>(e)->getBody(), 0);
-    return;
-  case Expr::Kind::Constant:
-  case Expr::Kind::Var:
-  case Expr::Kind::GlobalVar:
-  case Expr::Kind::Op:
-    return;
-  }
+  forEachChild(e, [&](Expr *child, ChildRole role) {
+    if (!child || isAtomic(child))
+      return;
+    switch (role) {
+    case ChildRole::Then:
+    case ChildRole::FunctionBody:
+      fn(child, 0);
+      return;
+    case ChildRole::Else:
+      fn(child, 1);
+      return;
+    default:
+      fn(child, -1);
+      return;
+    }
+  });
 }
 
 void ScopeAnalysis::run(Expr *root) {
@@ -182,7 +159,7 @@ void ScopeAnalysis::run(Expr *root) {
     unsigned scope = scopeOf[index[e]];
     unsigned numSubScopes =
         isa<If>(e)                                                 ? 2
-        : isa<Function>(e) && !isOpaqueFunction(cast<Function>(e)) ? 1
+        : isa<Function>(e) && !cast<Function>(e)->isOpaque() ? 1
                                                                    : 0;
     if (numSubScopes) {
       firstSubScope[e] = scopes.size();
@@ -302,7 +279,7 @@ private:
   }
 
   Ref<Expr> convertFunction(Function *func) {
-    if (isOpaqueFunction(func))
+    if (func->isOpaque())
       return func;
     Ref<Expr> body = convertBody(func);
     if (body == func->getBody())

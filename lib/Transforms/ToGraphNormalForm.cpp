@@ -11,65 +11,22 @@
 
 #include "nnir/IR/ExprMutator.h"
 #include "nnir/IR/Module.h"
-
-#include "llvm/ADT/SmallPtrSet.h"
+#include "nnir/IR/Traversal.h"
 
 using namespace llvm;
 using namespace nnir;
 
-/// Calls \p fn on every child of \p e (operators excluded).
-template <typename Fn> static void forEachChild(Expr *e, Fn &&fn) {
-  auto visit = [&](const Ref<Expr> &child) {
-    if (child && !isa<Op>(child.get()))
-      fn(child.get());
-  };
-  switch (e->getKind()) {
-  case Expr::Kind::Call:
-    visit(cast<Call>(e)->getCallee());
-    for (const Ref<Expr> &arg : cast<Call>(e)->getArgs())
-      visit(arg);
-    return;
-  case Expr::Kind::Tuple:
-    for (const Ref<Expr> &field : cast<Tuple>(e)->getFields())
-      visit(field);
-    return;
-  case Expr::Kind::TupleGetItem:
-    visit(cast<TupleGetItem>(e)->getTuple());
-    return;
-  case Expr::Kind::Let:
-    visit(cast<Let>(e)->getValue());
-    visit(cast<Let>(e)->getBody());
-    return;
-  case Expr::Kind::If:
-    visit(cast<If>(e)->getCond());
-    visit(cast<If>(e)->getThen());
-    visit(cast<If>(e)->getElse());
-    return;
-  case Expr::Kind::Function:
-    visit(cast<Function>(e)->getBody());
-    return;
-  case Expr::Kind::Constant:
-  case Expr::Kind::Var:
-  case Expr::Kind::GlobalVar:
-  case Expr::Kind::Op:
-    return;
-  }
-}
-
 /// True if \p var occurs in \p value. Iterative; linear in the size of
 /// \p value (let values in A-normal form are small).
 static bool usesVar(const Var *var, Expr *value) {
-  SmallPtrSet<const Expr *, 16> visited;
-  SmallVector<Expr *, 16> stack{value};
-  while (!stack.empty()) {
-    Expr *e = stack.pop_back_val();
-    if (e == var)
-      return true;
-    if (!visited.insert(e).second)
-      continue;
-    forEachChild(e, [&](Expr *child) { stack.push_back(child); });
-  }
-  return false;
+  return walk(
+             value,
+             [var](Expr *e) {
+               return e == var ? WalkResult::interrupt()
+                               : WalkResult::advance();
+             },
+             WalkOrder::PreOrder)
+      .wasInterrupted();
 }
 
 namespace {

@@ -290,6 +290,12 @@ public:
   /// true (TVM's `Primitive=1`).
   bool hasNonZeroAttr(llvm::StringRef name) const;
   bool isPrimitive() const { return hasNonZeroAttr("Primitive"); }
+  /// True for a function whose body graph passes (FuseOps, ToANormalForm,
+  /// FoldConstant) treat as one opaque unit: a primitive function (already
+  /// one kernel) or one for an external compiler (`Compiler=...`).
+  bool isOpaque() const {
+    return isPrimitive() || getAttr("Compiler") != nullptr;
+  }
 
   static bool classof(const Expr *e) { return e->getKind() == Kind::Function; }
 

@@ -95,6 +95,11 @@ struct Child {
   ChildRole role;
 };
 
+/// Calls \p fn on the dataflow operands of \p e: a call's arguments (not
+/// its callee), a tuple's fields, a TupleGetItem's tuple; nothing for other
+/// kinds. The edges along which values flow between operator calls.
+template <typename Fn> void forEachOperand(const Expr *e, Fn &&fn);
+
 /// The children of \p e in forEachChild's order, for walks that push them
 /// on a stack (binders first, then the operands in reverse).
 llvm::SmallVector<Child, 4> getChildren(const Expr *e);
@@ -158,6 +163,15 @@ template <typename Fn> void forEachChild(const Expr *e, Fn &&fn) {
   case Expr::Kind::Op:
     return;
   }
+}
+
+template <typename Fn> void forEachOperand(const Expr *e, Fn &&fn) {
+  if (!isDataflowNode(e))
+    return;
+  forEachChild(e, [&fn](Expr *child, ChildRole role) {
+    if (role != ChildRole::Callee)
+      fn(child);
+  });
 }
 
 /// A node of \p e's kind with \p children (in forEachChild's order; binders

@@ -62,9 +62,6 @@ inline constexpr int64_t kMaxONNXOpset = 17;
 llvm::Expected<Ref<IRModule>> importONNX(llvm::MemoryBufferRef buffer,
                                          const ONNXImportOptions &options = {});
 
-/// True when \p bytes look like a serialised ONNX model rather than text:
-/// they start with a ModelProto field tag that no nnir text can start with.
-bool looksLikeONNXModel(llvm::StringRef bytes);
 
 /// Reads a serialised TensorProto (the test data's input_0.pb).
 llvm::Expected<NDArray> loadTensorProto(llvm::StringRef bytes,
