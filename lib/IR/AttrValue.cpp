@@ -1,8 +1,7 @@
 //===- AttrValue.cpp - Untyped attribute values ---------------------------===//
 //
 /// \file
-/// Construction, printing, equality and hashing of attribute values, and the
-/// shortest round-trip float formatting the printer relies on.
+/// Construction, printing, equality and hashing of attribute values.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,10 +12,6 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <algorithm>
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 
 using namespace llvm;
@@ -101,47 +96,6 @@ StringRef AttrValue::describe() const {
     return "an expression";
   }
   return "a value";
-}
-
-/// Formats \p value with the fewest significant digits (at most
-/// \p maxDigits) for which \p readsBack accepts the text. Where that text is
-/// in exponent form but %g at 6 digits (TVM's ostream default) writes the same
-/// value without an exponent, the latter is used, so 10 and 120 print as "10"
-/// and "120", not "1e+01" and "1.2e+02".
-template <typename ReadsBack>
-static std::string formatShortest(double value, int maxDigits,
-                                  ReadsBack readsBack) {
-  if (std::isnan(value))
-    return "nan";
-  if (std::isinf(value))
-    return value > 0 ? "inf" : "-inf";
-  char buf[64];
-  int digits = 1;
-  for (; digits < maxDigits; ++digits) {
-    std::snprintf(buf, sizeof(buf), "%.*g", digits, value);
-    if (readsBack(buf))
-      break;
-  }
-  std::snprintf(buf, sizeof(buf), "%.*g", digits, value);
-  if (std::strchr(buf, 'e')) {
-    char wide[64];
-    std::snprintf(wide, sizeof(wide), "%.*g", std::max(digits, 6), value);
-    if (!std::strchr(wide, 'e') && readsBack(wide))
-      return wide;
-  }
-  return buf;
-}
-
-std::string nnir::formatDouble(double value) {
-  return formatShortest(value, 17, [&](const char *text) {
-    return std::strtod(text, nullptr) == value;
-  });
-}
-
-std::string nnir::formatFloat(float value) {
-  return formatShortest(value, 9, [&](const char *text) {
-    return std::strtof(text, nullptr) == value;
-  });
 }
 
 void nnir::printQuotedString(raw_ostream &os, StringRef s) {

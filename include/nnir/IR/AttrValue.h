@@ -14,6 +14,7 @@
 
 #include "nnir/IR/Object.h"
 #include "nnir/Runtime/DataType.h"
+#include "nnir/Support/Numbers.h"
 
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/StringRef.h"
@@ -94,12 +95,6 @@ struct NamedAttrValue {
   AttrValue value;
   llvm::SMLoc loc;
 };
-
-/// Formats \p value with the fewest significant digits that read back to the
-/// same double (`1e-05`, `0.1`, `3`); "inf", "-inf", "nan" for non-finite.
-std::string formatDouble(double value);
-/// The same for a float32 value (at most 9 significant digits).
-std::string formatFloat(float value);
 
 /// Prints \p s as a quoted string literal with TVM's escapes.
 void printQuotedString(llvm::raw_ostream &os, llvm::StringRef s);
