@@ -9,9 +9,11 @@
 
 #include "nnir/IR/Expr.h"
 
+#include "llvm/ADT/APFloat.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
 #include <cstring>
 
 using namespace llvm;
@@ -136,6 +138,32 @@ static StringRef floatSuffix(DataType dtype) {
   return "f";
 }
 
+/// Prints a float attribute as the lexer and parser read it back: the digits
+/// of the float64 \p value under the suffix of \p dtype, which bounds the
+/// range (and, for a NaN, gives the significand's width); `f64` when
+/// \p dtype cannot hold the value.
+static void printFloatAttr(raw_ostream &os, double value, DataType dtype) {
+  if (dtype != DataType::float16() && dtype != DataType::float64())
+    dtype = DataType::float32();
+  const fltSemantics &sem = *dtype.getFloatSemantics();
+  if (std::isnan(value)) {
+    if (std::optional<uint64_t> bits = narrowFromDouble(value, sem)) {
+      os << formatFloatBits(sem, *bits, floatSuffix(dtype));
+      return;
+    }
+  } else {
+    // TVM's reader refuses a finite value above the type's largest one even
+    // when it would round to it, so such a value gets `f64` too.
+    double largest = widenToDouble(
+        sem, APFloat::getLargest(sem).bitcastToAPInt().getZExtValue());
+    if (std::isinf(value) || std::fabs(value) <= largest) {
+      os << formatDouble(value) << floatSuffix(dtype);
+      return;
+    }
+  }
+  os << formatFloatBits(APFloat::IEEEdouble(), getDoubleBits(value), "f64");
+}
+
 void AttrValue::print(raw_ostream &os) const {
   switch (kind) {
   case Kind::None:
@@ -148,11 +176,9 @@ void AttrValue::print(raw_ostream &os) const {
     else if (dtype == DataType::int16())
       os << "i16";
     return;
-  case Kind::Float: {
-    // Non-finite values print as nnir's `inff`, `-inff` and `nanf`.
-    os << formatDouble(floatValue) << floatSuffix(dtype);
+  case Kind::Float:
+    printFloatAttr(os, floatValue, dtype);
     return;
-  }
   case Kind::Bool:
     os << (intValue ? "True" : "False");
     return;

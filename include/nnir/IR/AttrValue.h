@@ -67,7 +67,10 @@ public:
   llvm::StringRef describe() const;
 
   /// Prints the value in the text format. Expr values print as `<expr>`; the
-  /// IR printer handles them itself.
+  /// IR printer handles them itself. A float prints as a literal the parser
+  /// reads back to the same float64: the fewest digits, with the suffix of
+  /// its dtype when that type holds the value (its range, a NaN's
+  /// significand), else `f64` (`1e+300f64` in a float32-typed field).
   void print(llvm::raw_ostream &os) const;
 
   /// Structural equality (locations ignored; expressions compared by
