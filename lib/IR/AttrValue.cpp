@@ -1,8 +1,7 @@
 //===- AttrValue.cpp - Untyped attribute values ---------------------------===//
 //
 /// \file
-/// Construction, printing, equality and hashing of attribute values, and the
-/// shortest round-trip float formatting the printer relies on.
+/// Construction, printing, equality and hashing of attribute values.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,13 +9,11 @@
 
 #include "nnir/IR/Expr.h"
 
+#include "llvm/ADT/APFloat.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 
 using namespace llvm;
@@ -103,47 +100,6 @@ StringRef AttrValue::describe() const {
   return "a value";
 }
 
-/// Formats \p value with the fewest significant digits (at most
-/// \p maxDigits) for which \p readsBack accepts the text. Where that text is
-/// in exponent form but %g at 6 digits (TVM's ostream default) writes the same
-/// value without an exponent, the latter is used, so 10 and 120 print as "10"
-/// and "120", not "1e+01" and "1.2e+02".
-template <typename ReadsBack>
-static std::string formatShortest(double value, int maxDigits,
-                                  ReadsBack readsBack) {
-  if (std::isnan(value))
-    return "nan";
-  if (std::isinf(value))
-    return value > 0 ? "inf" : "-inf";
-  char buf[64];
-  int digits = 1;
-  for (; digits < maxDigits; ++digits) {
-    std::snprintf(buf, sizeof(buf), "%.*g", digits, value);
-    if (readsBack(buf))
-      break;
-  }
-  std::snprintf(buf, sizeof(buf), "%.*g", digits, value);
-  if (std::strchr(buf, 'e')) {
-    char wide[64];
-    std::snprintf(wide, sizeof(wide), "%.*g", std::max(digits, 6), value);
-    if (!std::strchr(wide, 'e') && readsBack(wide))
-      return wide;
-  }
-  return buf;
-}
-
-std::string nnir::formatDouble(double value) {
-  return formatShortest(value, 17, [&](const char *text) {
-    return std::strtod(text, nullptr) == value;
-  });
-}
-
-std::string nnir::formatFloat(float value) {
-  return formatShortest(value, 9, [&](const char *text) {
-    return std::strtof(text, nullptr) == value;
-  });
-}
-
 void nnir::printQuotedString(raw_ostream &os, StringRef s) {
   os << '"';
   for (unsigned char c : s) {
@@ -182,6 +138,32 @@ static StringRef floatSuffix(DataType dtype) {
   return "f";
 }
 
+/// Prints a float attribute as the lexer and parser read it back: the digits
+/// of the float64 \p value under the suffix of \p dtype, which bounds the
+/// range (and, for a NaN, gives the significand's width); `f64` when
+/// \p dtype cannot hold the value.
+static void printFloatAttr(raw_ostream &os, double value, DataType dtype) {
+  if (dtype != DataType::float16() && dtype != DataType::float64())
+    dtype = DataType::float32();
+  const fltSemantics &sem = *dtype.getFloatSemantics();
+  if (std::isnan(value)) {
+    if (std::optional<uint64_t> bits = narrowFromDouble(value, sem)) {
+      os << formatFloatBits(sem, *bits, floatSuffix(dtype));
+      return;
+    }
+  } else {
+    // TVM's reader refuses a finite value above the type's largest one even
+    // when it would round to it, so such a value gets `f64` too.
+    double largest = widenToDouble(
+        sem, APFloat::getLargest(sem).bitcastToAPInt().getZExtValue());
+    if (std::isinf(value) || std::fabs(value) <= largest) {
+      os << formatDouble(value) << floatSuffix(dtype);
+      return;
+    }
+  }
+  os << formatFloatBits(APFloat::IEEEdouble(), getDoubleBits(value), "f64");
+}
+
 void AttrValue::print(raw_ostream &os) const {
   switch (kind) {
   case Kind::None:
@@ -194,11 +176,9 @@ void AttrValue::print(raw_ostream &os) const {
     else if (dtype == DataType::int16())
       os << "i16";
     return;
-  case Kind::Float: {
-    // Non-finite values print as nnir's `inff`, `-inff` and `nanf`.
-    os << formatDouble(floatValue) << floatSuffix(dtype);
+  case Kind::Float:
+    printFloatAttr(os, floatValue, dtype);
     return;
-  }
   case Kind::Bool:
     os << (intValue ? "True" : "False");
     return;

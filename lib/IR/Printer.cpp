@@ -69,93 +69,61 @@ using namespace nnir;
 // Constants
 //===----------------------------------------------------------------------===//
 
-/// formatFloat, except near the float32 limits: the shortest text of
-/// FLT_MAX (`3.4028235e+38`) is above FLT_MAX as a double, which TVM's parser
-/// rejects as out of range, so such values print with double precision.
-static std::string formatFloat32(float value) {
-  std::string text = formatFloat(value);
-  if (std::isfinite(value) && std::fabs(std::strtod(text.c_str(), nullptr)) >
-                                  std::numeric_limits<float>::max())
-    return formatDouble(value);
-  return text;
-}
-
-/// Reads element \p index of \p array as raw 16 bits.
-static uint16_t load16(const NDArray &array, int64_t index) {
-  uint16_t bits;
-  std::memcpy(&bits, static_cast<const uint8_t *>(array.getData()) + index * 2,
-              2);
-  return bits;
-}
-
 /// Prints element \p index of \p array as a `dense<...>` element: integers
-/// plain, floats with the fewest digits that read back bit-exactly (`nan`,
-/// `inf`, `-inf`), bools as True/False. A float16 or bfloat16 element prints
-/// as its exact float32 value, so it reads back the same whichever way a
-/// parser rounds decimal text to 16 bits.
-static void printElement(raw_ostream &os, const NDArray &array, int64_t index) {
+/// plain, bools as True/False, floats of every width with the fewest digits
+/// that read back to the same bits in the element's own type (`0.1`, `inf`,
+/// `-nan`, `nan:0x1`; nnir/Support/Numbers.h). \p suffix follows a float.
+static void printElement(raw_ostream &os, const NDArray &array, int64_t index,
+                         StringRef suffix = "") {
   DataType dtype = array.getDType();
-  const auto *data = static_cast<const uint8_t *>(array.getData());
   if (dtype.isBool()) {
-    os << (data[index] ? "True" : "False");
+    os << (array.getElementBits(index) ? "True" : "False");
     return;
   }
   if (dtype == DataType::uint64()) {
-    uint64_t value;
-    std::memcpy(&value, data + index * 8, 8);
-    os << value;
+    os << array.getElementBits(index);
     return;
   }
   if (dtype.isInteger()) {
     os << array.getElementAsInt(index);
     return;
   }
-  if (dtype == DataType::float16()) {
-    os << formatFloat(halfToFloat(load16(array, index)));
-    return;
-  }
-  if (dtype == DataType::bfloat16()) {
-    os << formatFloat(bfloat16ToFloat(load16(array, index)));
-    return;
-  }
-  if (dtype == DataType::float32()) {
-    float value;
-    std::memcpy(&value, data + index * 4, 4);
-    os << formatFloat32(value);
-    return;
-  }
-  os << formatDouble(array.getElementAsDouble(index));
+  os << formatFloatBits(*dtype.getFloatSemantics(), array.getElementBits(index),
+                        suffix);
 }
 
-/// True if \p c prints as one of TVM's scalar literals (`3f`, `2i64`, `True`).
-static bool hasScalarLiteral(const Constant *c) {
+/// True if \p c prints as one of TVM's scalar literals (`3f`, `2i64`,
+/// `True`). With \p tvmSyntax (an inline constant limit of 0), a NaN does
+/// not: TVM cannot read `nanf`, so it goes to the metadata section.
+static bool hasScalarLiteral(const Constant *c, bool tvmSyntax) {
   if (!c->isScalar())
     return false;
-  DataType t = c->getData().getDType();
-  return t == DataType::int16() || t == DataType::int32() ||
-         t == DataType::int64() || t == DataType::float16() ||
-         t == DataType::float32() || t == DataType::float64() || t.isBool();
+  const NDArray &data = c->getData();
+  DataType t = data.getDType();
+  bool isLiteralType = t == DataType::int16() || t == DataType::int32() ||
+                       t == DataType::int64() || t == DataType::float16() ||
+                       t == DataType::float32() || t == DataType::float64() ||
+                       t.isBool();
+  if (!isLiteralType)
+    return false;
+  return !tvmSyntax || !t.isFloat() || !std::isnan(data.getElementAsDouble(0));
 }
 
 /// Prints a constant accepted by hasScalarLiteral.
 static void printScalarLiteral(raw_ostream &os, const Constant *c) {
   const NDArray &data = c->getData();
   DataType t = data.getDType();
-  if (t.isBool()) {
-    printElement(os, data, 0);
-    return;
-  }
-  printElement(os, data, 0);
   if (t == DataType::int16())
-    os << "i16";
-  else if (t == DataType::int64())
-    os << "i64";
-  else if (t == DataType::float16())
-    os << "f16";
-  else if (t == DataType::float32())
-    os << 'f';
-  else if (t == DataType::float64())
-    os << "f64";
+    return printElement(os, data, 0), void(os << "i16");
+  if (t == DataType::int64())
+    return printElement(os, data, 0), void(os << "i64");
+  if (t == DataType::float16())
+    return printElement(os, data, 0, "f16");
+  if (t == DataType::float32())
+    return printElement(os, data, 0, "f");
+  if (t == DataType::float64())
+    return printElement(os, data, 0, "f64");
+  printElement(os, data, 0);
 }
 
 /// True if there are at least two elements and all are bitwise equal.
@@ -328,6 +296,9 @@ private:
     os << '\n';
     os.indent(indent);
   }
+
+  /// The output must use TVM's syntax only (--inline-constant-limit=0).
+  bool tvmSyntax() const { return options.inlineConstantLimit == 0; }
 
   raw_ostream &os;
   const PrintOptions &options;
@@ -517,10 +488,12 @@ void Printer::visitAtom(const Expr *expr) {
     return;
   }
   if (const auto *c = dyn_cast<Constant>(expr)) {
-    if (hasScalarLiteral(c) || metaIndex.count(c))
+    if (hasScalarLiteral(c, tvmSyntax()) || metaIndex.count(c))
       return;
-    if (options.inlineConstantLimit >= 0 &&
-        c->getData().getNumElements() > options.inlineConstantLimit) {
+    // A limit of 0 promises TVM's syntax: even an empty constant goes to the
+    // metadata section.
+    int64_t limit = options.inlineConstantLimit;
+    if (limit == 0 || (limit > 0 && c->getData().getNumElements() > limit)) {
       metaIndex[c] = metaConstants.size();
       metaConstants.push_back(c);
     }
@@ -804,7 +777,7 @@ void Printer::emitVarDecl(const Var *var) {
 }
 
 void Printer::emitConstant(const Constant *c) {
-  if (hasScalarLiteral(c)) {
+  if (hasScalarLiteral(c, tvmSyntax())) {
     printScalarLiteral(os, c);
   } else {
     auto it = metaIndex.find(c);
@@ -825,7 +798,7 @@ void Printer::emitAtom(const Expr *expr) {
     os << '%' << nameVar(cast<Var>(expr));
     return;
   case Expr::Kind::GlobalVar:
-    os << '@' << cast<GlobalVar>(expr)->getName();
+    printGlobalName(os, cast<GlobalVar>(expr)->getName());
     return;
   case Expr::Kind::Op:
     os << cast<Op>(expr)->getName();
@@ -1074,7 +1047,11 @@ void Printer::printModule(const IRModule &module) {
     first = false;
     analyze(entry.func.get());
     freeVarBlock = nodes[0].inner;
-    os << "def @" << (entry.var ? entry.var->getName() : StringRef("<null>"));
+    os << "def ";
+    if (entry.var)
+      printGlobalName(os, entry.var->getName());
+    else
+      os << "@<null>";
     emitFunction(nodes[0], 0);
     os << '\n';
   }
@@ -1092,6 +1069,25 @@ void Printer::printExpr(const Expr *expr) {
 //===----------------------------------------------------------------------===//
 // Entry points
 //===----------------------------------------------------------------------===//
+
+void nnir::printGlobalName(raw_ostream &os, StringRef name) {
+  os << '@';
+  // The lexer reads `@` followed by letters, digits, '_' and '/'.
+  bool bare = !name.empty() && llvm::all_of(name, [](char c) {
+    return isAlnum(c) || c == '_' || c == '/';
+  });
+  if (bare)
+    os << name;
+  else
+    printQuotedString(os, name);
+}
+
+std::string nnir::formatGlobalName(StringRef name) {
+  std::string text;
+  raw_string_ostream os(text);
+  printGlobalName(os, name);
+  return text;
+}
 
 void nnir::printModule(const IRModule &module, raw_ostream &os,
                        const PrintOptions &options) {

@@ -10,13 +10,14 @@
 
 #include "Lexer.h"
 
+#include "nnir/Support/Numbers.h"
+
+#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/Twine.h"
 
-#include <cfloat>
 #include <cmath>
-#include <cstdlib>
 #include <string>
 
 using namespace llvm;
@@ -346,6 +347,19 @@ Token Lexer::lexIdentifier(const char *tokStart) {
   }
   if (isSpecialFloatWord(word))
     return lexSpecialFloat(tokStart, word, /*negative=*/false);
+  if (word == "nan") {
+    // `nan:0x1`: a NaN spelled by its significand, without a suffix (a dense
+    // element, whose type is the tensor's: the parser checks the digits).
+    StringRef payload = lexNaNPayload();
+    if (!payload.empty()) {
+      Token tok = makeToken(TokenKind::Float, tokStart);
+      tok.dtype = DataType::float32();
+      tok.numberText = word;
+      tok.nanPayload = payload;
+      tok.floatValue = std::nan("");
+      return tok;
+    }
+  }
   TokenKind kind = StringSwitch<TokenKind>(word)
                        .Case("let", TokenKind::KwLet)
                        .Case("fn", TokenKind::KwFn)
@@ -368,23 +382,66 @@ Token Lexer::lexIdentifier(const char *tokStart) {
   return tok;
 }
 
-Token Lexer::lexSpecialFloat(const char *tokStart, StringRef word,
-                             bool negative) {
-  Token tok = makeToken(TokenKind::Float, tokStart);
-  // word is "inf" or "nan" followed by a float suffix.
-  tok.dtype = *floatSuffixType(word.drop_front(3));
-  double value = word.starts_with("inf") ? HUGE_VAL : std::nan("");
-  tok.floatValue = negative ? -value : value;
-  return tok;
+/// The largest NaN significand of a float type.
+static uint64_t getSignificandMask(DataType dtype) {
+  return (uint64_t(1)
+          << (APFloat::semanticsPrecision(*dtype.getFloatSemantics()) - 1)) -
+         1;
 }
 
-/// Parses \p text (digits, '.', exponent) as a double; false unless all of it
-/// is used.
-static bool parseDouble(StringRef text, double &value) {
-  std::string copy = text.str();
-  char *endPtr = nullptr;
-  value = std::strtod(copy.c_str(), &endPtr);
-  return !copy.empty() && endPtr == copy.c_str() + copy.size();
+/// Sets floatValue from numberText / nanPayload / negative / dtype: the decimal
+/// text as a float64, or the NaN of the literal's type, widened. False for a
+/// malformed number or NaN significand.
+static bool setFloatValue(Token &tok) {
+  uint64_t bits;
+  if (tok.nanPayload.empty()) {
+    FloatParseStatus status =
+        parseFloatBits(tok.numberText, APFloat::IEEEdouble(), bits);
+    if (status == FloatParseStatus::Invalid)
+      return false;
+    tok.floatValue = status == FloatParseStatus::Overflow
+                         ? HUGE_VAL
+                         : getDoubleFromBits(bits);
+  } else {
+    const fltSemantics &sem = *tok.dtype.getFloatSemantics();
+    std::string text = ("nan:0x" + tok.nanPayload).str();
+    if (parseFloatBits(text, sem, bits) != FloatParseStatus::Ok)
+      return false;
+    tok.floatValue = widenToDouble(sem, bits);
+  }
+  if (tok.negative)
+    tok.floatValue = -tok.floatValue;
+  return true;
+}
+
+StringRef Lexer::lexNaNPayload() {
+  if (end - cur < 4 || cur[0] != ':' || cur[1] != '0' || cur[2] != 'x' ||
+      !isHexDigit(cur[3]))
+    return StringRef();
+  const char *digits = cur + 3;
+  cur = digits;
+  while (cur != end && isHexDigit(*cur))
+    ++cur;
+  return StringRef(digits, cur - digits);
+}
+
+Token Lexer::lexSpecialFloat(const char *tokStart, StringRef word,
+                             bool negative) {
+  // word is "inf" or "nan" followed by a float suffix; a NaN may spell its
+  // significand after it (`nanf:0x1`).
+  StringRef payload = word.starts_with("nan") ? lexNaNPayload() : StringRef();
+  Token tok = makeToken(TokenKind::Float, tokStart);
+  tok.dtype = *floatSuffixType(word.drop_front(3));
+  tok.hasSuffix = true;
+  tok.numberText = word.take_front(3);
+  tok.nanPayload = payload;
+  tok.negative = negative;
+  if (!setFloatValue(tok))
+    return makeError(tokStart, "invalid NaN significand in '" + tok.spelling +
+                                   "'; expected 0x1 to 0x" +
+                                   utohexstr(getSignificandMask(tok.dtype),
+                                             /*LowerCase=*/true));
+  return tok;
 }
 
 Token Lexer::lexNumber(const char *tokStart, bool negative) {
@@ -439,6 +496,7 @@ Token Lexer::lexNumber(const char *tokStart, bool negative) {
         // Only a dense<> literal of uint64 can use this; the parser checks.
         tok.dtype = DataType::uint64();
         tok.intValue = static_cast<int64_t>(magnitude);
+        tok.numberText = body;
         return tok;
       }
       return makeError(tokStart, "integer literal '" + tok.spelling +
@@ -447,6 +505,8 @@ Token Lexer::lexNumber(const char *tokStart, bool negative) {
     tok.dtype = DataType(DataType::Int, bits);
     tok.intValue = negative ? static_cast<int64_t>(0 - magnitude)
                             : static_cast<int64_t>(magnitude);
+    tok.numberText = body;
+    tok.negative = negative;
     return tok;
   }
 
@@ -461,18 +521,15 @@ Token Lexer::lexNumber(const char *tokStart, bool negative) {
                                      "'; expected f, f16, f32 or f64");
     dtype = *suffixType;
   }
-  double value;
-  if (!parseDouble(body, value))
-    return invalid();
-  double limit = dtype == DataType::float16()   ? 65504.0
-                 : dtype == DataType::float32() ? double(FLT_MAX)
-                                                : DBL_MAX;
-  if (!(value <= limit))
-    return makeError(tokStart, "float literal '" + tok.spelling +
-                                   "' is out of range for " + dtype.str());
+  // The range is checked where the literal is used (a dense element takes
+  // the tensor's type, not the suffix's).
   tok.kind = TokenKind::Float;
   tok.dtype = dtype;
-  tok.floatValue = negative ? -value : value;
+  tok.hasSuffix = !suffix.empty();
+  tok.numberText = body;
+  tok.negative = negative;
+  if (!setFloatValue(tok))
+    return invalid();
   return tok;
 }
 
@@ -540,6 +597,16 @@ Token Lexer::lexSigil(const char *tokStart) {
     if (StringRef(digits, cur - digits).getAsInteger(10, tok.number))
       return makeError(tokStart, "graph variable number '" + tok.spelling +
                                      "' is too large");
+    return tok;
+  }
+  if (sigil == '@' && cur != end && *cur == '"') {
+    // `@"has space"`: a global name that is not an identifier.
+    Token name = lexString(cur);
+    if (name.is(TokenKind::Error))
+      return name;
+    Token tok = makeToken(TokenKind::GlobalVar, tokStart);
+    tok.text = std::move(name.text);
+    tok.quoted = true;
     return tok;
   }
   const char *nameStart = cur;

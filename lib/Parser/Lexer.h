@@ -3,8 +3,11 @@
 /// \file
 /// The lexer of the Relay text format v0.0.5 (TVM's tokenizer.h), with nnir's
 /// extensions: `1.5` without a suffix is a float32 literal, `nanf` is a NaN
-/// literal, `inf`/`nan` take any float width suffix, and strings understand
-/// the escapes nnir's printer writes (`\"`, `\\`, `\t`, `\r`, `\n`, `\xHH`).
+/// literal, `inf`/`nan` take any float width suffix, a NaN may spell its
+/// significand (`nanf:0x1`, `-nanf64:0x8000000000001`, and `nan:0x1` without
+/// a suffix), strings understand the escapes nnir's printer writes (`\"`,
+/// `\\`, `\t`, `\r`, `\n`, `\xHH`), and a global name may be quoted
+/// (`@"has space"`).
 ///
 /// The lexer is a pull lexer over one buffer: it never tokenizes ahead of the
 /// parser, and it is a small value type, so the parser looks ahead by copying
@@ -99,14 +102,29 @@ struct Token {
   /// Integer: the value. When the literal has no suffix and does not fit
   /// int64 (but fits uint64), dtype is uint64 and the bits are stored here.
   int64_t intValue = 0;
-  /// Float: the value.
+  /// Float: the value as a float64, correctly rounded (infinite when it is
+  /// out of float64's range). A NaN is the literal's NaN in its own type,
+  /// widened (nnir/Support/Numbers.h).
   double floatValue = 0;
-  /// Integer / Float: the literal's type.
+  /// Integer / Float: the literal's type (float32 for an unsuffixed float).
   DataType dtype;
+  /// Integer / Float: the number without its sign and suffix (`1.5`, `10`,
+  /// `inf`, `nan`), and the hex digits of a NaN's significand (`nanf:0x1`).
+  /// The parser converts this text to the type the context asks for, so a
+  /// value is rounded once, from its decimal spelling.
+  llvm::StringRef numberText;
+  llvm::StringRef nanPayload;
+  /// Integer / Float: written with an odd run of '-' before it.
+  bool negative = false;
+  /// Float: written with a width suffix (`f`, `f16`, `f32`, `f64`).
+  bool hasSuffix = false;
   /// GraphVar: the number. MetaRef: the index.
   uint64_t number = 0;
-  /// String: the decoded value. Error: the message.
+  /// String, and a GlobalVar written `@"..."`: the decoded value. Error:
+  /// the message.
   std::string text;
+  /// GlobalVar: written `@"..."` (its name is in text).
+  bool quoted = false;
 
   bool is(TokenKind k) const { return kind == k; }
   bool isNot(TokenKind k) const { return kind != k; }
@@ -141,6 +159,8 @@ private:
   Token lexNumber(const char *tokStart, bool negative);
   Token lexSpecialFloat(const char *tokStart, llvm::StringRef word,
                         bool negative);
+  /// After `nan`: `:0x` and hex digits, consumed and returned, or empty.
+  llvm::StringRef lexNaNPayload();
   Token lexString(const char *tokStart);
   Token lexSigil(const char *tokStart);
   Token lexHashAttribute(const char *tokStart);

@@ -24,9 +24,12 @@
 
 #include "nnir/IR/Metadata.h"
 #include "nnir/IR/Op.h"
+#include "nnir/IR/Printer.h"
 #include "nnir/Support/Diagnostics.h"
+#include "nnir/Support/Numbers.h"
 #include "nnir/Support/Suggestions.h"
 
+#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
@@ -134,6 +137,11 @@ private:
   LLVM_ATTRIBUTE_NOINLINE bool emitNestingError(SMLoc loc) {
     return emitError(loc, "nesting too deep (limit " +
                               Twine(options.maxNestingDepth) + ")");
+  }
+
+  /// The name of a GlobalVar token (`@main`, `@"has space"`).
+  static StringRef getGlobalName(const Token &t) {
+    return t.quoted ? StringRef(t.text) : t.name;
   }
 
   /// Bounds syntactic recursion.
@@ -268,6 +276,11 @@ private:
   LLVM_ATTRIBUTE_NOINLINE Ref<Expr> parseGraphVar();
   LLVM_ATTRIBUTE_NOINLINE Ref<Expr> parseGlobalVar();
   LLVM_ATTRIBUTE_NOINLINE Ref<Expr> parseScalarLiteral();
+  /// The bits of float literal \p t as a value of the float type \p dtype:
+  /// its decimal digits rounded once, to nearest even; a NaN's significand
+  /// read in \p dtype. Reports a value that rounds past the largest finite
+  /// one (`65520f16`).
+  bool getFloatBits(const Token &t, DataType dtype, uint64_t &bits);
   LLVM_ATTRIBUTE_NOINLINE Ref<Expr> parseMetaRef();
   LLVM_ATTRIBUTE_NOINLINE bool checkDottedName(const Token &nameTok);
 
@@ -290,11 +303,19 @@ private:
     enum Kind : uint8_t { Int, Float, Bool } kind;
     /// Int: the value does not fit int64; intValue holds uint64 bits.
     bool big = false;
-    /// Int: written with a minus sign (`-0` is -0.0 in a float tensor).
+    /// Int / Float: written with a minus sign (`-0` is -0.0 in a float
+    /// tensor).
     bool negative = false;
     unsigned depth = 0;
+    /// Int (with its sign) and Bool.
     int64_t intValue = 0;
+    /// Float: the value as a float64 (for integer element types).
     double floatValue = 0;
+    /// Int / Float: the number's text without sign (`1.5`, `inf`, `nan`)
+    /// and a NaN's significand digits, read in the element type of a float
+    /// tensor.
+    StringRef numberText;
+    StringRef nanPayload;
     SMLoc loc;
   };
   struct DenseList {
@@ -312,6 +333,7 @@ private:
                                                 unsigned depth);
   bool checkDenseStructure(const DenseElements &elems, const TensorType &type);
   bool storeDenseScalar(NDArray &array, int64_t index, const DenseScalar &s);
+  static std::string describeScalar(const DenseScalar &s);
   /// Checks a constant against ParserOptions::maxConstantBytes before it is
   /// allocated; an \p inlineConstant (a literal or `dense<...>`) also counts
   /// towards the total the text may materialise.
@@ -412,7 +434,8 @@ Expected<Ref<IRModule>> Parser::parseModuleTop() {
   }
   if (firstUndefined)
     return makeError(firstUndefined->firstUse,
-                     "undefined global function @" + undefinedName);
+                     "undefined global function " +
+                         formatGlobalName(undefinedName));
 
   Ref<IRModule> module = IRModule::create();
   for (auto &def : definitions)
@@ -452,11 +475,12 @@ bool Parser::parseDefinition() {
   consume(); // def
   if (tok.isNot(TokenKind::GlobalVar))
     return emitUnexpected("a global function name ('@name') after 'def'");
-  StringRef name = tok.name;
+  StringRef name = getGlobalName(tok);
   SMLoc nameLoc = tok.getLoc();
   GlobalInfo &info = globals[name];
   if (info.defined)
-    return emitError(nameLoc, "redefinition of global function @" + name);
+    return emitError(nameLoc, "redefinition of global function " +
+                                  formatGlobalName(name));
   if (!info.var) {
     info.var = GlobalVar::get(name, nameLoc);
     info.firstUse = nameLoc;
@@ -972,9 +996,9 @@ Ref<Expr> Parser::parseTupleGetItem(Ref<Expr> tuple, SMLoc loc) {
 }
 
 Ref<Expr> Parser::parseGlobalVar() {
-  GlobalInfo &info = globals[tok.name];
+  GlobalInfo &info = globals[getGlobalName(tok)];
   if (!info.var) {
-    info.var = GlobalVar::get(tok.name, tok.getLoc());
+    info.var = GlobalVar::get(getGlobalName(tok), tok.getLoc());
     info.firstUse = tok.getLoc();
   }
   consume();
@@ -1061,6 +1085,36 @@ bool Parser::checkConstantSize(DataType dtype, ArrayRef<int64_t> shape,
   return true;
 }
 
+/// The text of a number as parseFloatBits reads it, without the sign.
+static std::string getNumberText(StringRef digits, StringRef nanPayload) {
+  if (nanPayload.empty())
+    return digits.str();
+  return ("nan:0x" + nanPayload).str();
+}
+
+/// Sets the sign bit of \p bits, a value of format \p sem.
+static uint64_t negateBits(const fltSemantics &sem, uint64_t bits) {
+  return bits ^ (uint64_t(1) << (APFloat::semanticsSizeInBits(sem) - 1));
+}
+
+bool Parser::getFloatBits(const Token &t, DataType dtype, uint64_t &bits) {
+  const fltSemantics &sem = *dtype.getFloatSemantics();
+  switch (
+      parseFloatBits(getNumberText(t.numberText, t.nanPayload), sem, bits)) {
+  case FloatParseStatus::Ok:
+    break;
+  case FloatParseStatus::Overflow:
+    return emitError(t.getLoc(), "float literal '" + t.spelling +
+                                     "' is out of range for " + dtype.str());
+  case FloatParseStatus::Invalid:
+    return emitError(t.getLoc(), "invalid NaN significand in '" + t.spelling +
+                                     "' for " + dtype.str());
+  }
+  if (t.negative)
+    bits = negateBits(sem, bits);
+  return true;
+}
+
 /// An integer, float or bool literal: a 0-d constant.
 Ref<Expr> Parser::parseScalarLiteral() {
   SMLoc loc = tok.getLoc();
@@ -1079,12 +1133,16 @@ Ref<Expr> Parser::parseScalarLiteral() {
     emitError(array.takeError(), loc);
     return nullptr;
   }
-  if (tok.is(TokenKind::Integer))
+  if (tok.is(TokenKind::Integer)) {
     array->setElementFromInt(0, tok.intValue);
-  else if (tok.is(TokenKind::Float))
-    array->setElementFromDouble(0, tok.floatValue);
-  else
+  } else if (tok.is(TokenKind::Float)) {
+    uint64_t bits;
+    if (!getFloatBits(tok, dtype, bits))
+      return nullptr;
+    array->setElementBits(0, bits);
+  } else {
     array->setElementFromInt(0, tok.is(TokenKind::KwTrue) ? 1 : 0);
+  }
   consume();
   return Constant::get(std::move(*array), loc);
 }
@@ -1271,10 +1329,20 @@ bool Parser::parseAttrLeaf(AttrValue &out, SMLoc loc) {
     out = AttrValue::integer(tok.intValue, tok.dtype, loc);
     consume();
     return true;
-  case TokenKind::Float:
-    out = AttrValue::floating(tok.floatValue, tok.dtype, loc);
+  case TokenKind::Float: {
+    // As in TVM, the value is the decimal as a float64 (a float64 field
+    // reads `1e-05f` as 1e-05); the suffix bounds its range. A NaN is the
+    // suffix type's NaN.
+    uint64_t bits;
+    if (!getFloatBits(tok, tok.dtype, bits))
+      return false;
+    double value = tok.nanPayload.empty()
+                       ? tok.floatValue
+                       : widenToDouble(*tok.dtype.getFloatSemantics(), bits);
+    out = AttrValue::floating(value, tok.dtype, loc);
     consume();
     return true;
+  }
   case TokenKind::KwTrue:
   case TokenKind::KwFalse:
     out = AttrValue::boolean(tok.is(TokenKind::KwTrue), loc);
@@ -1565,7 +1633,8 @@ bool Parser::parseDenseScalar(DenseElements &elems, unsigned level) {
     s.kind = DenseScalar::Int;
     s.intValue = tok.intValue;
     s.big = tok.dtype == DataType::uint64();
-    s.negative = negate || tok.spelling.starts_with("-");
+    s.negative = negate != tok.negative;
+    s.numberText = tok.numberText;
     if (negate) {
       if (s.big || tok.intValue == INT64_MIN)
         return emitError(s.loc, "integer out of range for int64");
@@ -1575,6 +1644,9 @@ bool Parser::parseDenseScalar(DenseElements &elems, unsigned level) {
   case TokenKind::Float:
     s.kind = DenseScalar::Float;
     s.floatValue = negate ? -tok.floatValue : tok.floatValue;
+    s.negative = negate != tok.negative;
+    s.numberText = tok.numberText;
+    s.nanPayload = tok.nanPayload;
     break;
   case TokenKind::KwTrue:
   case TokenKind::KwFalse:
@@ -1589,6 +1661,8 @@ bool Parser::parseDenseScalar(DenseElements &elems, unsigned level) {
       s.floatValue = tok.name == "inf" ? HUGE_VAL : std::nan("");
       if (negate)
         s.floatValue = -s.floatValue;
+      s.negative = negate;
+      s.numberText = tok.name;
       break;
     }
     return emitError(tok.getLoc(), "expected a number, True or False in the "
@@ -1640,26 +1714,22 @@ bool Parser::checkDenseStructure(const DenseElements &elems,
   return true;
 }
 
-/// Formats a dense scalar for diagnostics.
-static std::string describeScalar(bool isInt, bool big, int64_t i, double f) {
-  if (isInt)
-    return big ? std::to_string(uint64_t(i)) : std::to_string(i);
-  return formatDouble(f);
+/// The text of a dense scalar for diagnostics, as written.
+std::string Parser::describeScalar(const DenseScalar &s) {
+  if (s.kind == DenseScalar::Bool)
+    return s.intValue ? "True" : "False";
+  return (s.negative ? "-" : "") + getNumberText(s.numberText, s.nanPayload);
 }
 
 bool Parser::storeDenseScalar(NDArray &array, int64_t index,
                               const DenseScalar &s) {
   DataType dtype = array.getDType();
-  std::string text = describeScalar(s.kind != DenseScalar::Float, s.big,
-                                    s.intValue, s.floatValue);
-  if (s.kind == DenseScalar::Bool)
-    text = s.intValue ? "True" : "False";
   if (dtype.isBool()) {
     bool ok =
         s.kind == DenseScalar::Bool || (s.kind == DenseScalar::Int && !s.big &&
                                         (s.intValue == 0 || s.intValue == 1));
     if (!ok)
-      return emitError(s.loc, "value " + text +
+      return emitError(s.loc, "value " + describeScalar(s) +
                                   " is not a valid bool; "
                                   "expected True, False, 0 or 1");
     array.setElementFromInt(index, s.intValue);
@@ -1671,13 +1741,14 @@ bool Parser::storeDenseScalar(NDArray &array, int64_t index,
     if (s.kind == DenseScalar::Float) {
       double v = s.floatValue;
       if (!std::isfinite(v) || std::trunc(v) != v)
-        return emitError(s.loc, "value " + text + " is not an integer (" +
-                                    dtype.str() + " dense literal)");
+        return emitError(s.loc, "value " + describeScalar(s) +
+                                    " is not an integer (" + dtype.str() +
+                                    " dense literal)");
       double lo = isSigned ? -std::ldexp(1.0, bits - 1) : 0.0;
       double hi = std::ldexp(1.0, isSigned ? bits - 1 : bits); // exclusive
       if (v < lo || v >= hi)
-        return emitError(s.loc, "value " + text + " is out of range for " +
-                                    dtype.str());
+        return emitError(s.loc, "value " + describeScalar(s) +
+                                    " is out of range for " + dtype.str());
       if (v >= std::ldexp(1.0, 63))
         array.setElementFromInt(index, int64_t(uint64_t(v)));
       else
@@ -1696,21 +1767,31 @@ bool Parser::storeDenseScalar(NDArray &array, int64_t index,
           s.intValue >= 0 && (bits == 64 || s.intValue < (int64_t(1) << bits));
     }
     if (!inRange)
-      return emitError(s.loc,
-                       "value " + text + " is out of range for " + dtype.str());
+      return emitError(s.loc, "value " + describeScalar(s) +
+                                  " is out of range for " + dtype.str());
     array.setElementFromInt(index, s.intValue);
     return true;
   }
-  // Floating point.
-  double v = s.kind == DenseScalar::Float ? s.floatValue
-             : s.big                      ? double(uint64_t(s.intValue))
-                                          : double(s.intValue);
-  if (s.kind == DenseScalar::Int && s.negative && v == 0)
-    v = -0.0;
-  array.setElementFromDouble(index, v);
-  if (std::isfinite(v) && std::isinf(array.getElementAsDouble(index)))
-    return emitError(s.loc,
-                     "value " + text + " is out of range for " + dtype.str());
+  // Floating point: the element's text rounded once, in the element type,
+  // by the same rule as a scalar literal's.
+  const fltSemantics &sem = *dtype.getFloatSemantics();
+  std::string text = s.kind == DenseScalar::Bool
+                         ? std::string(s.intValue ? "1" : "0")
+                         : getNumberText(s.numberText, s.nanPayload);
+  uint64_t bits;
+  switch (parseFloatBits(text, sem, bits)) {
+  case FloatParseStatus::Ok:
+    break;
+  case FloatParseStatus::Overflow:
+    return emitError(s.loc, "value " + describeScalar(s) +
+                                " is out of range for " + dtype.str());
+  case FloatParseStatus::Invalid:
+    return emitError(s.loc, "invalid NaN significand in '" + describeScalar(s) +
+                                "' for " + dtype.str());
+  }
+  if (s.negative)
+    bits = negateBits(sem, bits);
+  array.setElementBits(index, bits);
   return true;
 }
 

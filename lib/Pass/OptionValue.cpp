@@ -8,14 +8,12 @@
 #include "nnir/Pass/OptionValue.h"
 
 #include "nnir/IR/AttrValue.h"
+#include "nnir/Support/Numbers.h"
 
+#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
-
-#include <cerrno>
-#include <cmath>
-#include <cstdlib>
 
 using namespace llvm;
 using namespace nnir;
@@ -98,18 +96,12 @@ Expected<OptionValue> nnir::parseOptionValue(StringRef text, OptionType type) {
     return OptionValue(value);
   }
   case OptionType::Float: {
-    if (trimmed.empty())
+    // What print() writes (nnir/Support/Numbers.h): decimals, inf, nan.
+    uint64_t bits;
+    if (parseFloatBits(trimmed, APFloat::IEEEdouble(), bits) !=
+        FloatParseStatus::Ok)
       return mismatch();
-    std::string buffer = trimmed.str();
-    char *end = nullptr;
-    errno = 0;
-    double value = std::strtod(buffer.c_str(), &end);
-    // ERANGE on underflow still yields the nearest (subnormal) value, which
-    // is what the printer wrote; only overflow is an error.
-    if (end != buffer.c_str() + buffer.size() ||
-        (errno == ERANGE && std::isinf(value)))
-      return mismatch();
-    return OptionValue(value);
+    return OptionValue(getDoubleFromBits(bits));
   }
   case OptionType::String:
     return OptionValue(trimmed.str());

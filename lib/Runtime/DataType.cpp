@@ -7,6 +7,7 @@
 
 #include "nnir/Runtime/DataType.h"
 
+#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -29,6 +30,25 @@ std::optional<DataType> DataType::parse(StringRef name) {
       .Cases("float32", "float", float32())
       .Case("float64", float64())
       .Default(std::nullopt);
+}
+
+const fltSemantics *DataType::getFloatSemantics() const {
+  if (lanes != 1)
+    return nullptr;
+  if (code == BFloat && bits == 16)
+    return &APFloat::BFloat();
+  if (code != Float)
+    return nullptr;
+  switch (bits) {
+  case 16:
+    return &APFloat::IEEEhalf();
+  case 32:
+    return &APFloat::IEEEsingle();
+  case 64:
+    return &APFloat::IEEEdouble();
+  default:
+    return nullptr;
+  }
 }
 
 StringRef DataType::supportedNames() {

@@ -350,6 +350,34 @@ void NDArray::setElementFromInt(int64_t index, int64_t value) {
   }
 }
 
+uint64_t NDArray::getElementBits(int64_t index) const {
+  const void *d = getData();
+  switch (getDType().getStorageBytes()) {
+  case 1:
+    return loadAs<uint8_t>(d, index);
+  case 2:
+    return loadAs<uint16_t>(d, index);
+  case 4:
+    return loadAs<uint32_t>(d, index);
+  default:
+    return loadAs<uint64_t>(d, index);
+  }
+}
+
+void NDArray::setElementBits(int64_t index, uint64_t bits) {
+  void *d = getMutableData();
+  switch (getDType().getStorageBytes()) {
+  case 1:
+    return storeAs<uint8_t>(d, index, static_cast<uint8_t>(bits));
+  case 2:
+    return storeAs<uint16_t>(d, index, static_cast<uint16_t>(bits));
+  case 4:
+    return storeAs<uint32_t>(d, index, static_cast<uint32_t>(bits));
+  default:
+    return storeAs<uint64_t>(d, index, bits);
+  }
+}
+
 bool NDArray::bitwiseEqual(const NDArray &other) const {
   if (sameAs(other))
     return true;

@@ -190,8 +190,10 @@ TEST_F(ParserTest, BoolLiterals) {
 }
 
 TEST_F(ParserTest, LiteralErrors) {
-  EXPECT_EQ(exprError("65505f16"),
-            "1:1: float literal '65505f16' is out of range for float16");
+  // A literal is out of range only when it rounds past the largest finite
+  // value: 65519 rounds to 65504, 65520 to infinity.
+  EXPECT_EQ(exprError("65520f16"),
+            "1:1: float literal '65520f16' is out of range for float16");
   EXPECT_EQ(exprError("3.40283e+38f32"),
             "1:1: float literal '3.40283e+38f32' is out of range for float32");
   EXPECT_EQ(exprError("1e400f64"),
@@ -944,9 +946,9 @@ TEST_F(ParserTest, DenseConstantErrors) {
   EXPECT_EQ(exprError("dense<2> : bool"),
             "1:7: value 2 is not a valid bool; expected True, False, 0 or 1");
   EXPECT_EQ(exprError("dense<1.0> : bool"),
-            "1:7: value 1 is not a valid bool; expected True, False, 0 or 1");
+            "1:7: value 1.0 is not a valid bool; expected True, False, 0 or 1");
   EXPECT_EQ(exprError("dense<1e6> : float16"),
-            "1:7: value 1e+06 is out of range for float16");
+            "1:7: value 1e6 is out of range for float16");
   EXPECT_EQ(exprError("dense<1> : (int32,)"),
             "1:12: a dense literal needs a tensor type, got (int32,)");
   EXPECT_EQ(exprError("dense<1>"),

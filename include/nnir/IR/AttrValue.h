@@ -14,6 +14,7 @@
 
 #include "nnir/IR/Object.h"
 #include "nnir/Runtime/DataType.h"
+#include "nnir/Support/Numbers.h"
 
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/StringRef.h"
@@ -66,7 +67,10 @@ public:
   llvm::StringRef describe() const;
 
   /// Prints the value in the text format. Expr values print as `<expr>`; the
-  /// IR printer handles them itself.
+  /// IR printer handles them itself. A float prints as a literal the parser
+  /// reads back to the same float64: the fewest digits, with the suffix of
+  /// its dtype when that type holds the value (its range, a NaN's
+  /// significand), else `f64` (`1e+300f64` in a float32-typed field).
   void print(llvm::raw_ostream &os) const;
 
   /// Structural equality (locations ignored; expressions compared by
@@ -94,12 +98,6 @@ struct NamedAttrValue {
   AttrValue value;
   llvm::SMLoc loc;
 };
-
-/// Formats \p value with the fewest significant digits that read back to the
-/// same double (`1e-05`, `0.1`, `3`); "inf", "-inf", "nan" for non-finite.
-std::string formatDouble(double value);
-/// The same for a float32 value (at most 9 significant digits).
-std::string formatFloat(float value);
 
 /// Prints \p s as a quoted string literal with TVM's escapes.
 void printQuotedString(llvm::raw_ostream &os, llvm::StringRef s);

@@ -51,6 +51,12 @@ void printModule(const IRModule &module, llvm::raw_ostream &os,
 void printExpr(const Expr *expr, llvm::raw_ostream &os,
                const PrintOptions &options = {});
 
+/// Prints a global function's name with its `@`: bare when it is an
+/// identifier the lexer reads back (`@main`, `@conv2d_1`), quoted with the
+/// string escapes otherwise (`@"has space"`, `@""`).
+void printGlobalName(llvm::raw_ostream &os, llvm::StringRef name);
+std::string formatGlobalName(llvm::StringRef name);
+
 std::string toString(const IRModule &module, const PrintOptions &options = {});
 std::string toString(const Expr *expr, const PrintOptions &options = {});
 

@@ -20,6 +20,7 @@
 
 namespace llvm {
 class raw_ostream;
+struct fltSemantics;
 } // namespace llvm
 
 namespace nnir {
@@ -72,6 +73,10 @@ public:
   bool isFloatingPoint() const { return code == Float || code == BFloat; }
   /// Int or UInt (not bool).
   bool isInteger() const { return code == Int || isUInt(); }
+
+  /// The IEEE format of a floating-point type (APFloat::IEEEhalf(),
+  /// BFloat(), IEEEsingle(), IEEEdouble()), or null for any other type.
+  const llvm::fltSemantics *getFloatSemantics() const;
 
   /// Bytes one element occupies in memory (bool: 1).
   unsigned getStorageBytes() const { return (bits + 7) / 8; }

@@ -80,6 +80,10 @@ public:
   /// Stores \p value (converted) at \p index.
   void setElementFromDouble(int64_t index, double value);
   void setElementFromInt(int64_t index, int64_t value);
+  /// The raw bits of element \p index (zero-extended; bool is one byte), and
+  /// the inverse: a bit-exact way to read and write any element.
+  uint64_t getElementBits(int64_t index) const;
+  void setElementBits(int64_t index, uint64_t bits);
 
   /// Same dtype, shape and bytes.
   bool bitwiseEqual(const NDArray &other) const;
