@@ -28,6 +28,7 @@
 #include "nnir/Support/Diagnostics.h"
 #include "nnir/Support/Suggestions.h"
 #include "nnir/Transforms/InferType.h"
+#include "nnir/Transforms/Pipelines.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -147,14 +148,23 @@ struct CLOptions {
       cl::init(false), cl::cat(cat)};
 
   // The PassContext.
-  cl::opt<bool> o0{"O0", cl::desc("Opt level 0 (same as --opt-level=0)"),
+  cl::opt<bool> o0{"O0",
+                   cl::desc("Opt level 0; without --passes, run default<O0>"),
                    cl::init(false), cl::cat(cat)};
-  cl::opt<bool> o1{"O1", cl::desc("Opt level 1"), cl::init(false),
-                   cl::cat(cat)};
-  cl::opt<bool> o2{"O2", cl::desc("Opt level 2 (the default)"), cl::init(false),
-                   cl::cat(cat)};
-  cl::opt<bool> o3{"O3", cl::desc("Opt level 3"), cl::init(false),
-                   cl::cat(cat)};
+  cl::opt<bool> o1{"O1",
+                   cl::desc("Opt level 1; without --passes, run default<O1>"),
+                   cl::init(false), cl::cat(cat)};
+  cl::opt<bool> o2{"O2",
+                   cl::desc("Opt level 2 (the default level); without "
+                            "--passes, run default<O2>"),
+                   cl::init(false), cl::cat(cat)};
+  cl::opt<bool> o3{"O3",
+                   cl::desc("Opt level 3; without --passes, run default<O3>"),
+                   cl::init(false), cl::cat(cat)};
+  cl::opt<bool> printPipeline{
+      "print-pipeline",
+      cl::desc("Print the pipeline with default<ON> expanded, and exit"),
+      cl::init(false), cl::cat(cat)};
   cl::opt<unsigned> optLevel{
       "opt-level",
       cl::desc("Opt level of the pass context: a Sequential runs a pass only "
@@ -319,6 +329,11 @@ Expected<NNIROptConfig> NNIROptConfig::createFromCLOptions() {
                      "--opt-level=" + std::to_string(options->optLevel)))
       return err;
   config.optLevel = level.value_or(2);
+  config.optLevelFlag = levelFlag;
+  // `-O<N>` alone runs the default pipeline, as `opt -O2` does.
+  if (!config.passPipeline && level && !options->optLevel.getNumOccurrences())
+    config.passPipeline = "default<O" + std::to_string(*level) + ">";
+  config.printPipeline = options->printPipeline;
   config.requiredPasses = options->requiredPass;
   config.disabledPasses = options->disablePass;
   config.passConfigs = options->passConfig;
@@ -805,13 +820,34 @@ int nnir::runNNIROpt(const NNIROptConfig &config, raw_ostream &errs) {
 
   // The pipeline and the context are checked before the input is read.
   Ref<Pass> pipeline;
+  NNIROptConfig resolved = config;
   if (config.passPipeline) {
+    Expected<ExpandedPipeline> expanded =
+        expandDefaultPipelines(*config.passPipeline);
+    if (!expanded)
+      return fail(expanded.takeError());
+    if (expanded->optLevel) {
+      std::string flag =
+          "--passes=default<O" + std::to_string(*expanded->optLevel) + ">";
+      if (!config.optLevelFlag.empty() &&
+          config.optLevel != static_cast<int>(*expanded->optLevel))
+        return fail(makeError("conflicting opt levels: " + flag + " and " +
+                              config.optLevelFlag));
+      resolved.optLevel = *expanded->optLevel;
+    }
+    resolved.passPipeline = expanded->text;
+  }
+  if (resolved.passPipeline) {
     Expected<Ref<Pass>> parsed =
-        parsePassPipeline(*config.passPipeline, sourceMgr);
+        parsePassPipeline(*resolved.passPipeline, sourceMgr);
     if (!parsed)
       return fail(parsed.takeError());
     pipeline = asTopLevelSequential(std::move(*parsed));
   }
+  if (config.printPipeline)
+    return writeOutput(config, errs, [&](raw_ostream &os) {
+      os << resolved.passPipeline.value_or("") << "\n";
+    });
   StringSet<> pipelineNames;
   if (pipeline)
     collectPassNames(*pipeline, pipelineNames);
@@ -825,17 +861,17 @@ int nnir::runNNIROpt(const NNIROptConfig &config, raw_ostream &errs) {
       return fail(std::move(err));
   // Declared before the context, whose remark streamer writes into it.
   std::unique_ptr<ToolOutputFile> remarksFile;
-  Expected<Ref<PassContext>> context = createPassContext(config, errs);
+  Expected<Ref<PassContext>> context = createPassContext(resolved, errs);
   if (!context)
     return fail(context.takeError());
   if (Error err = installRemarkStreamer(config, sourceMgr, errs, **context,
                                         remarksFile))
     return fail(std::move(err));
   // Passes that carry on past a problem (FoldConstant) warn, located.
-  (*context)->setWarningHandler([&sourceMgr, &errs](SMLoc loc,
-                                                   const Twine &message) {
-    printWarning(sourceMgr, loc, message, errs);
-  });
+  (*context)->setWarningHandler(
+      [&sourceMgr, &errs](SMLoc loc, const Twine &message) {
+        printWarning(sourceMgr, loc, message, errs);
+      });
 
   ErrorOr<std::unique_ptr<MemoryBuffer>> input =
       MemoryBuffer::getFileOrSTDIN(config.inputFilename, /*IsText=*/true);
@@ -850,8 +886,7 @@ int nnir::runNNIROpt(const NNIROptConfig &config, raw_ostream &errs) {
   loadOptions.parserOptions = config.parserOptions;
   for (const auto &entry : config.inputShapes)
     loadOptions.inputShapes[entry.getKey()] = entry.getValue();
-  Expected<Ref<IRModule>> module =
-      loadModule(sourceMgr, bufferId, loadOptions);
+  Expected<Ref<IRModule>> module = loadModule(sourceMgr, bufferId, loadOptions);
   if (!module)
     return fail(module.takeError());
   if (config.verify)

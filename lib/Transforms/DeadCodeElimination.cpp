@@ -416,11 +416,9 @@ private:
 
 } // namespace
 
-Expected<Ref<IRModule>>
-nnir::eliminateDeadCode(Ref<IRModule> module,
-                        const DeadCodeEliminationOptions &options,
-                        int64_t *numRemoved, int64_t *numInlined,
-                        int64_t *numFunctionsRemoved) {
+Expected<Ref<IRModule>> nnir::eliminateDeadCode(
+    Ref<IRModule> module, const DeadCodeEliminationOptions &options,
+    int64_t *numRemoved, int64_t *numInlined, int64_t *numFunctionsRemoved) {
   if (options.removeUnusedFunctions)
     for (const std::string &name : options.entryFunctions)
       if (!module->contains(name))

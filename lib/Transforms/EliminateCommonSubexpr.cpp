@@ -16,6 +16,7 @@
 #include "nnir/IR/OpProperties.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/SmallVector.h"
 
 using namespace llvm;
@@ -29,31 +30,41 @@ public:
     Op *op = post->getCalledOp();
     if (post->getNumArgs() == 0 || !op || isStatefulOp(op))
       return post;
-    for (const Ref<Expr> &candidate : table.lookup(op)) {
-      const auto *call = cast<Call>(candidate.get());
-      if (!attrsEqual(call->getAttrs().get(), post->getAttrs().get()) ||
-          call->getNumArgs() != post->getNumArgs())
-        continue;
-      bool equivalent = true;
-      for (size_t i = 0, e = post->getNumArgs(); i != e && equivalent; ++i)
-        equivalent = isEquivalent(post->getArg(i).get(), call->getArg(i).get());
-      if (equivalent) {
-        ++numMerged;
-        return candidate;
+    hash_code key = hashCall(*post);
+    auto it = table.find(key);
+    if (it != table.end())
+      for (const Ref<Expr> &candidate : it->second) {
+        const auto *call = dyn_cast<Call>(candidate.get());
+        if (!call || call->getCallee() != post->getCallee() ||
+            call->getNumArgs() != post->getNumArgs() ||
+            !attrsEqual(call->getAttrs().get(), post->getAttrs().get()))
+          continue;
+        bool equivalent = true;
+        for (size_t i = 0, e = post->getNumArgs(); i != e && equivalent; ++i)
+          equivalent =
+              isEquivalent(post->getArg(i).get(), call->getArg(i).get());
+        if (equivalent) {
+          ++numMerged;
+          return candidate;
+        }
       }
-    }
-    record(op, post);
+    record(key, post);
     return post;
   }
 
   Ref<Expr> rewriteTupleGetItem(TupleGetItem *, TupleGetItem *post) override {
-    const Expr *tuple = post->getTuple().get();
-    for (const Ref<Expr> &candidate : table.lookup(tuple))
-      if (cast<TupleGetItem>(candidate.get())->getIndex() == post->getIndex()) {
-        ++numMerged;
-        return candidate;
+    hash_code key = hash_combine(post->getTuple().get(), post->getIndex());
+    auto it = table.find(key);
+    if (it != table.end())
+      for (const Ref<Expr> &candidate : it->second) {
+        const auto *item = dyn_cast<TupleGetItem>(candidate.get());
+        if (item && item->getTuple() == post->getTuple() &&
+            item->getIndex() == post->getIndex()) {
+          ++numMerged;
+          return candidate;
+        }
       }
-    record(tuple, post);
+    record(key, post);
     return post;
   }
 
@@ -95,7 +106,35 @@ private:
     return a == b || patterns::isEqualScalar(a, b);
   }
 
-  void record(const Expr *key, Ref<Expr> node) {
+  /// A hash that equivalent calls share: the callee, the attributes, and
+  /// per argument its identity, or its value for a scalar constant (tuple
+  /// arguments field by field).
+  static hash_code hashArg(const Expr *arg) {
+    if (const auto *constant = dyn_cast<Constant>(arg))
+      if (constant->isScalar()) {
+        ArrayRef<uint8_t> bytes = constant->getData().getBytes();
+        return hash_combine(unsigned(constant->getData().getDType().getCode()),
+                            constant->getData().getDType().getBits(),
+                            hash_combine_range(bytes.begin(), bytes.end()));
+      }
+    return hash_value(arg);
+  }
+  static hash_code hashCall(const Call &call) {
+    hash_code h =
+        hash_combine(call.getCallee().get(), hashAttrs(call.getAttrs().get()));
+    for (const Ref<Expr> &arg : call.getArgs()) {
+      if (const auto *tuple = dyn_cast<Tuple>(arg.get())) {
+        h = hash_combine(h, tuple->size());
+        for (const Ref<Expr> &field : tuple->getFields())
+          h = hash_combine(h, hashArg(field.get()));
+        continue;
+      }
+      h = hash_combine(h, hashArg(arg.get()));
+    }
+    return h;
+  }
+
+  void record(hash_code key, Ref<Expr> node) {
     table[key].push_back(std::move(node));
     undoLog.push_back(key);
   }
@@ -108,10 +147,12 @@ private:
       table[undoLog.pop_back_val()].pop_back();
   }
 
-  /// Earlier calls by operator, and earlier projections by tuple.
-  DenseMap<const Expr *, SmallVector<Ref<Expr>, 2>> table;
+  /// Earlier calls and projections by hashCall / (tuple, index): a lookup
+  /// compares only with candidates of the same hash, so a function of n
+  /// calls of one operator takes O(n), not O(n^2) as in Relay.
+  DenseMap<hash_code, SmallVector<Ref<Expr>, 1>> table;
   /// The keys of the entries, in the order they were recorded.
-  SmallVector<const Expr *, 64> undoLog;
+  SmallVector<hash_code, 64> undoLog;
 };
 
 } // namespace

@@ -34,9 +34,9 @@ using namespace nnir::patterns;
 namespace {
 
 constexpr StringRef kOpNames[] = {
-    "nn.conv2d", "nn.conv3d", "nn.dense", "nn.relu", "nn.leaky_relu", "add",
-    "subtract", "nn.bias_add", "multiply", "expand_dims", "squeeze",
-    "repeat", "reshape", "transpose"};
+    "nn.conv2d", "nn.conv3d", "nn.dense",    "nn.relu",   "nn.leaky_relu",
+    "add",       "subtract",  "nn.bias_add", "multiply",  "expand_dims",
+    "squeeze",   "repeat",    "reshape",     "transpose", "divide"};
 
 /// The longest path a scale is pushed along.
 constexpr unsigned kMaxPathLength = 256;
@@ -45,6 +45,9 @@ constexpr unsigned kMaxPathLength = 256;
 struct Message {
   SmallVector<int64_t, 2> axes;
   bool requirePositive = false;
+  /// The scale must be a constant without zeros (forward folding divides
+  /// by it).
+  bool requireNonZero = false;
   /// Number of operators from the emitting consumer to this node.
   unsigned pathLength = 1;
 };
@@ -152,36 +155,74 @@ bool isAllNonNegativeConstant(const Expr *e, const OpSet &ops) {
   return true;
 }
 
-/// The layouts of a convolution: the position of the output channel axis in
-/// the result and of 'O' in the kernel, for simple layouts with groups == 1
-/// or depthwise; nothing otherwise.
+/// True if \p e is a constant without zero elements, possibly under
+/// expand_dims or squeeze (what matchBroadcastToLeftAxes builds).
+bool isAllNonZeroConstant(const Expr *e) {
+  while (const auto *call = dyn_cast<Call>(e)) {
+    if (call->getNumArgs() != 1)
+      return false;
+    e = call->getArg(0).get();
+  }
+  const auto *constant = dyn_cast<Constant>(e);
+  if (!constant)
+    return false;
+  const NDArray &data = constant->getData();
+  for (int64_t i = 0, n = data.getNumElements(); i < n; ++i)
+    if (data.getElementAsDouble(i) == 0)
+      return false;
+  return true;
+}
+
+/// The layouts of a convolution: the channel axis of its data and of its
+/// result, the 'O' and 'I' axes of the kernel, for simple layouts with
+/// groups == 1 or depthwise; nothing otherwise.
 struct ConvAxes {
+  int64_t inChannel;
   int64_t outChannel;
   int64_t kernelOut;
+  int64_t kernelIn;
+  bool depthwise;
 };
 
 template <typename AttrsT>
 std::optional<ConvAxes> getConvAxes(const AttrsT &attrs,
                                     const TensorType &weight) {
   Expected<Layout> kernel = Layout::parse(attrs.kernelLayout);
+  Expected<Layout> data = Layout::parse(attrs.dataLayout);
   Expected<Layout> out = Layout::parse(
       attrs.outLayout.empty() ? attrs.dataLayout : attrs.outLayout);
-  if (!kernel || !out) {
+  if (!kernel || !data || !out) {
     consumeError(kernel.takeError());
+    consumeError(data.takeError());
     consumeError(out.takeError());
     return std::nullopt;
   }
-  int big = out->find('C');
+  int inC = data->find('C'), outC = out->find('C');
   int kernelO = kernel->find('O'), kernelI = kernel->find('I');
-  if (big < 0 || kernelO < 0 || kernelI < 0 || out->contains('c') ||
-      kernel->contains('o') || kernel->contains('i') ||
+  if (inC < 0 || outC < 0 || kernelO < 0 || kernelI < 0 ||
+      data->contains('c') || out->contains('c') || kernel->contains('o') ||
+      kernel->contains('i') ||
       static_cast<size_t>(kernel->getRank()) != weight.getRank())
     return std::nullopt;
   bool depthwise = weight.getShape()[kernelO] == attrs.groups &&
                    weight.getShape()[kernelI] == 1;
   if (attrs.groups != 1 && !depthwise)
     return std::nullopt;
-  return ConvAxes{big, kernelO};
+  return ConvAxes{inC, outC, kernelO, kernelI, depthwise};
+}
+
+/// getConvAxes of a conv2d or conv3d call.
+std::optional<ConvAxes> getCallConvAxes(const Call &call) {
+  if (call.getNumArgs() != 2)
+    return std::nullopt;
+  const TensorType *weight = getTensorType(call.getArg(1).get());
+  if (!weight)
+    return std::nullopt;
+  if (const auto *attrs = getAttrsAs<Conv2DAttrs>(call))
+    return getConvAxes(*attrs, *weight);
+  if (const auto *attrs = getAttrsAs<Conv3DAttrs>(call))
+    return getConvAxes(*attrs, *weight);
+  return std::nullopt;
 }
 
 class BackwardFolder : public ExprMutator {
@@ -195,7 +236,8 @@ public:
     struct Prep : ExprVisitor {
       BackwardFolder &folder;
       const DenseMap<const Expr *, unsigned> &users;
-      Prep(BackwardFolder &folder, const DenseMap<const Expr *, unsigned> &users)
+      Prep(BackwardFolder &folder,
+           const DenseMap<const Expr *, unsigned> &users)
           : folder(folder), users(users) {}
       void visitCall(Call *call) override {
         ExprVisitor::visitCall(call);
@@ -251,8 +293,7 @@ private:
     if (!op || !type || call.getNumArgs() == 0)
       return std::nullopt;
     auto operandMessage = [&](unsigned i) {
-      return i < call.getNumArgs() ? getMessage(call.getArg(i).get())
-                                   : nullptr;
+      return i < call.getNumArgs() ? getMessage(call.getArg(i).get()) : nullptr;
     };
     auto passOn = [](const Message &m, bool positive) {
       Message result = m;
@@ -261,12 +302,13 @@ private:
       return result;
     };
     if (op == ops["nn.conv2d"] || op == ops["nn.conv3d"]) {
-      if (std::optional<ConvAxes> axes = convAxes(call))
-        return Message{{axes->outChannel}, false, 1};
+      if (std::optional<ConvAxes> axes = getCallConvAxes(call))
+        return Message{{axes->outChannel}, false, false, 1};
       return std::nullopt;
     }
     if (op == ops["nn.dense"])
-      return Message{{static_cast<int64_t>(type->getRank()) - 1}, false, 1};
+      return Message{
+          {static_cast<int64_t>(type->getRank()) - 1}, false, false, 1};
     if (op == ops["nn.relu"] || op == ops["nn.leaky_relu"]) {
       if (const Message *in = operandMessage(0))
         return passOn(*in, true);
@@ -293,24 +335,11 @@ private:
       const Message *in = operandMessage(0);
       if (!attrs || !in || in->axes.size() != 1)
         return std::nullopt;
-      int64_t axis = attrs->axis < 0 ? attrs->axis + type->getRank()
-                                     : attrs->axis;
+      int64_t axis =
+          attrs->axis < 0 ? attrs->axis + type->getRank() : attrs->axis;
       if (axis == in->axes[0])
         return passOn(*in, false);
     }
-    return std::nullopt;
-  }
-
-  std::optional<ConvAxes> convAxes(const Call &call) const {
-    if (call.getNumArgs() != 2)
-      return std::nullopt;
-    const TensorType *weight = getTensorType(call.getArg(1).get());
-    if (!weight)
-      return std::nullopt;
-    if (const auto *attrs = getAttrsAs<Conv2DAttrs>(call))
-      return getConvAxes(*attrs, *weight);
-    if (const auto *attrs = getAttrsAs<Conv3DAttrs>(call))
-      return getConvAxes(*attrs, *weight);
     return std::nullopt;
   }
 
@@ -324,8 +353,16 @@ private:
     auto rebuild = [&](SmallVector<Ref<Expr>, 2> args) -> Ref<Expr> {
       return Call::get(call->getCallee(), args, call->getAttrs(), loc);
     };
-    auto scaled = [&](Expr *arg) {
-      return getMessage(arg) ? transform(arg, message, scale) : nullptr;
+    // An operand of add/subtract takes the scale down its own path when its
+    // message is for the same axes of a result of the same shape.
+    const TensorType *resultType = getTensorType(call);
+    auto scaled = [&](Expr *arg) -> Ref<Expr> {
+      const Message *own = getMessage(arg);
+      const TensorType *argType = getTensorType(arg);
+      if (!own || own->axes != message.axes || !argType || !resultType ||
+          argType->getShape() != resultType->getShape())
+        return nullptr;
+      return transform(arg, message, scale);
     };
     if (op == ops["nn.relu"] || op == ops["nn.leaky_relu"])
       return rebuild({transform(call->getArg(0).get(), message, scale)});
@@ -334,8 +371,7 @@ private:
       Ref<Expr> newLhs = scaled(lhs), newRhs = scaled(rhs);
       // The operand without the message is multiplied by the scale,
       // expanded to broadcast along the axes of the one with it.
-      const TensorType *withMessage =
-          getTensorType(newLhs ? lhs : rhs);
+      const TensorType *withMessage = getTensorType(newLhs ? lhs : rhs);
       auto expanded = [&] {
         return expandBiasToMatchAxis(ops, scale, withMessage->getRank(),
                                      message.axes, loc);
@@ -353,7 +389,7 @@ private:
     // A consumer: the weight takes the scale along its output axis.
     int64_t weightRank = 2, weightAxis = 0;
     if (op != ops["nn.dense"]) {
-      std::optional<ConvAxes> axes = convAxes(*call);
+      std::optional<ConvAxes> axes = getCallConvAxes(*call);
       assert(axes && "a convolution with a message has simple layouts");
       weightRank = getTensorType(call->getArg(1).get())->getRank();
       weightAxis = axes->kernelOut;
@@ -366,6 +402,246 @@ private:
 
   OpSet ops;
   DenseMap<const Expr *, Message> messages;
+};
+
+//===----------------------------------------------------------------------===//
+// Forward
+//===----------------------------------------------------------------------===//
+
+/// The axes both messages allow; requirements add up. Null if either is.
+std::optional<Message> intersect(const std::optional<Message> &a,
+                                 const std::optional<Message> &b) {
+  if (!a || !b)
+    return std::nullopt;
+  Message result;
+  for (int64_t axis : a->axes)
+    if (llvm::is_contained(b->axes, axis))
+      result.axes.push_back(axis);
+  result.requirePositive = a->requirePositive || b->requirePositive;
+  result.requireNonZero = a->requireNonZero || b->requireNonZero;
+  if (result.axes.empty())
+    return std::nullopt;
+  return result;
+}
+
+/// Relay's ForwardFoldScaleAxis: a per-channel multiply whose every user can
+/// absorb the scale is carried forward (through relu, add, subtract) into
+/// the input channels of the convolution or dense that consumes it.
+class ForwardFolder : public ExprMutator {
+public:
+  explicit ForwardFolder(OpSet ops) : ops(std::move(ops)) {}
+
+  /// Phase 1: the scale each node's users can absorb, consumers first.
+  void prepare(Expr *root) {
+    struct Order : ExprVisitor {
+      std::vector<Expr *> nodes;
+      void visitCall(Call *e) override {
+        ExprVisitor::visitCall(e);
+        nodes.push_back(e);
+      }
+      void visitTuple(Tuple *e) override {
+        ExprVisitor::visitTuple(e);
+        nodes.push_back(e);
+      }
+      void visitLet(Let *e) override {
+        ExprVisitor::visitLet(e);
+        nodes.push_back(e);
+      }
+      void visitIf(If *e) override {
+        ExprVisitor::visitIf(e);
+        nodes.push_back(e);
+      }
+      void visitFunction(Function *e) override {
+        ExprVisitor::visitFunction(e);
+        nodes.push_back(e);
+      }
+    } order;
+    order.visit(root);
+    update(root, std::nullopt);
+    for (Expr *e : llvm::reverse(order.nodes)) {
+      if (auto *call = dyn_cast<Call>(e)) {
+        std::optional<Message> out;
+        auto it = messages.find(call);
+        if (it != messages.end())
+          out = it->second;
+        SmallVector<std::optional<Message>, 2> in = prep(*call, out);
+        for (size_t i = 0; i < call->getNumArgs(); ++i)
+          update(call->getArg(i).get(),
+                 i < in.size() ? in[i] : std::optional<Message>());
+      } else if (auto *tuple = dyn_cast<Tuple>(e)) {
+        for (const Ref<Expr> &field : tuple->getFields())
+          update(field.get(), std::nullopt);
+      } else if (auto *let = dyn_cast<Let>(e)) {
+        update(let->getValue().get(), std::nullopt);
+        update(let->getBody().get(), std::nullopt);
+      } else if (auto *branch = dyn_cast<If>(e)) {
+        update(branch->getCond().get(), std::nullopt);
+        update(branch->getThen().get(), std::nullopt);
+        update(branch->getElse().get(), std::nullopt);
+      } else if (auto *func = dyn_cast<Function>(e)) {
+        update(func->getBody().get(), std::nullopt);
+      }
+    }
+  }
+
+  bool hasMessages() const {
+    return llvm::any_of(
+        messages, [](const auto &entry) { return entry.second.has_value(); });
+  }
+
+  /// Phase 2. A node that carries a scale keeps its original form for any
+  /// other user; the scaled form (value, axes, scale) is kept aside for the
+  /// consumers that absorb it.
+  Ref<Expr> rewriteCall(Call *pre, Call *post) override {
+    Op *op = pre->getCalledOp();
+    std::optional<Message> message = getMessage(pre);
+    SMLoc loc = pre->getLoc();
+    if (op == ops["multiply"] && message && pre->getNumArgs() == 2) {
+      for (unsigned side = 0; side < 2; ++side) {
+        const TensorType *valueType = getTensorType(pre->getArg(side).get());
+        const TensorType *scaleType =
+            getTensorType(pre->getArg(1 - side).get());
+        Ref<Expr> scale = post->getArg(1 - side);
+        if (valueType && scaleType &&
+            matchBroadcastToLeftAxes(*valueType, *scaleType, message->axes, ops,
+                                     &scale) &&
+            (!message->requirePositive ||
+             isAllNonNegativeConstant(scale.get(), ops)) &&
+            (!message->requireNonZero || isAllNonZeroConstant(scale.get()))) {
+          scaled[pre] = {post->getArg(side), message->axes, scale};
+          break;
+        }
+      }
+      return post;
+    }
+    if ((op == ops["nn.relu"] || op == ops["nn.leaky_relu"]) && message) {
+      if (const Scaled *in = getScaled(pre->getArg(0).get()))
+        scaled[pre] = {
+            Call::get(post->getCallee(), {in->value}, post->getAttrs(), loc),
+            in->axes, in->scale};
+      return post;
+    }
+    if ((op == ops["add"] || op == ops["subtract"]) && message &&
+        pre->getNumArgs() == 2) {
+      for (unsigned side = 0; side < 2; ++side) {
+        const Scaled *in = getScaled(pre->getArg(side).get());
+        const TensorType *type = getTensorType(pre->getArg(side).get());
+        if (!in || !type)
+          continue;
+        // The other operand is divided by the scale.
+        Ref<Expr> divided =
+            makeBinary(ops, "divide", post->getArg(1 - side),
+                       expandBiasToMatchAxis(ops, in->scale, type->getRank(),
+                                             in->axes, loc),
+                       loc);
+        SmallVector<Ref<Expr>, 2> args = {in->value, divided};
+        if (side == 1)
+          std::swap(args[0], args[1]);
+        scaled[pre] = {
+            Call::get(post->getCallee(), args, post->getAttrs(), loc), in->axes,
+            in->scale};
+        break;
+      }
+      return post;
+    }
+    if (op == ops["nn.conv2d"] || op == ops["nn.conv3d"]) {
+      const Scaled *in = getScaled(pre->getArg(0).get());
+      std::optional<ConvAxes> axes = getCallConvAxes(*pre);
+      if (!in || !axes)
+        return post;
+      const TensorType *weightType = getTensorType(pre->getArg(1).get());
+      // A depthwise kernel holds the input channels on its 'O' axis.
+      int64_t axis = axes->depthwise ? axes->kernelOut : axes->kernelIn;
+      Ref<Expr> weight =
+          makeBinary(ops, "multiply", post->getArg(1),
+                     expandBiasToMatchAxis(ops, in->scale,
+                                           weightType->getRank(), {axis}, loc),
+                     loc);
+      ++numFolded;
+      return Call::get(post->getCallee(), {in->value, weight}, post->getAttrs(),
+                       loc);
+    }
+    if (op == ops["nn.dense"]) {
+      const Scaled *in = getScaled(pre->getArg(0).get());
+      if (!in)
+        return post;
+      ++numFolded;
+      return Call::get(post->getCallee(),
+                       {in->value, makeBinary(ops, "multiply", post->getArg(1),
+                                              in->scale, loc)},
+                       post->getAttrs(), loc);
+    }
+    return post;
+  }
+
+  int64_t numFolded = 0;
+
+private:
+  struct Scaled {
+    Ref<Expr> value;
+    SmallVector<int64_t, 2> axes;
+    Ref<Expr> scale;
+  };
+
+  std::optional<Message> getMessage(const Expr *e) const {
+    auto it = messages.find(e);
+    return it == messages.end() ? std::nullopt : it->second;
+  }
+  const Scaled *getScaled(const Expr *e) const {
+    auto it = scaled.find(e);
+    return it == scaled.end() ? nullptr : &it->second;
+  }
+
+  void update(Expr *e, std::optional<Message> message) {
+    auto [it, inserted] = messages.try_emplace(e, message);
+    if (!inserted)
+      it->second = intersect(it->second, message);
+  }
+
+  /// The scales \p call's operands may carry, given the scale its users
+  /// absorb (\p out).
+  SmallVector<std::optional<Message>, 2>
+  prep(const Call &call, const std::optional<Message> &out) {
+    Op *op = call.getCalledOp();
+    if (op == ops["nn.relu"] || op == ops["nn.leaky_relu"]) {
+      if (!out)
+        return {std::nullopt};
+      Message in = *out;
+      in.requirePositive = true;
+      return {in};
+    }
+    if ((op == ops["add"] || op == ops["subtract"]) && call.getNumArgs() == 2 &&
+        out) {
+      const TensorType *lhs = getTensorType(call.getArg(0).get());
+      const TensorType *rhs = getTensorType(call.getArg(1).get());
+      // Dividing the other operand by a zero scale would make NaNs.
+      Message in = *out;
+      in.requireNonZero = true;
+      if (lhs && rhs && matchBroadcastToLeftAxes(*lhs, *rhs, out->axes, ops))
+        return {in, std::nullopt};
+      if (lhs && rhs && matchBroadcastToLeftAxes(*rhs, *lhs, out->axes, ops))
+        return {std::nullopt, in};
+      return {std::nullopt, std::nullopt};
+    }
+    if (op == ops["nn.conv2d"] || op == ops["nn.conv3d"]) {
+      if (std::optional<ConvAxes> axes = getCallConvAxes(call))
+        return {Message{{axes->inChannel}, false, false, 1}, std::nullopt};
+      return {};
+    }
+    if (op == ops["nn.dense"] && call.getNumArgs() == 2) {
+      const TensorType *data = getTensorType(call.getArg(0).get());
+      if (data && data->getRank() >= 1)
+        return {
+            Message{
+                {static_cast<int64_t>(data->getRank()) - 1}, false, false, 1},
+            std::nullopt};
+    }
+    return {};
+  }
+
+  OpSet ops;
+  DenseMap<const Expr *, std::optional<Message>> messages;
+  DenseMap<const Expr *, Scaled> scaled;
 };
 
 } // namespace
@@ -397,6 +673,38 @@ Ref<Pass> nnir::createBackwardFoldScaleAxisPass() {
         if (!result)
           return result.takeError();
         ctx.getStatistics().add("BackwardFoldScaleAxis", "num-folded", count,
+                                "Number of scales folded into weights");
+        return Ref<Function>(cast<Function>(result->get()));
+      },
+      std::move(info));
+}
+
+Expected<Ref<Expr>> nnir::forwardFoldScaleAxis(Expr *expr, int64_t *numFolded) {
+  Expected<OpSet> ops = OpSet::get(kOpNames);
+  if (!ops)
+    return ops.takeError();
+  ForwardFolder folder(std::move(*ops));
+  folder.prepare(expr);
+  if (!folder.hasMessages())
+    return Ref<Expr>(expr);
+  Ref<Expr> result = folder.mutate(expr);
+  if (numFolded)
+    *numFolded += folder.numFolded;
+  return result;
+}
+
+Ref<Pass> nnir::createForwardFoldScaleAxisPass() {
+  PassInfo info("ForwardFoldScaleAxis", /*optLevel=*/3, {"InferType"});
+  info.description = "fold a per-channel multiply on the input of "
+                     "conv2d/conv3d/dense into the weights";
+  return createFunctionPass(
+      [](Ref<Function> func, const IRModule &,
+         PassContext &ctx) -> Expected<Ref<Function>> {
+        int64_t count = 0;
+        Expected<Ref<Expr>> result = forwardFoldScaleAxis(func.get(), &count);
+        if (!result)
+          return result.takeError();
+        ctx.getStatistics().add("ForwardFoldScaleAxis", "num-folded", count,
                                 "Number of scales folded into weights");
         return Ref<Function>(cast<Function>(result->get()));
       },

@@ -65,14 +65,35 @@ static PassRegistration deadCodeElimination() {
       {"entry_functions", OptionType::StringList,
        OptionValue(std::vector<std::string>{"main"}),
        "the entry functions for remove_unused_functions"}};
-  registration.factory =
-      [](const PassOptions &options) -> Expected<Ref<Pass>> {
+  registration.factory = [](const PassOptions &options) -> Expected<Ref<Pass>> {
     DeadCodeEliminationOptions dce;
     dce.inlineOnce = options.getBool("inline_once");
     dce.ignoreImpurity = options.getBool("ignore_impurity");
     dce.removeUnusedFunctions = options.getBool("remove_unused_functions");
     dce.entryFunctions = options.get("entry_functions").getList();
     return createDeadCodeEliminationPass(std::move(dce));
+  };
+  return registration;
+}
+
+/// TVM's FoldScaleAxis: a Sequential of the scale folds (opt level 3) and
+/// FoldConstant (looked up by name), so at -O2 only FoldConstant runs.
+static PassRegistration foldScaleAxis() {
+  PassRegistration registration;
+  registration.name = "FoldScaleAxis";
+  registration.description =
+      "Sequential(BackwardFoldScaleAxis, ForwardFoldScaleAxis, FoldConstant): "
+      "fold per-channel "
+      "scales into weights, then fold the weights";
+  registration.factory = [](const PassOptions &) -> Expected<Ref<Pass>> {
+    Expected<Ref<Pass>> foldConstant =
+        PassRegistry::instance().create("FoldConstant");
+    if (!foldConstant)
+      return foldConstant.takeError();
+    return createSequential({createBackwardFoldScaleAxisPass(),
+                             createForwardFoldScaleAxisPass(),
+                             std::move(*foldConstant)},
+                            PassInfo("FoldScaleAxis", /*optLevel=*/0));
   };
   return registration;
 }
@@ -170,5 +191,11 @@ void nnir::registerTransformPasses() {
     add(simple("ToGraphNormalForm",
                "replace let-bound variables by their values",
                createToGraphNormalFormPass));
+
+    add(simple("ForwardFoldScaleAxis",
+               "fold a per-channel multiply on the input of "
+               "conv2d/conv3d/dense into the weights",
+               createForwardFoldScaleAxisPass));
+    add(foldScaleAxis());
   });
 }

@@ -38,8 +38,8 @@ const TensorType *patterns::getTensorType(const Expr *e) {
   return e ? dyn_cast_or_null<TensorType>(e->getCheckedType().get()) : nullptr;
 }
 
-Ref<Expr> patterns::makeCall(Op *op, ArrayRef<Ref<Expr>> args,
-                             Ref<Attrs> attrs, SMLoc loc) {
+Ref<Expr> patterns::makeCall(Op *op, ArrayRef<Ref<Expr>> args, Ref<Attrs> attrs,
+                             SMLoc loc) {
   return Call::get(Ref<Expr>(op), args, std::move(attrs), loc);
 }
 

@@ -24,9 +24,8 @@ using namespace nnir::patterns;
 namespace {
 
 constexpr StringRef kOpNames[] = {
-    "reshape",  "transpose", "add",   "subtract",   "multiply",
-    "divide",   "cast",      "cast_like", "zeros",  "ones",
-    "zeros_like", "ones_like"};
+    "reshape", "transpose", "add",   "subtract", "multiply",   "divide",
+    "cast",    "cast_like", "zeros", "ones",     "zeros_like", "ones_like"};
 
 /// The axis order of a transpose of a rank-\p rank tensor (no axes: the
 /// reverse order), or nothing when the attributes do not describe one.
@@ -98,8 +97,8 @@ private:
 
   Ref<Expr> simplify(const Call &pre, Call *post) {
     Op *op = post->getCalledOp();
-    const TensorType *type = dyn_cast_or_null<TensorType>(
-        pre.getCheckedType().get());
+    const TensorType *type =
+        dyn_cast_or_null<TensorType>(pre.getCheckedType().get());
     if (!op || !type || post->getNumArgs() == 0)
       return post;
     if (op == ops["reshape"])
@@ -109,7 +108,7 @@ private:
     if (op == ops["cast"] || op == ops["cast_like"]) {
       const TensorType *data = tensorTypeOf(post->getArg(0).get());
       return data && data->getDType() == type->getDType() ? post->getArg(0)
-                                                         : post;
+                                                          : post;
     }
     bool isAdd = op == ops["add"], isMultiply = op == ops["multiply"];
     if (isAdd || isMultiply || op == ops["subtract"] || op == ops["divide"]) {

@@ -21,16 +21,30 @@ using namespace nnir::patterns;
 namespace {
 
 /// The operators the rewrite matches or builds.
-constexpr StringRef kOpNames[] = {
-    "nn.batch_norm", "nn.dropout", "nn.layer_norm", "nn.group_norm",
-    "nn.instance_norm", "nn.l2_normalize", "add", "subtract", "multiply",
-    "divide", "sqrt", "negative", "maximum", "sum", "mean", "variance",
-    "reshape", "expand_dims"};
+constexpr StringRef kOpNames[] = {"nn.batch_norm",
+                                  "nn.dropout",
+                                  "nn.layer_norm",
+                                  "nn.group_norm",
+                                  "nn.instance_norm",
+                                  "nn.l2_normalize",
+                                  "add",
+                                  "subtract",
+                                  "multiply",
+                                  "divide",
+                                  "sqrt",
+                                  "negative",
+                                  "maximum",
+                                  "sum",
+                                  "mean",
+                                  "variance",
+                                  "reshape",
+                                  "expand_dims"};
 
 /// A 0-d constant of \p dtype holding \p value rounded to float32, as Relay's
 /// MakeConstantScalar(dtype, static_cast<float>(value)).
 Ref<Expr> makeEpsilon(DataType dtype, double value) {
-  return Constant::getScalar(dtype, static_cast<double>(static_cast<float>(value)));
+  return Constant::getScalar(dtype,
+                             static_cast<double>(static_cast<float>(value)));
 }
 
 /// The normalised axis of a rank-\p rank tensor.
@@ -130,8 +144,8 @@ private:
   }
 
   /// `(data - mean) / sqrt(variance + eps)` over \p axes.
-  Ref<Expr> normalize(Ref<Expr> data, std::vector<int64_t> axes,
-                      double epsilon, DataType dtype, SMLoc loc) {
+  Ref<Expr> normalize(Ref<Expr> data, std::vector<int64_t> axes, double epsilon,
+                      DataType dtype, SMLoc loc) {
     Ref<Expr> mean = makeReduce(ops, "mean", data, axes, true, loc);
     Ref<Expr> var = makeVariance(ops, data, mean, axes, true, loc);
     Ref<Expr> denom = makeUnary(
@@ -141,16 +155,15 @@ private:
 
   /// Multiplies by gamma and adds beta along \p axis, by the flags.
   Ref<Expr> scaleAndCenter(Ref<Expr> out, const Call &call, bool scale,
-                           bool center, int64_t rank, int64_t axis,
-                           SMLoc loc) {
+                           bool center, int64_t rank, int64_t axis, SMLoc loc) {
     if (scale)
-      out = binary("multiply", out,
-                   expandBiasToMatchAxis(ops, call.getArg(1), rank, {axis}, loc),
-                   loc);
+      out = binary(
+          "multiply", out,
+          expandBiasToMatchAxis(ops, call.getArg(1), rank, {axis}, loc), loc);
     if (center)
-      out = binary("add", out,
-                   expandBiasToMatchAxis(ops, call.getArg(2), rank, {axis}, loc),
-                   loc);
+      out = binary(
+          "add", out,
+          expandBiasToMatchAxis(ops, call.getArg(2), rank, {axis}, loc), loc);
     return out;
   }
 
@@ -173,8 +186,8 @@ private:
     for (int64_t i = 1; i < rank; ++i)
       if (i != axis)
         reduced.push_back(i);
-    Ref<Expr> out = normalize(call.getArg(0), std::move(reduced),
-                              attrs.epsilon, type.getDType(), loc);
+    Ref<Expr> out = normalize(call.getArg(0), std::move(reduced), attrs.epsilon,
+                              type.getDType(), loc);
     return scaleAndCenter(out, call, attrs.scale, attrs.center, rank, axis,
                           loc);
   }
@@ -217,9 +230,9 @@ private:
     SMLoc loc = call.getLoc();
     const Ref<Expr> &data = call.getArg(0);
     Ref<Expr> sqr = binary("multiply", data, data, loc);
-    Ref<Expr> sum = binary(
-        "maximum", makeReduce(ops, "sum", sqr, attrs.axis, true, loc),
-        makeEpsilon(type.getDType(), attrs.eps), loc);
+    Ref<Expr> sum =
+        binary("maximum", makeReduce(ops, "sum", sqr, attrs.axis, true, loc),
+               makeEpsilon(type.getDType(), attrs.eps), loc);
     return binary("divide", data, makeUnary(ops, "sqrt", sum, loc), loc);
   }
 
@@ -228,8 +241,7 @@ private:
 
 } // namespace
 
-Expected<Ref<Expr>> nnir::simplifyInference(Expr *expr,
-                                            int64_t *numRewritten) {
+Expected<Ref<Expr>> nnir::simplifyInference(Expr *expr, int64_t *numRewritten) {
   Expected<OpSet> ops = OpSet::get(kOpNames);
   if (!ops)
     return ops.takeError();

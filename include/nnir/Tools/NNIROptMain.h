@@ -58,8 +58,13 @@ struct NNIROptConfig {
   //===--------------------------------------------------------------------===//
 
   /// `--passes=`: the pipeline text, when given. It runs as a top-level
-  /// Sequential (see runNNIROpt).
+  /// Sequential (see runNNIROpt). `default<ON>` in it names the default
+  /// pipeline (nnir/Transforms/Pipelines.h) and sets the opt level to N.
+  /// `-O<N>` without `--passes` is `--passes=default<ON>`.
   std::optional<std::string> passPipeline;
+  /// `--print-pipeline`: print the pipeline text with `default<ON>`
+  /// expanded, and exit.
+  bool printPipeline = false;
   /// `--load-pass-plugin=`: shared libraries to load before anything else.
   std::vector<std::string> passPlugins;
   /// `--list-passes`, `--list-pass-configs`: print the registry and exit.
@@ -75,6 +80,8 @@ struct NNIROptConfig {
   /// Every name in the pass lists (and in printIRBefore/printIRAfter) must be
   /// a registered pass or a Sequential's name in the pipeline.
   int optLevel = 2;
+  /// The flag that set optLevel (`-O3`, `--opt-level=3`), if one did.
+  std::string optLevelFlag;
   std::vector<std::string> requiredPasses;
   std::vector<std::string> disabledPasses;
   std::vector<std::string> passConfigs;

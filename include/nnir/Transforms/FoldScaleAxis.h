@@ -13,9 +13,18 @@
 /// kernel_layout; the multiplier must broadcast only along that axis. The
 /// weights then hold `multiply(w, ...)` for FoldConstant to fold.
 ///
+/// ForwardFoldScaleAxis (Relay's) does the converse: a per-channel
+/// `multiply(x, s)` whose every user can absorb the scale is carried
+/// forward through relu/leaky_relu (non-negative constant scale) and
+/// add/subtract (the other operand is divided by the scale) into the input
+/// channels of the weights of the conv2d/conv3d/dense that consumes it
+/// ('I' of kernel_layout, or 'O' for a depthwise convolution).
+///
 /// Unlike Relay, blocked layouts (NCHW4c) are left alone, and a scale is
 /// not pushed through more than 256 consecutive operators (so the rewrite,
-/// which recurses along the pushed path, stays within the stack).
+/// which recurses along the pushed path, stays within the stack). Forward
+/// folding through add/subtract needs a constant scale without zeros
+/// (Relay divides by any scale, turning x * 0 + b into NaN).
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +46,16 @@ llvm::Expected<Ref<Expr>> backwardFoldScaleAxis(Expr *expr,
 /// The "BackwardFoldScaleAxis" function pass (opt level 3, requires
 /// InferType).
 Ref<Pass> createBackwardFoldScaleAxisPass();
+
+/// Folds a per-channel multiply on the data input of a convolution or dense
+/// (through relu, leaky_relu, add, subtract) into the weights' input
+/// channels; \p numFolded, if given, is incremented per folded consumer.
+llvm::Expected<Ref<Expr>> forwardFoldScaleAxis(Expr *expr,
+                                               int64_t *numFolded = nullptr);
+
+/// The "ForwardFoldScaleAxis" function pass (opt level 3, requires
+/// InferType).
+Ref<Pass> createForwardFoldScaleAxisPass();
 
 } // namespace nnir
 
