@@ -1023,9 +1023,20 @@ Result convertDropout(NodeContext &ctx) {
   if (Error err = ctx.checkNumInputs(1, 3))
     return err;
   if (ctx.hasInput(2)) {
-    TRY(training, ctx.constantInts(2, "training_mode"));
-    if (!training.empty() && training[0])
-      return ctx.unsupported("training_mode=true (random masks)");
+    // training_mode is a boolean scalar; with ratio 0 it drops nothing.
+    TRY(training, ctx.constantFloats(2, "training_mode"));
+    if (training.size() != 1)
+      return ctx.error("training_mode must have one element");
+    double ratio = 0.5;
+    if (ctx.hasInput(1)) {
+      TRY(r, ctx.constantFloats(1, "ratio"));
+      if (r.size() != 1)
+        return ctx.error("ratio must have one element");
+      ratio = r[0];
+    }
+    if (training[0] != 0 && ratio != 0)
+      return ctx.unsupported(
+          formatv("training_mode=true with ratio {0} (random masks)", ratio));
   }
   if (ctx.getOpset() < 7) {
     TRY(isTest, ctx.getInt("is_test", 0));
@@ -1465,13 +1476,44 @@ Result convertPool(NodeContext &ctx) {
       !ctx.getNode().output(1).empty())
     return ctx.unsupported("the Indices output of MaxPool");
   Value x = ctx.input(0);
-  if (x.rank() != 3 && x.rank() != 4)
-    return ctx.unsupported(formatv("{0} of rank {1} (nnir has 2-D pools)",
+  if (x.rank() < 3 || x.rank() > 5)
+    return ctx.unsupported(formatv("{0} of rank {1} (nnir has 1-D, 2-D and "
+                                   "3-D pools)",
                                    ctx.getOpType(), x.rank())
                                .str());
   TRY(w, readWindow(ctx, x.shape(), {}, isMax && ctx.getOpset() >= 10));
   TRY(ceilMode, ctx.getInt("ceil_mode", 0));
   TRY(countIncludePad, ctx.getInt("count_include_pad", 0));
+  StringRef op = isMax ? "nn.max_pool2d" : "nn.avg_pool2d";
+  // The nnir 2-D pool of the last two axes of \p in.
+  auto pool2d = [&](const Value &in, ArrayRef<int64_t> kernel,
+                    ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+                    ArrayRef<int64_t> pads) -> Expected<Value> {
+    SmallVector<NamedAttrValue, 8> attrs{
+        attr("pool_size", intList(kernel)), attr("strides", intList(strides)),
+        attr("dilation", intList(dilations)), attr("padding", intList(pads)),
+        attr("ceil_mode", boolValue(ceilMode))};
+    if (!isMax)
+      attrs.push_back(attr("count_include_pad", boolValue(countIncludePad)));
+    return ctx.call(op, {in}, attrs);
+  };
+  if (x.rank() == 5) {
+    // A box is the product of its axes' windows, so a 3-D pool is a 2-D
+    // pool over (H, W) and then a 1-D pool over D: the maximum of maxima,
+    // and the mean of means (each divisor, with or without padding, is the
+    // product of the axes' counts).
+    ArrayRef<int64_t> s = x.shape();
+    TRY(x4, reshape(ctx, x, {s[0], s[1] * s[2], s[3], s[4]}));
+    TRY(hw, pool2d(x4, {w.kernel[1], w.kernel[2]}, {w.strides[1], w.strides[2]},
+                   {w.dilations[1], w.dilations[2]},
+                   {w.pads[1], w.pads[2], w.pads[4], w.pads[5]}));
+    int64_t oh = hw.shape()[2], ow = hw.shape()[3];
+    TRY(d4, reshape(ctx, hw, {s[0], s[1], s[2], oh * ow}));
+    TRY(d, pool2d(d4, {w.kernel[0], 1}, {w.strides[0], 1},
+                  {w.dilations[0], 1}, {w.pads[0], 0, w.pads[3], 0}));
+    TRY(out, reshape(ctx, d, {s[0], s[1], d.shape()[2], oh, ow}));
+    return one(out);
+  }
   bool oneD = x.rank() == 3;
   if (oneD) {
     TRY(x4, reshape(ctx, x, {x.shape()[0], x.shape()[1], 1, x.shape()[2]}));
@@ -1481,13 +1523,7 @@ Result convertPool(NodeContext &ctx) {
     w.dilations.insert(w.dilations.begin(), 1);
     w.pads = {0, w.pads[0], 0, w.pads[1]};
   }
-  SmallVector<NamedAttrValue, 8> attrs{
-      attr("pool_size", intList(w.kernel)), attr("strides", intList(w.strides)),
-      attr("dilation", intList(w.dilations)),
-      attr("padding", intList(w.pads)), attr("ceil_mode", boolValue(ceilMode))};
-  if (!isMax)
-    attrs.push_back(attr("count_include_pad", boolValue(countIncludePad)));
-  TRY(pool, ctx.call(isMax ? "nn.max_pool2d" : "nn.avg_pool2d", {x}, attrs));
+  TRY(pool, pool2d(x, w.kernel, w.strides, w.dilations, w.pads));
   if (!oneD)
     return one(pool);
   TRY(out, reshape(ctx, pool, {pool.shape()[0], pool.shape()[1],
@@ -1507,6 +1543,161 @@ Result convertGlobalPool(NodeContext &ctx) {
   TRY(out, reduce(ctx, ctx.getOpType() == "GlobalMaxPool" ? "max" : "mean", x,
                   axes, true));
   return one(out);
+}
+
+//===----------------------------------------------------------------------===//
+// Resizing
+//===----------------------------------------------------------------------===//
+
+/// Resize (opsets 10-17) and Upsample (7-9) as image.resize2d of the last two
+/// axes of an NCHW tensor. Scales and sizes must be known at import time.
+/// image.resize2d derives each axis's scale from the input and output
+/// extents (as TVM does), so `scales` whose input * scale is not a whole
+/// number (a downscale by 0.6 of 4 elements gives 2 of them, where ONNX
+/// maps coordinates through 2.4) are refused rather than computed with
+/// another scale than ONNX's.
+Result convertResize(NodeContext &ctx) {
+  bool upsample = ctx.getOpType() == "Upsample";
+  int64_t opset = ctx.getOpset();
+  if (Error err = ctx.checkNumInputs(1, upsample ? 2 : 4))
+    return err;
+  const Value &x = ctx.input(0);
+  // Inputs: Upsample-9 (X, scales); Resize-10 (X, scales); Resize-11+ (X,
+  // roi, scales, sizes).
+  size_t roiInput = 1, scalesInput = opset >= 11 && !upsample ? 2 : 1,
+         sizesInput = 3;
+  std::vector<double> scales, roi;
+  std::vector<int64_t> sizes;
+  if (upsample && opset < 9) {
+    TRY(attrScales, ctx.getFloats("scales"));
+    scales = attrScales;
+  } else if (ctx.hasInput(scalesInput)) {
+    TRY(values, ctx.constantFloats(scalesInput, "scales"));
+    scales = values;
+  }
+  if (!upsample && opset >= 11 && ctx.hasInput(sizesInput)) {
+    TRY(values, ctx.constantInts(sizesInput, "sizes"));
+    sizes = values;
+  }
+  size_t rank = x.rank();
+  if (!sizes.empty() && !scales.empty())
+    return ctx.error("scales and sizes are both given");
+  if (sizes.empty() && scales.empty())
+    return ctx.error("neither scales nor sizes is given");
+  if ((!sizes.empty() && sizes.size() != rank) ||
+      (!scales.empty() && scales.size() != rank))
+    return ctx.error(formatv("scales or sizes must have {0} values (the "
+                             "input's rank)",
+                             rank)
+                         .str());
+  std::vector<int64_t> out(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    if (!sizes.empty()) {
+      out[i] = sizes[i];
+    } else {
+      if (!(scales[i] > 0) || !std::isfinite(scales[i]))
+        return ctx.error("scales must be positive and finite");
+      double extent = std::floor(double(x.shape()[i]) * scales[i]);
+      if (extent > double(int64_t(1) << 40))
+        return ctx.error("the output is too large");
+      out[i] = int64_t(extent);
+    }
+    if (out[i] <= 0)
+      return ctx.error("the output would be empty");
+  }
+
+  std::string mode = "nearest", coordMode, nearestMode = "round_prefer_floor";
+  double cubicA = -0.75, extrapolation = 0;
+  int64_t excludeOutside = 0;
+  {
+    TRY(m, ctx.getString("mode", "nearest"));
+    mode = m;
+  }
+  if (upsample || opset < 11) {
+    // Upsample and Resize-10: asymmetric coordinates, nearest rounds down.
+    coordMode = "asymmetric";
+    nearestMode = "floor";
+  } else {
+    TRY(c, ctx.getString("coordinate_transformation_mode", "half_pixel"));
+    TRY(n, ctx.getString("nearest_mode", "round_prefer_floor"));
+    TRY(a, ctx.getFloat("cubic_coeff_a", -0.75));
+    TRY(e, ctx.getInt("exclude_outside", 0));
+    TRY(v, ctx.getFloat("extrapolation_value", 0));
+    coordMode = c;
+    nearestMode = n;
+    cubicA = a;
+    excludeOutside = e;
+    extrapolation = v;
+    if (coordMode == "tf_crop_and_resize") {
+      if (!ctx.hasInput(roiInput))
+        return ctx.error("tf_crop_and_resize needs the roi input");
+      TRY(values, ctx.constantFloats(roiInput, "roi"));
+      if (values.size() != 2 * rank)
+        return ctx.error(
+            formatv("roi must have {0} values (twice the input's rank)",
+                    2 * rank)
+                .str());
+      roi = values;
+    }
+  }
+  if (mode == "bilinear" || mode == "linear")
+    mode = "linear";
+  else if (mode != "nearest" && mode != "cubic")
+    return ctx.error("unknown mode '" + mode + "'");
+  if (mode == "cubic" && (upsample || opset < 11))
+    return ctx.error("mode 'cubic' needs opset 11 or later");
+
+  if (rank < 2 || rank > 4)
+    return ctx.unsupported(formatv("{0} of a tensor of rank {1} (nnir resizes "
+                                   "the last two axes of a 2-D to 4-D tensor)",
+                                   ctx.getOpType(), rank)
+                               .str());
+  for (size_t i = 0; i + 2 < rank; ++i) {
+    if (out[i] != x.shape()[i])
+      return ctx.unsupported(formatv("resizing axis {0} (nnir resizes the "
+                                     "last two axes)",
+                                     i)
+                                 .str());
+    if (!roi.empty() && (roi[i] != 0 || roi[i + rank] != 1))
+      return ctx.unsupported(
+          formatv("a roi that crops axis {0} (nnir resizes the last two axes)",
+                  i)
+              .str());
+  }
+  // ONNX maps coordinates through input * scale, unrounded (align_corners
+  // through input * scale - 1); image.resize2d through the output extent.
+  if (!scales.empty())
+    for (size_t i = rank - 2; i < rank; ++i)
+      if (double(x.shape()[i]) * scales[i] != double(out[i]))
+        return ctx.unsupported(
+            formatv("scale {0} of axis {1}: {2} x {0} is not a whole number "
+                    "(image.resize2d maps coordinates through the output "
+                    "extent, ONNX through input x scale)",
+                    scales[i], i, x.shape()[i]));
+
+  // image.resize2d works on NCHW: give the tensor leading axes of 1.
+  std::vector<int64_t> shape4(4 - rank, 1);
+  shape4.insert(shape4.end(), x.shape().begin(), x.shape().end());
+  TRY(x4, reshape(ctx, x, shape4));
+  SmallVector<NamedAttrValue, 10> attrs{
+      attr("size", intList({out[rank - 2], out[rank - 1]})),
+      attr("layout", stringValue("NCHW")),
+      attr("method", stringValue(mode == "nearest" ? "nearest_neighbor"
+                                                   : StringRef(mode))),
+      attr("coordinate_transformation_mode", stringValue(coordMode)),
+      attr("rounding_method",
+           stringValue(mode == "nearest" ? StringRef(nearestMode) : "")),
+      attr("cubic_alpha", floatValue(cubicA)),
+      attr("cubic_exclude", intValue(excludeOutside)),
+      attr("extrapolation_value", floatValue(extrapolation))};
+  if (!roi.empty())
+    attrs.push_back(attr("roi", AttrValue::array({floatValue(roi[rank - 2]),
+                                                  floatValue(roi[rank - 1]),
+                                                  floatValue(roi[2 * rank - 2]),
+                                                  floatValue(roi[2 * rank - 1])})));
+  TRY(resized, ctx.call("image.resize2d", {x4}, attrs));
+  TRY(y, reshape(ctx, resized, out));
+  return one(y);
 }
 
 //===----------------------------------------------------------------------===//
@@ -2043,6 +2234,7 @@ const ConverterEntry kConverters[] = {
     {"ReduceSumSquare", convertReduce},
     {"Relu", convertUnary},
     {"Reshape", convertReshape},
+    {"Resize", convertResize},
     {"Round", convertRound},
     {"Selu", convertActivation},
     {"Shape", convertShape},
@@ -2070,6 +2262,7 @@ const ConverterEntry kConverters[] = {
     {"Transpose", convertTranspose},
     {"Trilu", convertTrilu},
     {"Unsqueeze", convertUnsqueeze},
+    {"Upsample", convertResize},
     {"Where", convertWhere},
     {"Xor", convertBinary},
 };

@@ -201,6 +201,58 @@ def softmax_opset13():
                  [vi("x", [2, 2, 2])], [vi("y", None)], opset=13)
 
 
+def resize_nearest():
+    # Resize-13 by scales 2 (known), nearest, half_pixel, round_prefer_floor.
+    n = helper.make_node("Resize", ["x", "", "scales"], ["y"], name="rs",
+                         mode="nearest")
+    return model([n], [vi("x", [1, 1, 2, 3])], [vi("y", None)],
+                 [arr("scales", np.array([1, 1, 2, 2], np.float32))])
+
+
+def resize_fractional_scale():
+    # 2 x 0.6 rows: ONNX maps coordinates through 1.2, not through 1.
+    n = helper.make_node("Resize", ["x", "", "scales"], ["y"], name="rs",
+                         mode="linear")
+    return model([n], [vi("x", [1, 1, 2, 3])], [vi("y", None)],
+                 [arr("scales", np.array([1, 1, 0.6, 1], np.float32))])
+
+
+def resize_channels():
+    n = helper.make_node("Resize", ["x", "", "scales"], ["y"], name="rs")
+    return model([n], [vi("x", [1, 1, 2, 3])], [vi("y", None)],
+                 [arr("scales", np.array([1, 2, 1, 1], np.float32))])
+
+
+def upsample_opset9():
+    n = helper.make_node("Upsample", ["x", "scales"], ["y"], name="up",
+                         mode="nearest")
+    return model([n], [vi("x", [2, 3])], [vi("y", None)],
+                 [arr("scales", np.array([2, 1], np.float32))], opset=9)
+
+
+def avgpool3d_pads():
+    # Windows of 2 x 2 x 2 at stride 2 over a padded 2 x 2 x 2 input: each
+    # sees one element (divisor 1, or 8 with count_include_pad).
+    nodes = [helper.make_node("AveragePool", ["x"], ["y"], name="p0",
+                              kernel_shape=[2, 2, 2], strides=[2, 2, 2],
+                              pads=[1, 1, 1, 1, 1, 1]),
+             helper.make_node("AveragePool", ["x"], ["z"], name="p1",
+                              kernel_shape=[2, 2, 2], strides=[2, 2, 2],
+                              pads=[1, 1, 1, 1, 1, 1], count_include_pad=1),
+             helper.make_node("MaxPool", ["x"], ["m"], name="p2",
+                              kernel_shape=[2, 1, 2])]
+    return model(nodes, [vi("x", [1, 1, 2, 2, 2])],
+                 [vi("y", None), vi("z", None), vi("m", None)])
+
+
+def dropout_training():
+    n = helper.make_node("Dropout", ["x", "ratio", "training"], ["y", "mask"],
+                         name="drop")
+    return model([n], [vi("x", [2, 3]), vi("ratio", [], F)],
+                 [vi("y", None), vi("mask", None)],
+                 [arr("training", np.array(True))])
+
+
 MODELS = {name: fn for name, fn in globals().items()
           if callable(fn) and fn.__module__ == __name__
           and name not in ("model", "vi", "arr", "main")}
