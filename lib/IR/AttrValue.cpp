@@ -8,6 +8,7 @@
 #include "nnir/IR/AttrValue.h"
 
 #include "nnir/IR/Expr.h"
+#include "nnir/IR/Metadata.h"
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/Support/Format.h"
@@ -76,8 +77,21 @@ AttrValue AttrValue::expr(Ref<Expr> value, SMLoc loc) {
   return v;
 }
 
+AttrValue AttrValue::object(Ref<MetaObject> value, SMLoc loc) {
+  AttrValue v;
+  v.kind = Kind::Object;
+  v.exprValue = Ref<Object>(value.get());
+  v.loc = loc;
+  return v;
+}
+
 Expr *AttrValue::getExpr() const {
-  return static_cast<Expr *>(exprValue.get());
+  return kind == Kind::Expr ? static_cast<Expr *>(exprValue.get()) : nullptr;
+}
+
+MetaObject *AttrValue::getObject() const {
+  return kind == Kind::Object ? static_cast<MetaObject *>(exprValue.get())
+                              : nullptr;
 }
 
 StringRef AttrValue::describe() const {
@@ -96,6 +110,8 @@ StringRef AttrValue::describe() const {
     return "a list";
   case Kind::Expr:
     return "an expression";
+  case Kind::Object:
+    return "an object";
   }
   return "a value";
 }
@@ -197,6 +213,9 @@ void AttrValue::print(raw_ostream &os) const {
   case Kind::Expr:
     os << "<expr>";
     return;
+  case Kind::Object:
+    os << '<' << getObject()->getTypeKey() << '>';
+    return;
   }
 }
 
@@ -222,6 +241,8 @@ bool AttrValue::operator==(const AttrValue &other) const {
     auto *b = dyn_cast_or_null<Constant>(other.getExpr());
     return a && b && a->getData().bitwiseEqual(b->getData());
   }
+  case Kind::Object:
+    return MetaObject::isEqual(getObject(), other.getObject());
   }
   return false;
 }
@@ -250,6 +271,8 @@ hash_code nnir::hash_value(const AttrValue &value) {
     if (auto *c = dyn_cast_or_null<Constant>(value.getExpr()))
       return hash_combine(5, c->getData().hash());
     return hash_combine(6, value.exprValue.get());
+  case AttrValue::Kind::Object:
+    return hash_combine(7, hash_value(*value.getObject()));
   }
   return llvm::hash_value(0);
 }

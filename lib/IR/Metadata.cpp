@@ -16,8 +16,13 @@
 #include "nnir/IR/Metadata.h"
 
 #include "nnir/IR/Expr.h"
+#include "nnir/Support/Numbers.h"
 
+#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Base64.h"
 #include "llvm/Support/Endian.h"
@@ -28,6 +33,68 @@
 
 using namespace llvm;
 using namespace nnir;
+
+/// Object graphs in a metadata section are shallow (a Target's attribute map
+/// holds arrays of strings); deeper ones are refused, so that every walk of a
+/// MetaObject may recurse.
+static constexpr unsigned kMaxObjectDepth = 32;
+
+//===----------------------------------------------------------------------===//
+// MetaObject
+//===----------------------------------------------------------------------===//
+
+Ref<MetaObject> MetaObject::get(std::string typeKey, std::string repr,
+                                std::vector<Field> fields,
+                                std::vector<std::string> keys,
+                                std::vector<Ref<MetaObject>> elements) {
+  Ref<MetaObject> object(new MetaObject());
+  object->typeKey = std::move(typeKey);
+  object->repr = std::move(repr);
+  object->fields = std::move(fields);
+  object->keys = std::move(keys);
+  object->elements = std::move(elements);
+  return object;
+}
+
+const MetaObject::Field *MetaObject::getField(StringRef name) const {
+  for (const Field &field : fields)
+    if (field.name == name)
+      return &field;
+  return nullptr;
+}
+
+// Objects are at most kMaxObjectDepth deep (the decoder's limit), so these
+// walks recurse.
+bool MetaObject::isEqual(const MetaObject *a, const MetaObject *b) {
+  if (a == b)
+    return true;
+  if (!a || !b || a->typeKey != b->typeKey || a->repr != b->repr ||
+      a->keys != b->keys || a->fields.size() != b->fields.size() ||
+      a->elements.size() != b->elements.size())
+    return false;
+  for (size_t i = 0, e = a->fields.size(); i != e; ++i) {
+    const Field &x = a->fields[i], &y = b->fields[i];
+    if (x.name != y.name || x.isObject != y.isObject || x.text != y.text ||
+        !isEqual(x.object.get(), y.object.get()))
+      return false;
+  }
+  for (size_t i = 0, e = a->elements.size(); i != e; ++i)
+    if (!isEqual(a->elements[i].get(), b->elements[i].get()))
+      return false;
+  return true;
+}
+
+hash_code nnir::hash_value(const MetaObject &object) {
+  hash_code h =
+      hash_combine(object.typeKey, object.repr,
+                   hash_combine_range(object.keys.begin(), object.keys.end()));
+  for (const MetaObject::Field &field : object.fields)
+    h = hash_combine(h, field.name, field.text,
+                     field.object ? hash_value(*field.object) : hash_code(0));
+  for (const Ref<MetaObject> &element : object.elements)
+    h = hash_combine(h, element ? hash_value(*element) : hash_code(0));
+  return h;
+}
 
 //===----------------------------------------------------------------------===//
 // Decoding
@@ -89,6 +156,12 @@ private:
   Expected<int64_t> getIntAttr(const json::Object &node, int64_t id,
                                StringRef field);
   Expected<Ref<Constant>> decodeConstant(int64_t id);
+  /// The entry \p id of the table under \p key as an attribute value;
+  /// std::nullopt for a kind nnir does not read.
+  Expected<std::optional<AttrValue>> decodeEntry(int64_t id, StringRef key);
+  Expected<AttrValue> decodeValue(int64_t id, unsigned depth);
+  Expected<Ref<MetaObject>> decodeObject(int64_t id, unsigned depth);
+  Expected<std::string> getRepr(const json::Object &node, int64_t id);
   Expected<NDArray> decodeTensor(int64_t index, int64_t constantId);
   Error checkType(int64_t typeId, const NDArray &array, int64_t constantId);
 
@@ -96,6 +169,9 @@ private:
   const json::Array *tensors;
   const MetadataLimits &limits;
   DenseMap<int64_t, Ref<Constant>> constantsById;
+  DenseMap<int64_t, Ref<MetaObject>> objectsById;
+  /// Objects being decoded (a reference back to one is a cycle).
+  DenseSet<int64_t> inProgress;
 };
 
 } // namespace
@@ -297,6 +373,299 @@ Expected<Ref<Constant>> MetadataDecoder::decodeConstant(int64_t id) {
   return constant;
 }
 
+//===----------------------------------------------------------------------===//
+// Objects other than constants
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// How a node kind stores its content.
+enum class NodeForm : uint8_t { Fields, Repr, Array, Map };
+
+/// What the decoder knows of a node kind: its form and, for Fields, every
+/// field TVM's VisitAttrs writes, in that order, and which are objects.
+struct NodeSchema {
+  StringRef typeKey;
+  NodeForm form;
+  std::vector<std::pair<StringRef, bool>> fields; // name, isObject
+};
+
+} // namespace
+
+/// The node kinds nnir reads outside relay.Constant: those Relay attributes
+/// refer to, and what they hold.
+static const NodeSchema *lookupSchema(StringRef typeKey) {
+  static const std::vector<NodeSchema> schemas = {
+      {"Array", NodeForm::Array, {}},
+      {"FloatImm",
+       NodeForm::Fields,
+       {{"dtype", false}, {"value", false}, {"span", true}}},
+      {"IntImm",
+       NodeForm::Fields,
+       {{"dtype", false}, {"value", false}, {"span", true}}},
+      {"Map", NodeForm::Map, {}},
+      // TVM saves a SourceName as its repr bytes (the name).
+      {"SourceName", NodeForm::Repr, {}},
+      {"Span",
+       NodeForm::Fields,
+       {{"source_name", true},
+        {"line", false},
+        {"column", false},
+        {"end_line", false},
+        {"end_column", false}}},
+      {"Target",
+       NodeForm::Fields,
+       {{"kind", true},
+        {"tag", true},
+        {"keys", true},
+        {"attrs", true},
+        {"features", true},
+        {"host", true}}},
+      {"TargetKind", NodeForm::Repr, {}},
+      {"VirtualDevice",
+       NodeForm::Fields,
+       {{"device_type_int", false},
+        {"virtual_device_id", false},
+        {"target", true},
+        {"memory_scope", true}}},
+      {"runtime.BoxBool", NodeForm::Repr, {}},
+      {"runtime.BoxFloat", NodeForm::Repr, {}},
+      {"runtime.BoxInt", NodeForm::Repr, {}},
+      {"runtime.String", NodeForm::Repr, {}},
+  };
+  for (const NodeSchema &schema : schemas)
+    if (schema.typeKey == typeKey)
+      return &schema;
+  return nullptr;
+}
+
+/// Reads a boxed or immediate integer's text.
+static std::optional<int64_t> parseMetaInt(StringRef text) {
+  int64_t value;
+  if (text.getAsInteger(10, value))
+    return std::nullopt;
+  return value;
+}
+
+/// Reads a boxed or immediate float's text (TVM writes it with ostream:
+/// `0.5`, `1e-05`, `inf`, `-nan`).
+static std::optional<double> parseMetaFloat(StringRef text) {
+  uint64_t bits;
+  if (parseFloatBits(text, APFloat::IEEEdouble(), bits) != FloatParseStatus::Ok)
+    return std::nullopt;
+  return getDoubleFromBits(bits);
+}
+
+Expected<std::string> MetadataDecoder::getRepr(const json::Object &node,
+                                               int64_t id) {
+  if (std::optional<StringRef> text = node.getString("repr_str"))
+    return text->str();
+  if (std::optional<StringRef> b64 = node.getString("repr_b64")) {
+    std::vector<char> bytes;
+    if (Error err = decodeBase64(*b64, bytes))
+      return metadataError("node " + Twine(id) + ": invalid base64 in " +
+                           "'repr_b64': " + toString(std::move(err)));
+    return std::string(bytes.begin(), bytes.end());
+  }
+  if (node.get("repr_str") || node.get("repr_b64"))
+    return metadataError("node " + Twine(id) + ": its repr is not a string");
+  return std::string(); // TVM writes nothing for an empty repr.
+}
+
+Expected<Ref<MetaObject>> MetadataDecoder::decodeObject(int64_t id,
+                                                        unsigned depth) {
+  if (id == 0)
+    return nullptr; // TVM's null.
+  auto known = objectsById.find(id);
+  if (known != objectsById.end())
+    return known->second;
+  if (depth > kMaxObjectDepth)
+    return metadataError("node " + Twine(id) + ": objects nested deeper than " +
+                         Twine(kMaxObjectDepth) + " levels");
+  if (!inProgress.insert(id).second)
+    return metadataError("node " + Twine(id) + " contains itself");
+  Expected<StringRef> typeKey = getTypeKey(id);
+  if (!typeKey)
+    return typeKey.takeError();
+  const NodeSchema *schema = lookupSchema(*typeKey);
+  if (!schema)
+    return metadataError("node " + Twine(id) + " is a '" + *typeKey +
+                         "', which nnir cannot read");
+  const json::Object &node = *nodes[id].getAsObject();
+
+  std::string repr;
+  std::vector<MetaObject::Field> fields;
+  std::vector<std::string> keys;
+  std::vector<Ref<MetaObject>> elements;
+  switch (schema->form) {
+  case NodeForm::Repr: {
+    Expected<std::string> text = getRepr(node, id);
+    if (!text)
+      return text.takeError();
+    repr = std::move(*text);
+    break;
+  }
+  case NodeForm::Fields:
+    for (auto [name, isObject] : schema->fields) {
+      Expected<StringRef> text = getAttr(node, id, name);
+      if (!text)
+        return text.takeError();
+      MetaObject::Field field;
+      field.name = name.str();
+      field.isObject = isObject;
+      if (!isObject) {
+        field.text = text->str();
+      } else {
+        int64_t childId;
+        if (text->getAsInteger(10, childId))
+          return metadataError("node " + Twine(id) + ": attribute '" + name +
+                               "' is not a node id: \"" + *text + "\"");
+        Expected<Ref<MetaObject>> child = decodeObject(childId, depth + 1);
+        if (!child)
+          return child.takeError();
+        field.object = std::move(*child);
+      }
+      fields.push_back(std::move(field));
+    }
+    break;
+  case NodeForm::Map:
+    if (const json::Value *keysValue = node.get("keys")) {
+      const json::Array *array = keysValue->getAsArray();
+      if (!array)
+        return metadataError("node " + Twine(id) + ": 'keys' is not an array");
+      for (const json::Value &key : *array) {
+        std::optional<StringRef> text = key.getAsString();
+        if (!text)
+          return metadataError("node " + Twine(id) + " has a non-string key");
+        keys.push_back(text->str());
+      }
+    }
+    [[fallthrough]];
+  case NodeForm::Array: {
+    Expected<std::vector<int64_t>> ids = getIdList(node, id, "data");
+    if (!ids)
+      return ids.takeError();
+    size_t expected = keys.empty() ? ids->size() : keys.size();
+    if (schema->form == NodeForm::Map &&
+        (ids->size() != expected || (keys.empty() && ids->size() % 2)))
+      return metadataError("node " + Twine(id) + ": the map's keys and " +
+                           "values do not pair up");
+    for (int64_t childId : *ids) {
+      Expected<Ref<MetaObject>> child = decodeObject(childId, depth + 1);
+      if (!child)
+        return child.takeError();
+      elements.push_back(std::move(*child));
+    }
+    break;
+  }
+  }
+
+  // Boxed values and immediates must hold what their kind says.
+  StringRef what;
+  if (*typeKey == "runtime.BoxInt" && !parseMetaInt(repr))
+    what = "an integer";
+  else if (*typeKey == "runtime.BoxFloat" && !parseMetaFloat(repr))
+    what = "a float";
+  else if (*typeKey == "runtime.BoxBool" && repr != "true" && repr != "false")
+    what = "'true' or 'false'";
+  if (!what.empty())
+    return metadataError("node " + Twine(id) + ": malformed " + *typeKey +
+                         ": its value \"" + repr + "\" is not " + what);
+  if (*typeKey == "IntImm" || *typeKey == "FloatImm") {
+    bool isInt = *typeKey == "IntImm";
+    std::optional<DataType> dtype = DataType::parse(fields[0].text);
+    bool dtypeOk = dtype && (isInt ? dtype->isInteger() || dtype->isBool()
+                                   : dtype->isFloat());
+    if (!dtypeOk)
+      return metadataError("node " + Twine(id) + ": malformed " + *typeKey +
+                           ": dtype \"" + fields[0].text + "\"");
+    bool valueOk = isInt ? bool(parseMetaInt(fields[1].text))
+                         : bool(parseMetaFloat(fields[1].text));
+    if (!valueOk)
+      return metadataError("node " + Twine(id) + ": malformed " + *typeKey +
+                           ": its value \"" + fields[1].text + "\" is not " +
+                           (isInt ? "an integer" : "a float"));
+  }
+  if (*typeKey == "VirtualDevice")
+    for (unsigned i : {0u, 1u})
+      if (!parseMetaInt(fields[i].text))
+        return metadataError("node " + Twine(id) + ": malformed " + *typeKey +
+                             ": '" + fields[i].name + "' is not an integer");
+
+  Ref<MetaObject> object =
+      MetaObject::get(typeKey->str(), std::move(repr), std::move(fields),
+                      std::move(keys), std::move(elements));
+  inProgress.erase(id);
+  objectsById[id] = object;
+  return object;
+}
+
+Expected<AttrValue> MetadataDecoder::decodeValue(int64_t id, unsigned depth) {
+  Expected<Ref<MetaObject>> object = decodeObject(id, depth);
+  if (!object)
+    return object.takeError();
+  const MetaObject *o = object->get();
+  if (!o)
+    return AttrValue::none();
+  StringRef typeKey = o->getTypeKey();
+  if (typeKey == "runtime.BoxInt" || typeKey == "IntImm") {
+    bool boxed = typeKey == "runtime.BoxInt";
+    int64_t value =
+        *parseMetaInt(boxed ? o->getRepr() : StringRef(o->getFields()[1].text));
+    DataType dtype =
+        boxed ? DataType::int64() : *DataType::parse(o->getFields()[0].text);
+    if (dtype.isBool())
+      return AttrValue::boolean(value != 0);
+    // A boxed int is whatever the literal `3` would be where it fits.
+    if (boxed && value >= INT32_MIN && value <= INT32_MAX)
+      dtype = DataType::int32();
+    return AttrValue::integer(value, dtype);
+  }
+  if (typeKey == "runtime.BoxFloat")
+    return AttrValue::floating(*parseMetaFloat(o->getRepr()),
+                               DataType::float32());
+  if (typeKey == "FloatImm")
+    return AttrValue::floating(*parseMetaFloat(o->getFields()[1].text),
+                               *DataType::parse(o->getFields()[0].text));
+  if (typeKey == "runtime.BoxBool")
+    return AttrValue::boolean(o->getRepr() == "true");
+  if (typeKey == "runtime.String")
+    return AttrValue::string(o->getRepr());
+  if (typeKey == "Array") {
+    Expected<std::vector<int64_t>> ids =
+        getIdList(*nodes[id].getAsObject(), id, "data");
+    if (!ids)
+      return ids.takeError();
+    std::vector<AttrValue> elements;
+    for (int64_t elementId : *ids) {
+      Expected<AttrValue> element = decodeValue(elementId, depth + 1);
+      if (!element)
+        return element.takeError();
+      elements.push_back(std::move(*element));
+    }
+    return AttrValue::array(std::move(elements));
+  }
+  // VirtualDevice, Target, Map, ...: no literal, kept as the object.
+  return AttrValue::object(std::move(*object));
+}
+
+Expected<std::optional<AttrValue>> MetadataDecoder::decodeEntry(int64_t id,
+                                                                StringRef key) {
+  if (!lookupSchema(key))
+    return std::nullopt;
+  Expected<StringRef> typeKey = getTypeKey(id);
+  if (!typeKey)
+    return typeKey.takeError();
+  // TVM's printer files each object under its own type key.
+  if (*typeKey != key)
+    return metadataError("node " + Twine(id) + " is a '" + *typeKey +
+                         "' but is listed under '" + key + "'");
+  Expected<AttrValue> value = decodeValue(id, 0);
+  if (!value)
+    return value.takeError();
+  return std::optional<AttrValue>(std::move(*value));
+}
+
 Expected<MetadataTable> MetadataDecoder::decode(int64_t root) {
   Expected<const json::Object *> map = getNodeOfType(root, "Map");
   if (!map)
@@ -334,14 +703,26 @@ Expected<MetadataTable> MetadataDecoder::decode(int64_t root) {
     if (!elements)
       return elements.takeError();
     table.entryCounts[key] = elements->size();
-    if (key != "relay.Constant")
+    if (key == "relay.Constant") {
+      for (int64_t elementId : *elements) {
+        Expected<Ref<Constant>> constant = decodeConstant(elementId);
+        if (!constant)
+          return constant.takeError();
+        table.constants.push_back(std::move(*constant));
+      }
       continue;
-    for (int64_t elementId : *elements) {
-      Expected<Ref<Constant>> constant = decodeConstant(elementId);
-      if (!constant)
-        return constant.takeError();
-      table.constants.push_back(std::move(*constant));
     }
+    std::vector<AttrValue> values;
+    for (int64_t elementId : *elements) {
+      Expected<std::optional<AttrValue>> value = decodeEntry(elementId, key);
+      if (!value)
+        return value.takeError();
+      if (!*value)
+        break; // A kind nnir does not read: only counted.
+      values.push_back(std::move(**value));
+    }
+    if (values.size() == elements->size())
+      table.values[key] = std::move(values);
   }
   return table;
 }
@@ -489,91 +870,136 @@ private:
 /// One node of TVM's JSON graph.
 struct JSONNode {
   std::string typeKey;
+  std::string repr;
   std::map<std::string, std::string> attrs;
   std::vector<std::string> keys;
   std::vector<int64_t> data;
 };
 
-} // namespace
+/// Builds the node list in TVM's order: ids follow a pre-order depth-first
+/// walk from the root Map (its Arrays in key order, each followed by its
+/// elements and what they reach, in VisitAttrs order); shared objects are
+/// written once.
+class MetadataEncoder {
+public:
+  MetadataEncoder() : nodes(2) { nodes[1].typeKey = "Map"; }
 
-std::string nnir::encodeMetadata(ArrayRef<const Constant *> constants) {
-  // Node ids follow TVM's pre-order DFS: the root Map, its Array, then each
-  // constant followed by what its VisitAttrs reaches (data, virtual_device_,
-  // span, _checked_type_). Shared objects (the unconstrained VirtualDevice,
-  // a constant listed twice, a shared tensor buffer) are written once.
-  std::vector<JSONNode> nodes(3);
-  nodes[0].typeKey = "";
-  nodes[1].typeKey = "Map";
-  nodes[1].keys.push_back("relay.Constant");
-  nodes[1].data.push_back(2);
-  nodes[2].typeKey = "Array";
+  /// Adds the Array of the entries under \p key; returns its id.
+  int64_t addKey(StringRef key) {
+    nodes[1].keys.push_back(key.str());
+    int64_t id = nodes.size();
+    nodes[1].data.push_back(id);
+    nodes.emplace_back();
+    nodes.back().typeKey = "Array";
+    return id;
+  }
+  void addConstant(int64_t arrayId, const Constant *constant);
+  void addObject(int64_t arrayId, const MetaObject *object) {
+    int64_t id = addObject(object);
+    nodes[arrayId].data.push_back(id);
+  }
+  std::string write() const;
+
+private:
+  int64_t addObject(const MetaObject *object);
+
+  std::vector<JSONNode> nodes;
   std::vector<std::string> tensors;
   DenseMap<const Constant *, int64_t> constantIds;
+  DenseMap<const MetaObject *, int64_t> objectIds;
   DenseMap<const void *, int64_t> tensorIds;
   int64_t virtualDeviceId = -1;
+};
 
-  for (const Constant *constant : constants) {
-    auto known = constantIds.find(constant);
-    if (known != constantIds.end()) {
-      nodes[2].data.push_back(known->second);
-      continue;
-    }
-    int64_t id = nodes.size();
-    constantIds[constant] = id;
-    nodes[2].data.push_back(id);
-    nodes.emplace_back();
-    nodes.back().typeKey = "relay.Constant";
+} // namespace
 
-    const NDArray &data = constant->getData();
-    auto [tensorIt, isNewTensor] =
-        tensorIds.insert({data.getData(), int64_t(tensors.size())});
-    if (isNewTensor)
-      tensors.push_back(encodeBase64(data.save()));
+void MetadataEncoder::addConstant(int64_t arrayId, const Constant *constant) {
+  auto known = constantIds.find(constant);
+  if (known != constantIds.end()) {
+    nodes[arrayId].data.push_back(known->second);
+    return;
+  }
+  int64_t id = nodes.size();
+  constantIds[constant] = id;
+  nodes[arrayId].data.push_back(id);
+  nodes.emplace_back();
+  nodes.back().typeKey = "relay.Constant";
 
-    if (virtualDeviceId < 0) {
-      // VirtualDevice::FullyUnconstrained(), shared by every constant.
-      virtualDeviceId = nodes.size();
-      JSONNode device;
-      device.typeKey = "VirtualDevice";
-      device.attrs = {{"device_type_int", "-1"},
-                      {"memory_scope", std::to_string(virtualDeviceId + 1)},
-                      {"target", "0"},
-                      {"virtual_device_id", "-1"}};
-      nodes.push_back(std::move(device));
-      JSONNode scope;
-      scope.typeKey = "runtime.String"; // "" has no repr_str.
-      nodes.push_back(std::move(scope));
-    }
+  const NDArray &data = constant->getData();
+  auto [tensorIt, isNewTensor] =
+      tensorIds.insert({data.getData(), int64_t(tensors.size())});
+  if (isNewTensor)
+    tensors.push_back(encodeBase64(data.save()));
 
-    int64_t typeId = nodes.size();
-    JSONNode type;
-    type.typeKey = "relay.TensorType";
-    type.attrs = {{"dtype", data.getDType().str()},
-                  {"shape", std::to_string(typeId + 1)},
-                  {"span", "0"}};
-    nodes.push_back(std::move(type));
-    JSONNode shape;
-    shape.typeKey = "Array";
-    int64_t firstDimId = typeId + 2;
-    for (size_t i = 0, e = data.getRank(); i != e; ++i)
-      shape.data.push_back(firstDimId + int64_t(i));
-    nodes.push_back(std::move(shape));
-    for (int64_t dim : data.getShape()) {
-      JSONNode imm;
-      imm.typeKey = "IntImm";
-      bool fitsInt32 = dim >= INT32_MIN && dim <= INT32_MAX;
-      imm.attrs = {{"dtype", fitsInt32 ? "int32" : "int64"},
-                   {"span", "0"},
-                   {"value", std::to_string(dim)}};
-      nodes.push_back(std::move(imm));
-    }
-
-    nodes[id].attrs = {{"_checked_type_", std::to_string(typeId)},
-                       {"data", std::to_string(tensorIt->second)},
-                       {"span", "0"},
-                       {"virtual_device_", std::to_string(virtualDeviceId)}};
+  if (virtualDeviceId < 0) {
+    // VirtualDevice::FullyUnconstrained(), shared by every constant.
+    virtualDeviceId = nodes.size();
+    JSONNode device;
+    device.typeKey = "VirtualDevice";
+    device.attrs = {{"device_type_int", "-1"},
+                    {"memory_scope", std::to_string(virtualDeviceId + 1)},
+                    {"target", "0"},
+                    {"virtual_device_id", "-1"}};
+    nodes.push_back(std::move(device));
+    JSONNode scope;
+    scope.typeKey = "runtime.String"; // "" has no repr_str.
+    nodes.push_back(std::move(scope));
   }
 
+  int64_t typeId = nodes.size();
+  JSONNode type;
+  type.typeKey = "relay.TensorType";
+  type.attrs = {{"dtype", data.getDType().str()},
+                {"shape", std::to_string(typeId + 1)},
+                {"span", "0"}};
+  nodes.push_back(std::move(type));
+  JSONNode shape;
+  shape.typeKey = "Array";
+  int64_t firstDimId = typeId + 2;
+  for (size_t i = 0, e = data.getRank(); i != e; ++i)
+    shape.data.push_back(firstDimId + int64_t(i));
+  nodes.push_back(std::move(shape));
+  for (int64_t dim : data.getShape()) {
+    JSONNode imm;
+    imm.typeKey = "IntImm";
+    bool fitsInt32 = dim >= INT32_MIN && dim <= INT32_MAX;
+    imm.attrs = {{"dtype", fitsInt32 ? "int32" : "int64"},
+                 {"span", "0"},
+                 {"value", std::to_string(dim)}};
+    nodes.push_back(std::move(imm));
+  }
+
+  nodes[id].attrs = {{"_checked_type_", std::to_string(typeId)},
+                     {"data", std::to_string(tensorIt->second)},
+                     {"span", "0"},
+                     {"virtual_device_", std::to_string(virtualDeviceId)}};
+}
+
+int64_t MetadataEncoder::addObject(const MetaObject *object) {
+  if (!object)
+    return 0;
+  auto [known, isNew] = objectIds.insert({object, int64_t(nodes.size())});
+  if (!isNew)
+    return known->second;
+  int64_t id = known->second;
+  nodes.emplace_back();
+  nodes[id].typeKey = object->getTypeKey().str();
+  nodes[id].repr = object->getRepr().str();
+  nodes[id].keys = object->getKeys().vec();
+  for (const MetaObject::Field &field : object->getFields()) {
+    std::string value = field.isObject
+                            ? std::to_string(addObject(field.object.get()))
+                            : field.text;
+    nodes[id].attrs[field.name] = std::move(value);
+  }
+  for (const Ref<MetaObject> &element : object->getElements()) {
+    int64_t elementId = addObject(element.get());
+    nodes[id].data.push_back(elementId);
+  }
+  return id;
+}
+
+std::string MetadataEncoder::write() const {
   std::string out;
   raw_string_ostream os(out);
   DmlcJSONWriter writer(os);
@@ -587,6 +1013,16 @@ std::string nnir::encodeMetadata(ArrayRef<const Constant *> constants) {
     writer.beginObject();
     writer.key("type_key");
     writer.string(node.typeKey);
+    if (!node.repr.empty()) {
+      // TVM's choice: the bytes as they are when all are printable.
+      if (llvm::all_of(node.repr, [](char c) { return isPrint(c); })) {
+        writer.key("repr_str");
+        writer.string(node.repr);
+      } else {
+        writer.key("repr_b64");
+        writer.string(encodeBase64(node.repr));
+      }
+    }
     if (!node.attrs.empty()) {
       writer.key("attrs");
       writer.stringMap(node.attrs);
@@ -608,4 +1044,26 @@ std::string nnir::encodeMetadata(ArrayRef<const Constant *> constants) {
   writer.stringMap({{"tvm_version", "0.19.0"}});
   writer.endObject();
   return out;
+}
+
+std::string nnir::encodeMetadata(ArrayRef<const Constant *> constants,
+                                 ArrayRef<const MetaObject *> objects) {
+  MetadataEncoder encoder;
+  if (!constants.empty() || objects.empty()) {
+    int64_t arrayId = encoder.addKey("relay.Constant");
+    for (const Constant *constant : constants)
+      encoder.addConstant(arrayId, constant);
+  }
+  // One key per type key, in order of first appearance.
+  std::vector<StringRef> keys;
+  for (const MetaObject *object : objects)
+    if (!llvm::is_contained(keys, object->getTypeKey()))
+      keys.push_back(object->getTypeKey());
+  for (StringRef key : keys) {
+    int64_t arrayId = encoder.addKey(key);
+    for (const MetaObject *object : objects)
+      if (object->getTypeKey() == key)
+        encoder.addObject(arrayId, object);
+  }
+  return encoder.write();
 }

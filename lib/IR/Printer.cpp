@@ -49,6 +49,7 @@
 #include "nnir/IR/Type.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -292,6 +293,11 @@ private:
   void emitCallAttrs(const Call *call, bool &first, unsigned indent);
   void emitAttrs(ArrayRef<NamedAttrValue> attrs, bool &first, unsigned indent);
   void emitAttrValue(const AttrValue &value, unsigned indent);
+  void emitMetadata() {
+    if (options.printMetadata &&
+        (!metaConstants.empty() || !metaObjects.empty()))
+      os << "\n#[metadata]\n" << encodeMetadata(metaConstants, metaObjects);
+  }
   void emitNewline(unsigned indent) {
     os << '\n';
     os.indent(indent);
@@ -309,6 +315,12 @@ private:
   StringMap<unsigned> usedNames;
   std::vector<const Constant *> metaConstants;
   DenseMap<const Constant *, unsigned> metaIndex;
+  /// Constants that are attribute values: always in the metadata section.
+  DenseSet<const Constant *> attrConstants;
+  /// Objects without a literal (VirtualDevice, ...), and the index of each
+  /// among those of its type key.
+  std::vector<const MetaObject *> metaObjects;
+  DenseMap<const MetaObject *, unsigned> metaObjectIndex;
 
   // State of the unit being printed.
   std::vector<NodeInfo> nodes;
@@ -371,7 +383,19 @@ StringRef Printer::nameVar(const Var *var) {
 
 void Printer::collectAttrExprs(const AttrValue &value) {
   if (value.getKind() == AttrValue::Kind::Expr) {
+    // TVM prints a constant in an attribute (arange's start) as
+    // meta[relay.Constant][i], whatever its size.
+    if (const auto *c = dyn_cast<Constant>(value.getExpr()))
+      attrConstants.insert(c);
     attrExprs.push_back(value.getExpr());
+  } else if (const MetaObject *object = value.getObject()) {
+    if (!metaObjectIndex.count(object)) {
+      unsigned index = llvm::count_if(metaObjects, [&](const MetaObject *o) {
+        return o->getTypeKey() == object->getTypeKey();
+      });
+      metaObjectIndex[object] = index;
+      metaObjects.push_back(object);
+    }
   } else if (value.getKind() == AttrValue::Kind::Array) {
     for (const AttrValue &element : value.getArray())
       collectAttrExprs(element);
@@ -488,12 +512,16 @@ void Printer::visitAtom(const Expr *expr) {
     return;
   }
   if (const auto *c = dyn_cast<Constant>(expr)) {
-    if (hasScalarLiteral(c, tvmSyntax()) || metaIndex.count(c))
+    if (metaIndex.count(c))
+      return;
+    bool inAttr = attrConstants.count(c);
+    if (!inAttr && hasScalarLiteral(c, tvmSyntax()))
       return;
     // A limit of 0 promises TVM's syntax: even an empty constant goes to the
     // metadata section.
     int64_t limit = options.inlineConstantLimit;
-    if (limit == 0 || (limit > 0 && c->getData().getNumElements() > limit)) {
+    if (inAttr || limit == 0 ||
+        (limit > 0 && c->getData().getNumElements() > limit)) {
       metaIndex[c] = metaConstants.size();
       metaConstants.push_back(c);
     }
@@ -777,15 +805,13 @@ void Printer::emitVarDecl(const Var *var) {
 }
 
 void Printer::emitConstant(const Constant *c) {
-  if (hasScalarLiteral(c, tvmSyntax())) {
+  auto it = metaIndex.find(c);
+  if (it != metaIndex.end())
+    os << "meta[relay.Constant][" << it->second << ']';
+  else if (hasScalarLiteral(c, tvmSyntax()))
     printScalarLiteral(os, c);
-  } else {
-    auto it = metaIndex.find(c);
-    if (it != metaIndex.end())
-      os << "meta[relay.Constant][" << it->second << ']';
-    else
-      printDense(os, c);
-  }
+  else
+    printDense(os, c);
   emitTypeComment(c);
 }
 
@@ -845,6 +871,12 @@ void Printer::emitAttrValue(const AttrValue &value, unsigned indent) {
       emitAttrValue(element, indent);
     }
     os << ']';
+    return;
+  }
+  case AttrValue::Kind::Object: {
+    const MetaObject *object = value.getObject();
+    os << "meta[" << object->getTypeKey() << "]["
+       << metaObjectIndex.lookup(object) << ']';
     return;
   }
   default:
@@ -1055,15 +1087,13 @@ void Printer::printModule(const IRModule &module) {
     emitFunction(nodes[0], 0);
     os << '\n';
   }
-  if (options.printMetadata && !metaConstants.empty())
-    os << "\n#[metadata]\n" << encodeMetadata(metaConstants);
+  emitMetadata();
 }
 
 void Printer::printExpr(const Expr *expr) {
   analyze(expr);
   emitBlock(0, 0);
-  if (options.printMetadata && !metaConstants.empty())
-    os << "\n#[metadata]\n" << encodeMetadata(metaConstants);
+  emitMetadata();
 }
 
 //===----------------------------------------------------------------------===//

@@ -343,7 +343,11 @@ private:
   // Metadata.
   bool loadMetadata(const Token &metadataTok);
   bool ensureMetadata(const Token &refTok);
+  bool checkMetaRef(const Token &refTok);
+  /// The constant `meta[relay.Constant][i]` names (an expression position).
   Ref<Constant> resolveMetaRef(const Token &refTok);
+  /// The attribute value any supported `meta[K][i]` stands for.
+  bool resolveMetaValue(const Token &refTok, AttrValue &out);
 
   Lexer lexer;
   Token tok;
@@ -1354,6 +1358,11 @@ bool Parser::parseAttrLeaf(AttrValue &out, SMLoc loc) {
     return true;
   case TokenKind::Question:
     return emitError(loc, "dynamic dimensions ('?') are not supported by nnir");
+  case TokenKind::MetaRef:
+    if (!resolveMetaValue(tok, out))
+      return false;
+    consume();
+    return true;
   case TokenKind::Identifier:
     if (tok.name == "None" || tok.name == "nullptr") {
       out = AttrValue::none(loc);
@@ -1843,27 +1852,38 @@ bool Parser::ensureMetadata(const Token &refTok) {
   return true;
 }
 
-Ref<Constant> Parser::resolveMetaRef(const Token &refTok) {
+/// Checks that \p refTok names an entry of the metadata section: the section
+/// exists, has entries under its key and one at its index.
+bool Parser::checkMetaRef(const Token &refTok) {
   if (!ensureMetadata(refTok))
-    return nullptr;
+    return false;
   StringRef key = refTok.name;
   auto count = metadata->entryCounts.find(key);
-  if (count == metadata->entryCounts.end()) {
-    emitError(refTok.getLoc(),
-              "the metadata section has no '" + key + "' entries");
+  if (count == metadata->entryCounts.end())
+    return emitError(refTok.getLoc(),
+                     "the metadata section has no '" + key + "' entries");
+  if (refTok.number >= count->second)
+    return emitError(refTok.getLoc(),
+                     refTok.spelling +
+                         " is out of range: the metadata section has " +
+                         Twine(count->second) + " " + key + " entries");
+  if (key != "relay.Constant" && !metadata->values.count(key))
+    return emitError(refTok.getLoc(),
+                     refTok.spelling + ": nnir cannot read '" + key +
+                         "' metadata entries (it reads relay.Constant, the "
+                         "boxed values, IntImm, FloatImm, String, Array, "
+                         "Map, VirtualDevice and Target)");
+  return true;
+}
+
+Ref<Constant> Parser::resolveMetaRef(const Token &refTok) {
+  if (!checkMetaRef(refTok))
     return nullptr;
-  }
-  if (key != "relay.Constant") {
-    emitError(refTok.getLoc(), refTok.spelling +
-                                   ": only relay.Constant metadata entries "
-                                   "are supported by nnir");
-    return nullptr;
-  }
-  if (refTok.number >= metadata->constants.size()) {
+  if (refTok.name != "relay.Constant") {
     emitError(refTok.getLoc(),
-              refTok.spelling + " is out of range: the metadata section has " +
-                  Twine(metadata->constants.size()) +
-                  " relay.Constant entries");
+              refTok.spelling + " is a " + refTok.name +
+                  ", not an expression; only attribute values may refer "
+                  "to it");
     return nullptr;
   }
   Ref<Constant> &slot = metaConstants[refTok.number];
@@ -1876,6 +1896,21 @@ Ref<Constant> Parser::resolveMetaRef(const Token &refTok) {
     slot = Constant::get(data, refTok.getLoc());
   }
   return slot;
+}
+
+bool Parser::resolveMetaValue(const Token &refTok, AttrValue &out) {
+  if (refTok.name == "relay.Constant") {
+    Ref<Constant> constant = resolveMetaRef(refTok);
+    if (!constant)
+      return false;
+    out = AttrValue::expr(std::move(constant), refTok.getLoc());
+    return true;
+  }
+  if (!checkMetaRef(refTok))
+    return false;
+  out = metadata->values.find(refTok.name)->second[refTok.number];
+  out.setLoc(refTok.getLoc());
+  return true;
 }
 
 //===----------------------------------------------------------------------===//

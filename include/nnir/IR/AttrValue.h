@@ -3,9 +3,11 @@
 /// \file
 /// AttrValue is the untyped form of an attribute value as the text format
 /// writes it: None, an integer or float literal (with its dtype suffix), a
-/// bool, a string, a list of values, or an expression (TVM puts constants in
-/// a few attribute records). The parser produces AttrValues for keyword
-/// arguments; typed attribute records (Attrs.h) convert from and to them.
+/// bool, a string, a list of values, an expression (TVM puts constants in
+/// a few attribute records), or an object of TVM's that has no literal (a
+/// VirtualDevice or Target read from the metadata section, MetaObject in
+/// Metadata.h). The parser produces AttrValues for keyword arguments; typed
+/// attribute records (Attrs.h) convert from and to them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,10 +32,20 @@ class raw_ostream;
 namespace nnir {
 
 class Expr;
+class MetaObject;
 
 class AttrValue {
 public:
-  enum class Kind : uint8_t { None, Int, Float, Bool, String, Array, Expr };
+  enum class Kind : uint8_t {
+    None,
+    Int,
+    Float,
+    Bool,
+    String,
+    Array,
+    Expr,
+    Object
+  };
 
   AttrValue() = default;
 
@@ -49,10 +61,13 @@ public:
   static AttrValue array(std::vector<AttrValue> elements,
                          llvm::SMLoc loc = {});
   static AttrValue expr(Ref<Expr> value, llvm::SMLoc loc = {});
+  /// A TVM object without a literal; it prints as `meta[<type key>][i]`.
+  static AttrValue object(Ref<MetaObject> value, llvm::SMLoc loc = {});
 
   Kind getKind() const { return kind; }
   bool isNone() const { return kind == Kind::None; }
   llvm::SMLoc getLoc() const { return loc; }
+  void setLoc(llvm::SMLoc newLoc) { loc = newLoc; }
 
   int64_t getInt() const { return intValue; }
   double getFloat() const { return floatValue; }
@@ -62,19 +77,21 @@ public:
   const std::string &getString() const { return stringValue; }
   const std::vector<AttrValue> &getArray() const { return arrayValue; }
   Expr *getExpr() const;
+  MetaObject *getObject() const;
 
   /// A short description of the kind for diagnostics ("a string", "a list").
   llvm::StringRef describe() const;
 
-  /// Prints the value in the text format. Expr values print as `<expr>`; the
-  /// IR printer handles them itself. A float prints as a literal the parser
-  /// reads back to the same float64: the fewest digits, with the suffix of
-  /// its dtype when that type holds the value (its range, a NaN's
-  /// significand), else `f64` (`1e+300f64` in a float32-typed field).
+  /// Prints the value in the text format. Expr values print as `<expr>` and
+  /// objects as `<VirtualDevice>`; the IR printer handles both itself. A
+  /// float prints as a literal the parser reads back to the same float64:
+  /// the fewest digits, with the suffix of its dtype when that type holds
+  /// the value (its range, a NaN's significand), else `f64` (`1e+300f64` in
+  /// a float32-typed field).
   void print(llvm::raw_ostream &os) const;
 
   /// Structural equality (locations ignored; expressions compared by
-  /// identity, constants by value).
+  /// identity, constants and objects by value).
   bool operator==(const AttrValue &other) const;
   bool operator!=(const AttrValue &other) const { return !(*this == other); }
   friend llvm::hash_code hash_value(const AttrValue &value);

@@ -5,7 +5,9 @@
 /// SaveJSON of a Map<String, Array<Object>>: a list of JSON nodes, the root a
 /// Map whose keys are type keys ("relay.Constant") and whose values are
 /// Arrays of node ids, plus base64-encoded NDArrays in TVM's binary format.
-/// `meta[relay.Constant][i]` in the text refers to element i of that table.
+/// `meta[relay.Constant][i]` in the text refers to element i of that table;
+/// other keys hold the boxed values, immediates, strings, arrays, virtual
+/// devices and targets TVM's printer puts there for attribute values.
 ///
 /// This header is the one place that knows the format: the parser decodes it
 /// and the printer encodes it, in TVM's exact layout (dmlc JSON writer
@@ -17,9 +19,11 @@
 #ifndef NNIR_IR_METADATA_H
 #define NNIR_IR_METADATA_H
 
+#include "nnir/IR/AttrValue.h"
 #include "nnir/IR/Object.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 
@@ -31,12 +35,68 @@ namespace nnir {
 
 class Constant;
 
-/// The decoded table: constants under "relay.Constant". Entries of other
-/// type keys are kept by count only, so a reference to them can be reported
-/// precisely.
+/// A node of TVM's object graph that nnir keeps as it was read, because no
+/// nnir class stands for it: the VirtualDevice or Target an attribute refers
+/// to (`on_device(..., virtual_device=meta[VirtualDevice][0])`), and the
+/// strings, arrays, maps, target kinds and immediates those hold. It prints
+/// back as `meta[<type key>][i]` with the same node graph in the metadata
+/// section, so TVM reads what it wrote. Immutable once built.
+class MetaObject : public Object {
+public:
+  /// An attribute of the node: TVM's string encoding of a scalar field
+  /// ("-1", "float32"), or an object (null for TVM's "0").
+  struct Field {
+    std::string name;
+    bool isObject = false;
+    std::string text;
+    Ref<MetaObject> object;
+  };
+
+  /// \p fields in the order TVM's VisitAttrs visits them; \p repr is the
+  /// repr bytes of string-like nodes (runtime.String, TargetKind); \p keys
+  /// the string keys of a Map; \p elements an Array's elements or a Map's
+  /// values (after its keys when they are objects).
+  static Ref<MetaObject> get(std::string typeKey, std::string repr,
+                             std::vector<Field> fields,
+                             std::vector<std::string> keys,
+                             std::vector<Ref<MetaObject>> elements);
+
+  llvm::StringRef getTypeKey() const { return typeKey; }
+  llvm::StringRef getRepr() const { return repr; }
+  llvm::ArrayRef<Field> getFields() const { return fields; }
+  llvm::ArrayRef<std::string> getKeys() const { return keys; }
+  llvm::ArrayRef<Ref<MetaObject>> getElements() const { return elements; }
+  /// The field named \p name, or null.
+  const Field *getField(llvm::StringRef name) const;
+
+  /// Structural equality and hashing (null objects are equal to each other).
+  static bool isEqual(const MetaObject *a, const MetaObject *b);
+  friend llvm::hash_code hash_value(const MetaObject &object);
+
+private:
+  MetaObject() = default;
+
+  std::string typeKey;
+  std::string repr;
+  std::vector<Field> fields;
+  std::vector<std::string> keys;
+  std::vector<Ref<MetaObject>> elements;
+};
+
+llvm::hash_code hash_value(const MetaObject &object);
+
+/// The decoded table.
 struct MetadataTable {
+  /// The entries under "relay.Constant".
   std::vector<Ref<Constant>> constants;
-  /// Number of entries per type key (including "relay.Constant").
+  /// The entries of the other kinds nnir reads, as the attribute values they
+  /// stand for: runtime.BoxInt, IntImm -> an integer; runtime.BoxFloat,
+  /// FloatImm -> a float; runtime.BoxBool (and a bool IntImm) -> a bool;
+  /// runtime.String -> a string; Array -> a list; VirtualDevice, Target and
+  /// Map -> an object (MetaObject).
+  llvm::StringMap<std::vector<AttrValue>> values;
+  /// Number of entries per type key (including the above), so a reference to
+  /// a kind nnir cannot read (tir.Var, ...) can be reported precisely.
   llvm::StringMap<size_t> entryCounts;
 };
 
@@ -47,13 +107,16 @@ struct MetadataLimits {
 
 /// Decodes a metadata section (the JSON text after `#[metadata]`). Errors
 /// describe what is wrong (malformed JSON, missing fields, bad base64, a
-/// tensor whose size does not match its shape, ...).
+/// tensor whose size does not match its shape, a malformed boxed value, an
+/// entry whose node is not of its key's kind, ...).
 llvm::Expected<MetadataTable> decodeMetadata(llvm::StringRef json,
                                              const MetadataLimits &limits = {});
 
-/// Encodes \p constants as TVM's metadata JSON (no trailing newline), so that
-/// `meta[relay.Constant][i]` refers to constants[i].
-std::string encodeMetadata(llvm::ArrayRef<const Constant *> constants);
+/// Encodes \p constants and \p objects as TVM's metadata JSON (no trailing
+/// newline), so that `meta[relay.Constant][i]` refers to constants[i] and
+/// `meta[K][j]` to the j-th object of type key K in \p objects.
+std::string encodeMetadata(llvm::ArrayRef<const Constant *> constants,
+                           llvm::ArrayRef<const MetaObject *> objects = {});
 
 } // namespace nnir
 
