@@ -410,8 +410,14 @@ public:
 
   void string(StringRef s) {
     os << '"';
-    for (char c : s) {
-      switch (c) {
+    // Runs without characters to escape (all of a base64 tensor) are written
+    // in one piece.
+    while (!s.empty()) {
+      size_t run = s.find_first_of("\r\n\\\t\"");
+      os << s.take_front(run);
+      if (run == StringRef::npos)
+        break;
+      switch (s[run]) {
       case '\r':
         os << "\\r";
         break;
@@ -424,12 +430,10 @@ public:
       case '\t':
         os << "\\t";
         break;
-      case '"':
-        os << "\\\"";
-        break;
       default:
-        os << c;
+        os << "\\\"";
       }
+      s = s.drop_front(run + 1);
     }
     os << '"';
   }
@@ -459,6 +463,16 @@ public:
     for (const std::string &v : values) {
       arrayItem();
       string(v);
+    }
+    endArray();
+  }
+  /// The b64ndarrays field: each tensor saved and base64-encoded when it is
+  /// written, so only one encoding is alive at a time.
+  void tensorArray(ArrayRef<const NDArray *> tensors) {
+    beginArray(true);
+    for (const NDArray *tensor : tensors) {
+      arrayItem();
+      string(encodeBase64(tensor->save()));
     }
     endArray();
   }
@@ -497,6 +511,14 @@ struct JSONNode {
 } // namespace
 
 std::string nnir::encodeMetadata(ArrayRef<const Constant *> constants) {
+  std::string out;
+  raw_string_ostream os(out);
+  encodeMetadata(constants, os);
+  return out;
+}
+
+void nnir::encodeMetadata(ArrayRef<const Constant *> constants,
+                          raw_ostream &os) {
   // Node ids follow TVM's pre-order DFS: the root Map, its Array, then each
   // constant followed by what its VisitAttrs reaches (data, virtual_device_,
   // span, _checked_type_). Shared objects (the unconstrained VirtualDevice,
@@ -507,7 +529,7 @@ std::string nnir::encodeMetadata(ArrayRef<const Constant *> constants) {
   nodes[1].keys.push_back("relay.Constant");
   nodes[1].data.push_back(2);
   nodes[2].typeKey = "Array";
-  std::vector<std::string> tensors;
+  std::vector<const NDArray *> tensors;
   DenseMap<const Constant *, int64_t> constantIds;
   DenseMap<const void *, int64_t> tensorIds;
   int64_t virtualDeviceId = -1;
@@ -528,7 +550,7 @@ std::string nnir::encodeMetadata(ArrayRef<const Constant *> constants) {
     auto [tensorIt, isNewTensor] =
         tensorIds.insert({data.getData(), int64_t(tensors.size())});
     if (isNewTensor)
-      tensors.push_back(encodeBase64(data.save()));
+      tensors.push_back(&data);
 
     if (virtualDeviceId < 0) {
       // VirtualDevice::FullyUnconstrained(), shared by every constant.
@@ -574,8 +596,6 @@ std::string nnir::encodeMetadata(ArrayRef<const Constant *> constants) {
                        {"virtual_device_", std::to_string(virtualDeviceId)}};
   }
 
-  std::string out;
-  raw_string_ostream os(out);
   DmlcJSONWriter writer(os);
   writer.beginObject();
   writer.key("root");
@@ -603,9 +623,8 @@ std::string nnir::encodeMetadata(ArrayRef<const Constant *> constants) {
   }
   writer.endArray();
   writer.key("b64ndarrays");
-  writer.stringArray(tensors);
+  writer.tensorArray(tensors);
   writer.key("attrs");
   writer.stringMap({{"tvm_version", "0.19.0"}});
   writer.endObject();
-  return out;
 }

@@ -1078,15 +1078,19 @@ void Printer::printModule(const IRModule &module) {
     emitFunction(nodes[0], 0);
     os << '\n';
   }
-  if (options.printMetadata && !metaConstants.empty())
-    os << "\n#[metadata]\n" << encodeMetadata(metaConstants);
+  if (options.printMetadata && !metaConstants.empty()) {
+    os << "\n#[metadata]\n";
+    encodeMetadata(metaConstants, os);
+  }
 }
 
 void Printer::printExpr(const Expr *expr) {
   analyze(expr);
   emitBlock(0, 0);
-  if (options.printMetadata && !metaConstants.empty())
-    os << "\n#[metadata]\n" << encodeMetadata(metaConstants);
+  if (options.printMetadata && !metaConstants.empty()) {
+    os << "\n#[metadata]\n";
+    encodeMetadata(metaConstants, os);
+  }
 }
 
 //===----------------------------------------------------------------------===//

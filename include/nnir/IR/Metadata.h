@@ -22,6 +22,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
 #include <string>
@@ -54,6 +55,11 @@ llvm::Expected<MetadataTable> decodeMetadata(llvm::StringRef json,
 /// Encodes \p constants as TVM's metadata JSON (no trailing newline), so that
 /// `meta[relay.Constant][i]` refers to constants[i].
 std::string encodeMetadata(llvm::ArrayRef<const Constant *> constants);
+/// The same, written to \p os as it is produced (each tensor is encoded
+/// when it is written, so printing a model does not hold its weights
+/// twice more in memory).
+void encodeMetadata(llvm::ArrayRef<const Constant *> constants,
+                    llvm::raw_ostream &os);
 
 } // namespace nnir
 
