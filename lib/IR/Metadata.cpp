@@ -791,8 +791,14 @@ public:
 
   void string(StringRef s) {
     os << '"';
-    for (char c : s) {
-      switch (c) {
+    // Runs without characters to escape (all of a base64 tensor) are written
+    // in one piece.
+    while (!s.empty()) {
+      size_t run = s.find_first_of("\r\n\\\t\"");
+      os << s.take_front(run);
+      if (run == StringRef::npos)
+        break;
+      switch (s[run]) {
       case '\r':
         os << "\\r";
         break;
@@ -805,12 +811,10 @@ public:
       case '\t':
         os << "\\t";
         break;
-      case '"':
-        os << "\\\"";
-        break;
       default:
-        os << c;
+        os << "\\\"";
       }
+      s = s.drop_front(run + 1);
     }
     os << '"';
   }
@@ -840,6 +844,16 @@ public:
     for (const std::string &v : values) {
       arrayItem();
       string(v);
+    }
+    endArray();
+  }
+  /// The b64ndarrays field: each tensor saved and base64-encoded when it is
+  /// written, so only one encoding is alive at a time.
+  void tensorArray(ArrayRef<const NDArray *> tensors) {
+    beginArray(true);
+    for (const NDArray *tensor : tensors) {
+      arrayItem();
+      string(encodeBase64(tensor->save()));
     }
     endArray();
   }
@@ -898,13 +912,13 @@ public:
     int64_t id = addObject(object);
     nodes[arrayId].data.push_back(id);
   }
-  std::string write() const;
+  void write(raw_ostream &os) const;
 
 private:
   int64_t addObject(const MetaObject *object);
 
   std::vector<JSONNode> nodes;
-  std::vector<std::string> tensors;
+  std::vector<const NDArray *> tensors;
   DenseMap<const Constant *, int64_t> constantIds;
   DenseMap<const MetaObject *, int64_t> objectIds;
   DenseMap<const void *, int64_t> tensorIds;
@@ -929,7 +943,7 @@ void MetadataEncoder::addConstant(int64_t arrayId, const Constant *constant) {
   auto [tensorIt, isNewTensor] =
       tensorIds.insert({data.getData(), int64_t(tensors.size())});
   if (isNewTensor)
-    tensors.push_back(encodeBase64(data.save()));
+    tensors.push_back(&data);
 
   if (virtualDeviceId < 0) {
     // VirtualDevice::FullyUnconstrained(), shared by every constant.
@@ -999,9 +1013,7 @@ int64_t MetadataEncoder::addObject(const MetaObject *object) {
   return id;
 }
 
-std::string MetadataEncoder::write() const {
-  std::string out;
-  raw_string_ostream os(out);
+void MetadataEncoder::write(raw_ostream &os) const {
   DmlcJSONWriter writer(os);
   writer.beginObject();
   writer.key("root");
@@ -1039,15 +1051,23 @@ std::string MetadataEncoder::write() const {
   }
   writer.endArray();
   writer.key("b64ndarrays");
-  writer.stringArray(tensors);
+  writer.tensorArray(tensors);
   writer.key("attrs");
   writer.stringMap({{"tvm_version", "0.19.0"}});
   writer.endObject();
-  return out;
 }
 
 std::string nnir::encodeMetadata(ArrayRef<const Constant *> constants,
                                  ArrayRef<const MetaObject *> objects) {
+  std::string out;
+  raw_string_ostream os(out);
+  encodeMetadata(constants, objects, os);
+  return out;
+}
+
+void nnir::encodeMetadata(ArrayRef<const Constant *> constants,
+                          ArrayRef<const MetaObject *> objects,
+                          raw_ostream &os) {
   MetadataEncoder encoder;
   if (!constants.empty() || objects.empty()) {
     int64_t arrayId = encoder.addKey("relay.Constant");
@@ -1065,5 +1085,5 @@ std::string nnir::encodeMetadata(ArrayRef<const Constant *> constants,
       if (object->getTypeKey() == key)
         encoder.addObject(arrayId, object);
   }
-  return encoder.write();
+  encoder.write(os);
 }

@@ -296,7 +296,10 @@ private:
   void emitMetadata() {
     if (options.printMetadata &&
         (!metaConstants.empty() || !metaObjects.empty()))
-      os << "\n#[metadata]\n" << encodeMetadata(metaConstants, metaObjects);
+    {
+      os << "\n#[metadata]\n";
+      encodeMetadata(metaConstants, metaObjects, os);
+    }
   }
   void emitNewline(unsigned indent) {
     os << '\n';

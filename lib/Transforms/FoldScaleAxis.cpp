@@ -644,69 +644,64 @@ private:
   DenseMap<const Expr *, Scaled> scaled;
 };
 
+/// Runs a BackwardFolder or ForwardFolder on \p expr: both prepare their
+/// messages, and rewrite only when there is one.
+template <typename FolderT>
+Expected<Ref<Expr>> runFolder(Expr *expr, int64_t *numFolded) {
+  Expected<OpSet> ops = OpSet::get(kOpNames);
+  if (!ops)
+    return ops.takeError();
+  FolderT folder(std::move(*ops));
+  folder.prepare(expr);
+  if (!folder.hasMessages())
+    return Ref<Expr>(expr);
+  Ref<Expr> result = folder.mutate(expr);
+  if (numFolded)
+    *numFolded += folder.numFolded;
+  return result;
+}
+
+/// The function pass \p name (opt level 3, requires InferType) running
+/// \p fold and counting its folds.
+Ref<Pass> createScaleFoldPass(StringRef name, StringRef description,
+                              Expected<Ref<Expr>> (*fold)(Expr *, int64_t *)) {
+  PassInfo info(name.str(), /*optLevel=*/3, {"InferType"});
+  info.description = description.str();
+  return createFunctionPass(
+      [name = name.str(), fold](Ref<Function> func, const IRModule &,
+                                PassContext &ctx) -> Expected<Ref<Function>> {
+        int64_t count = 0;
+        Expected<Ref<Expr>> result = fold(func.get(), &count);
+        if (!result)
+          return result.takeError();
+        ctx.getStatistics().add(name, "num-folded", count,
+                                "Number of scales folded into weights");
+        return Ref<Function>(cast<Function>(result->get()));
+      },
+      std::move(info));
+}
+
 } // namespace
 
 Expected<Ref<Expr>> nnir::backwardFoldScaleAxis(Expr *expr,
                                                 int64_t *numFolded) {
-  Expected<OpSet> ops = OpSet::get(kOpNames);
-  if (!ops)
-    return ops.takeError();
-  BackwardFolder folder(std::move(*ops));
-  folder.prepare(expr);
-  if (!folder.hasMessages())
-    return Ref<Expr>(expr);
-  Ref<Expr> result = folder.mutate(expr);
-  if (numFolded)
-    *numFolded += folder.numFolded;
-  return result;
+  return runFolder<BackwardFolder>(expr, numFolded);
 }
 
 Ref<Pass> nnir::createBackwardFoldScaleAxisPass() {
-  PassInfo info("BackwardFoldScaleAxis", /*optLevel=*/3, {"InferType"});
-  info.description = "fold a per-channel multiply after conv2d/conv3d/dense "
-                     "into the weights";
-  return createFunctionPass(
-      [](Ref<Function> func, const IRModule &,
-         PassContext &ctx) -> Expected<Ref<Function>> {
-        int64_t count = 0;
-        Expected<Ref<Expr>> result = backwardFoldScaleAxis(func.get(), &count);
-        if (!result)
-          return result.takeError();
-        ctx.getStatistics().add("BackwardFoldScaleAxis", "num-folded", count,
-                                "Number of scales folded into weights");
-        return Ref<Function>(cast<Function>(result->get()));
-      },
-      std::move(info));
+  return createScaleFoldPass("BackwardFoldScaleAxis",
+                             "fold a per-channel multiply after "
+                             "conv2d/conv3d/dense into the weights",
+                             backwardFoldScaleAxis);
 }
 
 Expected<Ref<Expr>> nnir::forwardFoldScaleAxis(Expr *expr, int64_t *numFolded) {
-  Expected<OpSet> ops = OpSet::get(kOpNames);
-  if (!ops)
-    return ops.takeError();
-  ForwardFolder folder(std::move(*ops));
-  folder.prepare(expr);
-  if (!folder.hasMessages())
-    return Ref<Expr>(expr);
-  Ref<Expr> result = folder.mutate(expr);
-  if (numFolded)
-    *numFolded += folder.numFolded;
-  return result;
+  return runFolder<ForwardFolder>(expr, numFolded);
 }
 
 Ref<Pass> nnir::createForwardFoldScaleAxisPass() {
-  PassInfo info("ForwardFoldScaleAxis", /*optLevel=*/3, {"InferType"});
-  info.description = "fold a per-channel multiply on the input of "
-                     "conv2d/conv3d/dense into the weights";
-  return createFunctionPass(
-      [](Ref<Function> func, const IRModule &,
-         PassContext &ctx) -> Expected<Ref<Function>> {
-        int64_t count = 0;
-        Expected<Ref<Expr>> result = forwardFoldScaleAxis(func.get(), &count);
-        if (!result)
-          return result.takeError();
-        ctx.getStatistics().add("ForwardFoldScaleAxis", "num-folded", count,
-                                "Number of scales folded into weights");
-        return Ref<Function>(cast<Function>(result->get()));
-      },
-      std::move(info));
+  return createScaleFoldPass("ForwardFoldScaleAxis",
+                             "fold a per-channel multiply on the input of "
+                             "conv2d/conv3d/dense into the weights",
+                             forwardFoldScaleAxis);
 }

@@ -26,6 +26,7 @@
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
 #include <string>
@@ -117,6 +118,12 @@ llvm::Expected<MetadataTable> decodeMetadata(llvm::StringRef json,
 /// `meta[K][j]` to the j-th object of type key K in \p objects.
 std::string encodeMetadata(llvm::ArrayRef<const Constant *> constants,
                            llvm::ArrayRef<const MetaObject *> objects = {});
+/// The same, written to \p os as it is produced (each tensor is encoded
+/// when it is written, so printing a model does not hold its weights
+/// twice more in memory).
+void encodeMetadata(llvm::ArrayRef<const Constant *> constants,
+                    llvm::ArrayRef<const MetaObject *> objects,
+                    llvm::raw_ostream &os);
 
 } // namespace nnir
 
