@@ -542,7 +542,10 @@ Value *KernelEmitter::emitIntrinsic(const te::CallNode *n) {
     r = intrinsic(llvm::Intrinsic::cos, {x});
     break;
   case te::Intrinsic::Tan:
-    r = callMath("tan", x);
+  case te::Intrinsic::Asin:
+  case te::Intrinsic::Acos:
+  case te::Intrinsic::Atan:
+    r = callMath(te::getIntrinsicName(fn), x);
     break;
   case te::Intrinsic::Floor:
     r = intrinsic(llvm::Intrinsic::floor, {x});

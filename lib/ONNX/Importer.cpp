@@ -563,6 +563,16 @@ NodeContext::getFloats(StringRef name, ArrayRef<double> def) const {
   return std::vector<double>(attr->floats().begin(), attr->floats().end());
 }
 
+Expected<std::vector<std::string>>
+NodeContext::getStrings(StringRef name) const {
+  const onnx::AttributeProto *attr = findAttr(name);
+  if (!attr)
+    return std::vector<std::string>();
+  NNIR_CHECK_ATTR(attr, STRINGS)
+  return std::vector<std::string>(attr->strings().begin(),
+                                  attr->strings().end());
+}
+
 Expected<NDArray> NodeContext::getTensor(StringRef name) const {
   const onnx::AttributeProto *attr = findAttr(name);
   if (!attr)

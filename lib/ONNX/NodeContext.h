@@ -107,6 +107,9 @@ public:
   getOptInts(llvm::StringRef name) const;
   llvm::Expected<std::vector<double>>
   getFloats(llvm::StringRef name, llvm::ArrayRef<double> def = {}) const;
+  /// A STRINGS attribute (empty when absent).
+  llvm::Expected<std::vector<std::string>>
+  getStrings(llvm::StringRef name) const;
   /// A TENSOR attribute, as an array.
   llvm::Expected<NDArray> getTensor(llvm::StringRef name) const;
 

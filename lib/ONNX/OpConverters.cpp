@@ -115,6 +115,15 @@ Expected<Value> reduce(NodeContext &ctx, StringRef op, const Value &x,
                    attr("exclude", boolValue(false))});
 }
 
+/// Elements [begin, end) of axis \p axis of \p x.
+Expected<Value> sliceAxis(NodeContext &ctx, const Value &x, int64_t axis,
+                          int64_t begin, int64_t end) {
+  return ctx.call("strided_slice", {x},
+                  {attr("begin", intList({begin})), attr("end", intList({end})),
+                   attr("strides", intList({1})),
+                   attr("axes", intList({axis}))});
+}
+
 /// Broadcast shape of two static shapes (numpy rules).
 Expected<std::vector<int64_t>> broadcastShapes(NodeContext &ctx,
                                                ArrayRef<int64_t> a,
@@ -158,6 +167,9 @@ StringRef unaryCounterpart(StringRef opType) {
       .Case("Sin", "sin")
       .Case("Cos", "cos")
       .Case("Tan", "tan")
+      .Case("Asin", "asin")
+      .Case("Acos", "acos")
+      .Case("Atan", "atan")
       .Case("Floor", "floor")
       .Case("Ceil", "ceil")
       .Case("Sign", "sign")
@@ -988,11 +1000,7 @@ Result convertSplit(NodeContext &ctx) {
   for (int64_t size : sizes) {
     if (size <= 0)
       return ctx.unsupported("empty split parts");
-    TRY(part, ctx.call("strided_slice", {x},
-                       {attr("begin", intList({offset})),
-                        attr("end", intList({offset + size})),
-                        attr("strides", intList({1})),
-                        attr("axes", intList({axis}))}));
+    TRY(part, sliceAxis(ctx, x, axis, offset, offset + size));
     outs.push_back(part);
     offset += size;
   }
@@ -1211,10 +1219,8 @@ Expected<Value> dense(NodeContext &ctx, const Value &a, const Value &b,
                   {attr("units", intValue(rhs.shape()[0]))});
 }
 
-Result convertMatMul(NodeContext &ctx) {
-  if (Error err = ctx.checkNumInputs(2, 2))
-    return err;
-  Value a = ctx.input(0), b = ctx.input(1);
+/// numpy.matmul of \p a and \p b (MatMul, MatMulInteger, QLinearMatMul).
+Expected<Value> matmul(NodeContext &ctx, Value a, Value b) {
   if (a.rank() == 0 || b.rank() == 0)
     return ctx.error("MatMul operands must have rank 1 or more");
   bool vecA = a.rank() == 1, vecB = b.rank() == 1;
@@ -1261,7 +1267,99 @@ Result convertMatMul(NodeContext &ctx) {
     outShape.push_back(m);
   if (!vecB)
     outShape.push_back(n);
-  TRY(out, reshape(ctx, result, outShape));
+  return reshape(ctx, result, outShape);
+}
+
+Result convertMatMul(NodeContext &ctx) {
+  if (Error err = ctx.checkNumInputs(2, 2))
+    return err;
+  TRY(out, matmul(ctx, ctx.input(0), ctx.input(1)));
+  return one(out);
+}
+
+/// \p x as int32 minus its zero point (input \p zpInput, when given); a 1-D
+/// zero point applies along axis \p axis of \p x.
+Expected<Value> centerInt32(NodeContext &ctx, const Value &x, size_t zpInput,
+                            int64_t axis) {
+  TRY(x32, cast(ctx, x, DataType::int32()));
+  if (!ctx.hasInput(zpInput))
+    return x32;
+  TRY(zp, cast(ctx, ctx.input(zpInput), DataType::int32()));
+  if (zp.rank() == 1 && zp.shape()[0] != 1) {
+    if (axis < 0 || axis >= x.rank() || zp.shape()[0] != x.shape()[axis])
+      return ctx.error(formatv("zero point of {0} values does not match "
+                               "axis {1} of the operand",
+                               zp.shape()[0], axis)
+                           .str());
+    std::vector<int64_t> shape(x.rank() - axis, 1);
+    shape[0] = zp.shape()[0];
+    TRY(r, reshape(ctx, zp, shape));
+    zp = r;
+  } else if (zp.rank() > 1) {
+    return ctx.unsupported("a zero point of rank > 1");
+  }
+  return binary(ctx, "subtract", x32, zp);
+}
+
+/// round_half_even(v) + zero point, saturated to \p outType (uint8 or int8).
+Expected<Value> requantize(NodeContext &ctx, const Value &v,
+                           std::optional<Value> zeroPoint, DataType outType) {
+  if (outType != DataType::uint8() && outType != DataType::int8())
+    return ctx.unsupported("quantization to " + outType.str());
+  TRY(rounded, unary(ctx, "round", v));
+  Value y = rounded;
+  if (zeroPoint) {
+    TRY(zp, cast(ctx, *zeroPoint, v.dtype()));
+    TRY(s, binary(ctx, "add", y, zp));
+    y = s;
+  }
+  bool isU8 = outType == DataType::uint8();
+  TRY(lo, binary(ctx, "maximum", y, scalarLike(ctx, y, isU8 ? 0 : -128)));
+  TRY(hi, binary(ctx, "minimum", lo, scalarLike(ctx, y, isU8 ? 255 : 127)));
+  return cast(ctx, hi, outType);
+}
+
+/// The QLinear operators' output: requantize(acc * scaleA * scaleB / y_scale)
+/// with y_zero_point (inputs \p yScale and yScale + 1); acc is int32.
+Expected<Value> qlinearOutput(NodeContext &ctx, const Value &acc,
+                              const Value &scaleA, const Value &scaleB,
+                              size_t yScale) {
+  TRY(accf, cast(ctx, acc, ctx.input(yScale).dtype()));
+  TRY(scale, binary(ctx, "multiply", scaleA, scaleB));
+  TRY(scaled, binary(ctx, "multiply", accf, scale));
+  TRY(q, binary(ctx, "divide", scaled, ctx.input(yScale)));
+  const Value &zp = ctx.input(yScale + 1);
+  return requantize(ctx, q, zp, zp.dtype());
+}
+
+/// MatMulInteger: (A - a_zero_point) x (B - b_zero_point) in int32; a 1-D
+/// a_zero_point is per row of A, b_zero_point per column of B.
+Result convertMatMulInteger(NodeContext &ctx) {
+  if (Error err = ctx.checkNumInputs(2, 4))
+    return err;
+  const Value &a = ctx.input(0), &b = ctx.input(1);
+  TRY(a32, centerInt32(ctx, a, 2, a.rank() - 2));
+  TRY(b32, centerInt32(ctx, b, 3, b.rank() - 1));
+  TRY(out, matmul(ctx, a32, b32));
+  return one(out);
+}
+
+/// QLinearMatMul: requantize((a - a_zp) x (b - b_zp) * a_scale * b_scale /
+/// y_scale) with y_zero_point; scales per tensor, or per row of a and per
+/// column of b.
+Result convertQLinearMatMul(NodeContext &ctx) {
+  if (Error err = ctx.checkNumInputs(8, 8))
+    return err;
+  const Value &a = ctx.input(0), &b = ctx.input(3);
+  TRY(a32, centerInt32(ctx, a, 2, a.rank() - 2));
+  TRY(b32, centerInt32(ctx, b, 5, b.rank() - 1));
+  TRY(acc, matmul(ctx, a32, b32));
+  Value aScale = ctx.input(1);
+  if (aScale.rank() == 1 && aScale.shape()[0] != 1) {
+    TRY(r, reshape(ctx, aScale, {aScale.shape()[0], 1}));
+    aScale = r;
+  }
+  TRY(out, qlinearOutput(ctx, acc, aScale, ctx.input(4), 6));
   return one(out);
 }
 
@@ -1356,14 +1454,14 @@ Expected<WindowAttrs> readWindow(NodeContext &ctx, ArrayRef<int64_t> inShape,
   return w;
 }
 
-Result convertConv(NodeContext &ctx) {
-  if (Error err = ctx.checkNumInputs(2, 3))
-    return err;
-  const Value &x = ctx.input(0), &weight = ctx.input(1);
+/// The convolution of \p x by \p weight with the node's attributes (Conv,
+/// ConvInteger, QLinearConv).
+Expected<Value> convolution(NodeContext &ctx, const Value &x,
+                            const Value &weight) {
   if (x.rank() < 3 || x.rank() > 5 || weight.rank() != x.rank())
-    return ctx.unsupported(formatv("Conv of rank {0} (nnir has 1-D, 2-D and "
+    return ctx.unsupported(formatv("{0} of rank {1} (nnir has 1-D, 2-D and "
                                    "3-D convolutions)",
-                                   x.rank())
+                                   ctx.getOpType(), x.rank())
                                .str());
   TRY(group, ctx.getInt("group", 1));
   TRY(w, readWindow(ctx, x.shape(),
@@ -1380,10 +1478,56 @@ Result convertConv(NodeContext &ctx) {
                       attr("groups", intValue(group)),
                       attr("channels", intValue(weight.shape()[0])),
                       attr("kernel_size", intList(w.kernel))}));
+  return conv;
+}
+
+Result convertConv(NodeContext &ctx) {
+  if (Error err = ctx.checkNumInputs(2, 3))
+    return err;
+  TRY(conv, convolution(ctx, ctx.input(0), ctx.input(1)));
   if (!ctx.hasInput(2))
     return one(conv);
   TRY(out, ctx.call("nn.bias_add", {conv, ctx.input(2)},
                     {attr("axis", intValue(1))}));
+  return one(out);
+}
+
+/// ConvInteger: (x - x_zero_point) * (w - w_zero_point) in int32; a 1-D
+/// w_zero_point is per output channel.
+Result convertConvInteger(NodeContext &ctx) {
+  if (Error err = ctx.checkNumInputs(2, 4))
+    return err;
+  const Value &x = ctx.input(0), &w = ctx.input(1);
+  TRY(x32, centerInt32(ctx, x, 2, 1));
+  TRY(w32, centerInt32(ctx, w, 3, 0));
+  TRY(out, convolution(ctx, x32, w32));
+  return one(out);
+}
+
+/// QLinearConv: requantize(((x - x_zp) * (w - w_zp) + B) * x_scale * w_scale
+/// / y_scale) with y_zero_point; w_scale and w_zero_point per tensor or per
+/// output channel.
+Result convertQLinearConv(NodeContext &ctx) {
+  if (Error err = ctx.checkNumInputs(8, 9))
+    return err;
+  const Value &x = ctx.input(0), &w = ctx.input(3);
+  TRY(x32, centerInt32(ctx, x, 2, 1));
+  TRY(w32, centerInt32(ctx, w, 5, 0));
+  TRY(acc, convolution(ctx, x32, w32));
+  if (ctx.hasInput(8)) {
+    TRY(b32, cast(ctx, ctx.input(8), DataType::int32()));
+    TRY(biased,
+        ctx.call("nn.bias_add", {acc, b32}, {attr("axis", intValue(1))}));
+    acc = biased;
+  }
+  Value wScale = ctx.input(4);
+  if (wScale.rank() == 1 && wScale.shape()[0] != 1) {
+    std::vector<int64_t> shape(acc.rank() - 1, 1);
+    shape[0] = wScale.shape()[0];
+    TRY(r, reshape(ctx, wScale, shape));
+    wScale = r;
+  }
+  TRY(out, qlinearOutput(ctx, acc, ctx.input(1), wScale, 6));
   return one(out);
 }
 
@@ -1509,8 +1653,8 @@ Result convertPool(NodeContext &ctx) {
                    {w.pads[1], w.pads[2], w.pads[4], w.pads[5]}));
     int64_t oh = hw.shape()[2], ow = hw.shape()[3];
     TRY(d4, reshape(ctx, hw, {s[0], s[1], s[2], oh * ow}));
-    TRY(d, pool2d(d4, {w.kernel[0], 1}, {w.strides[0], 1},
-                  {w.dilations[0], 1}, {w.pads[0], 0, w.pads[3], 0}));
+    TRY(d, pool2d(d4, {w.kernel[0], 1}, {w.strides[0], 1}, {w.dilations[0], 1},
+                  {w.pads[0], 0, w.pads[3], 0}));
     TRY(out, reshape(ctx, d, {s[0], s[1], d.shape()[2], oh, ow}));
     return one(out);
   }
@@ -1543,6 +1687,335 @@ Result convertGlobalPool(NodeContext &ctx) {
   TRY(out, reduce(ctx, ctx.getOpType() == "GlobalMaxPool" ? "max" : "mean", x,
                   axes, true));
   return one(out);
+}
+
+//===----------------------------------------------------------------------===//
+// Recurrent layers
+//===----------------------------------------------------------------------===//
+
+/// Slice \p index of axis 0 of \p x, without that axis.
+Expected<Value> takeFirstAxis(NodeContext &ctx, const Value &x, int64_t index) {
+  TRY(s, sliceAxis(ctx, x, 0, index, index + 1));
+  return reshape(ctx, s, x.shape().drop_front());
+}
+
+/// An RNN activation function by its ONNX name, with its alpha and beta
+/// (NaN when the node gives none).
+Expected<Value> rnnActivation(NodeContext &ctx, StringRef name, const Value &x,
+                              double alpha, double beta) {
+  auto orDefault = [](double v, double def) { return std::isnan(v) ? def : v; };
+  auto affine = [&](double a, double b) -> Expected<Value> {
+    TRY(ax, binary(ctx, "multiply", x, scalarLike(ctx, x, a)));
+    return binary(ctx, "add", ax, scalarLike(ctx, x, b));
+  };
+  if (name == "Tanh")
+    return unary(ctx, "tanh", x);
+  if (name == "Sigmoid")
+    return unary(ctx, "sigmoid", x);
+  if (name == "Relu")
+    return unary(ctx, "nn.relu", x);
+  if (name == "Affine")
+    return affine(orDefault(alpha, 1), orDefault(beta, 0));
+  if (name == "LeakyRelu")
+    return ctx.call("nn.leaky_relu", {x},
+                    {attr("alpha", floatValue(orDefault(alpha, 0.01)))});
+  if (name == "ScaledTanh") {
+    TRY(bx, binary(ctx, "multiply", x, scalarLike(ctx, x, orDefault(beta, 1))));
+    TRY(t, unary(ctx, "tanh", bx));
+    return binary(ctx, "multiply", t, scalarLike(ctx, x, orDefault(alpha, 1)));
+  }
+  if (name == "HardSigmoid") {
+    TRY(axb, affine(orDefault(alpha, 0.2), orDefault(beta, 0.5)));
+    return ctx.call(
+        "clip", {axb},
+        {attr("a_min", floatValue(0)), attr("a_max", floatValue(1))});
+  }
+  return ctx.unsupported("the RNN activation '" + name + "'");
+}
+
+/// RNN, GRU and LSTM (opsets 7-14), unrolled over the static sequence
+/// length: per direction, X times W for every step at once, then one
+/// dense of the hidden state by R per step, the gates' activations and the
+/// state update. Outputs Y, Y_h (and Y_c), in layout 0 or 1.
+Result convertRecurrent(NodeContext &ctx) {
+  StringRef type = ctx.getOpType();
+  bool isLSTM = type == "LSTM", isGRU = type == "GRU";
+  int64_t gates = isLSTM ? 4 : isGRU ? 3 : 1;
+  if (Error err = ctx.checkNumInputs(3, isLSTM ? 8 : 6))
+    return err;
+  TRY(layout, ctx.getInt("layout", 0));
+  TRY(direction, ctx.getString("direction", "forward"));
+  TRY(hiddenAttr, ctx.getOptInt("hidden_size"));
+  TRY(clipAttr, ctx.getFloat("clip", 0));
+  TRY(linearBeforeReset,
+      isGRU ? ctx.getInt("linear_before_reset", 0) : Expected<int64_t>(0));
+  TRY(inputForget,
+      isLSTM ? ctx.getInt("input_forget", 0) : Expected<int64_t>(0));
+  TRY(names, ctx.getStrings("activations"));
+  TRY(alphas, ctx.getFloats("activation_alpha"));
+  TRY(betas, ctx.getFloats("activation_beta"));
+  if (direction != "forward" && direction != "reverse" &&
+      direction != "bidirectional")
+    return ctx.error("unknown direction '" + direction + "'");
+  if (inputForget)
+    return ctx.unsupported("input_forget=1");
+  int64_t numDirections = direction == "bidirectional" ? 2 : 1;
+
+  Value x = ctx.input(0);
+  const Value &w = ctx.input(1), &r = ctx.input(2);
+  if (x.rank() != 3 || w.rank() != 3 || r.rank() != 3)
+    return ctx.error("X, W and R must have rank 3");
+  if (layout) {
+    TRY(t, ctx.call("transpose", {x}, {attr("axes", intList({1, 0, 2}))}));
+    x = t;
+  }
+  int64_t steps = x.shape()[0], batch = x.shape()[1], inputSize = x.shape()[2];
+  int64_t hidden = r.shape()[2];
+  if (hiddenAttr && *hiddenAttr != hidden)
+    return ctx.error(
+        formatv("hidden_size {0} does not match R's {1}", *hiddenAttr, hidden)
+            .str());
+  if (w.shape()[0] != numDirections || w.shape()[1] != gates * hidden ||
+      w.shape()[2] != inputSize || r.shape()[0] != numDirections ||
+      r.shape()[1] != gates * hidden)
+    return ctx.error("W or R does not match X, the direction and the hidden "
+                     "size");
+  if (ctx.hasInput(4)) {
+    TRY(lens, ctx.constantInts(4, "sequence_lens"));
+    for (int64_t len : lens)
+      if (len != steps)
+        return ctx.unsupported(formatv("sequence_lens other than the "
+                                       "sequence length {0}",
+                                       steps));
+  }
+  // The activations: f, g (and h) per direction.
+  size_t perDirection = isLSTM ? 3 : isGRU ? 2 : 1;
+  std::vector<std::string> defaults =
+      isLSTM  ? std::vector<std::string>{"Sigmoid", "Tanh", "Tanh"}
+      : isGRU ? std::vector<std::string>{"Sigmoid", "Tanh"}
+              : std::vector<std::string>{"Tanh"};
+  if (names.empty())
+    for (int64_t d = 0; d < numDirections; ++d)
+      names.insert(names.end(), defaults.begin(), defaults.end());
+  if (names.size() != perDirection * numDirections)
+    return ctx.error(formatv("activations has {0} entries, expected {1}",
+                             names.size(), perDirection * numDirections)
+                         .str());
+  auto activation = [&](int64_t d, size_t k, const Value &v) {
+    size_t i = d * perDirection + k;
+    double nan = std::numeric_limits<double>::quiet_NaN();
+    return rnnActivation(ctx, names[i], v, i < alphas.size() ? alphas[i] : nan,
+                         i < betas.size() ? betas[i] : nan);
+  };
+  auto clip = [&](const Value &v) -> Expected<Value> {
+    if (clipAttr <= 0)
+      return v;
+    return ctx.call("clip", {v},
+                    {attr("a_min", floatValue(-clipAttr)),
+                     attr("a_max", floatValue(clipAttr))});
+  };
+  // The initial states, [D, B, H], in layout 1 [B, D, H].
+  auto initial = [&](size_t i) -> Expected<std::optional<Value>> {
+    if (!ctx.hasInput(i))
+      return std::nullopt;
+    Value v = ctx.input(i);
+    if (layout) {
+      TRY(t, ctx.call("transpose", {v}, {attr("axes", intList({1, 0, 2}))}));
+      v = t;
+    }
+    if (v.shape() != ArrayRef<int64_t>{numDirections, batch, hidden})
+      return ctx.error("an initial state does not match [directions, batch, "
+                       "hidden_size]");
+    return std::optional<Value>(v);
+  };
+  TRY(initialH, initial(5));
+  TRY(initialC,
+      isLSTM ? initial(6) : Expected<std::optional<Value>>(std::nullopt));
+  TRY(x2, reshape(ctx, x, {steps * batch, inputSize}));
+
+  std::vector<Value> ys, lastH, lastC;
+  for (int64_t d = 0; d < numDirections; ++d) {
+    TRY(wd, takeFirstAxis(ctx, w, d));
+    TRY(rd, takeFirstAxis(ctx, r, d));
+    // GRU without linear_before_reset multiplies r * H by R's h rows alone.
+    Value rZR = rd, rH = rd;
+    if (isGRU && !linearBeforeReset) {
+      TRY(zr, sliceAxis(ctx, rd, 0, 0, 2 * hidden));
+      TRY(hRows, sliceAxis(ctx, rd, 0, 2 * hidden, 3 * hidden));
+      rZR = zr;
+      rH = hRows;
+    }
+    // X W^T (+ Wb, and Rb where it is not applied after the reset gate).
+    TRY(xw, ctx.call("nn.dense", {x2, wd},
+                     {attr("units", intValue(gates * hidden))}));
+    Value xwb = xw;
+    std::optional<Value> rbH; // GRU's Rb of the hidden gate.
+    if (ctx.hasInput(3)) {
+      TRY(bd, takeFirstAxis(ctx, ctx.input(3), d));
+      if (bd.shape()[0] != 2 * gates * hidden)
+        return ctx.error("B does not match the hidden size");
+      TRY(wb, sliceAxis(ctx, bd, 0, 0, gates * hidden));
+      TRY(rb, sliceAxis(ctx, bd, 0, gates * hidden, 2 * gates * hidden));
+      Value bias = wb;
+      if (isGRU && linearBeforeReset) {
+        TRY(rzr, sliceAxis(ctx, rb, 0, 0, 2 * hidden));
+        TRY(rh, sliceAxis(ctx, rb, 0, 2 * hidden, 3 * hidden));
+        TRY(zeros, binary(ctx, "multiply", rh, scalarLike(ctx, rh, 0)));
+        TRY(rb2, ctx.call("concatenate", {ctx.tuple({rzr, zeros})},
+                          {attr("axis", intValue(0))}));
+        rbH = rh;
+        TRY(sum, binary(ctx, "add", wb, rb2));
+        bias = sum;
+      } else {
+        TRY(sum, binary(ctx, "add", wb, rb));
+        bias = sum;
+      }
+      TRY(withBias, binary(ctx, "add", xw, bias));
+      xwb = withBias;
+    }
+    std::optional<Value> peephole[3];
+    if (isLSTM && ctx.hasInput(7)) {
+      TRY(pd, takeFirstAxis(ctx, ctx.input(7), d));
+      if (pd.shape()[0] != 3 * hidden)
+        return ctx.error("P does not match the hidden size");
+      for (int64_t k = 0; k < 3; ++k) {
+        TRY(pk, sliceAxis(ctx, pd, 0, k * hidden, (k + 1) * hidden));
+        peephole[k] = pk;
+      }
+    }
+    Value h, c;
+    if (initialH) {
+      TRY(h0, takeFirstAxis(ctx, *initialH, d));
+      h = h0;
+    } else {
+      TRY(zero, ctx.createArray(x.dtype(), {batch, hidden}));
+      h = ctx.constant(zero);
+    }
+    if (isLSTM) {
+      if (initialC) {
+        TRY(c0, takeFirstAxis(ctx, *initialC, d));
+        c = c0;
+      } else {
+        TRY(zero, ctx.createArray(x.dtype(), {batch, hidden}));
+        c = ctx.constant(zero);
+      }
+    }
+    bool reverse = direction == "reverse" || d == 1;
+    std::vector<Value> outputs(steps);
+    for (int64_t i = 0; i < steps; ++i) {
+      int64_t t = reverse ? steps - 1 - i : i;
+      TRY(xt, sliceAxis(ctx, xwb, 0, t * batch, (t + 1) * batch));
+      auto gate = [&](const Value &v, int64_t k) {
+        return sliceAxis(ctx, v, 1, k * hidden, (k + 1) * hidden);
+      };
+      if (isGRU) {
+        // Gates z, r, h.
+        TRY(hr, ctx.call("nn.dense", {h, rZR},
+                         {attr("units", intValue(rZR.shape()[0]))}));
+        TRY(xz, gate(xt, 0));
+        TRY(xr, gate(xt, 1));
+        TRY(xh, gate(xt, 2));
+        TRY(hz, gate(hr, 0));
+        TRY(hrr, gate(hr, 1));
+        TRY(zs, binary(ctx, "add", xz, hz));
+        TRY(zc, clip(zs));
+        TRY(z, activation(d, 0, zc));
+        TRY(rs, binary(ctx, "add", xr, hrr));
+        TRY(rc, clip(rs));
+        TRY(rg, activation(d, 0, rc));
+        Value hh;
+        if (linearBeforeReset) {
+          TRY(hhr, gate(hr, 2));
+          Value lin = hhr;
+          if (rbH) {
+            TRY(b, binary(ctx, "add", hhr, *rbH));
+            lin = b;
+          }
+          TRY(m, binary(ctx, "multiply", rg, lin));
+          hh = m;
+        } else {
+          TRY(rh, binary(ctx, "multiply", rg, h));
+          TRY(m, ctx.call("nn.dense", {rh, rH},
+                          {attr("units", intValue(hidden))}));
+          hh = m;
+        }
+        TRY(hs, binary(ctx, "add", xh, hh));
+        TRY(hc, clip(hs));
+        TRY(ht, activation(d, 1, hc));
+        // H = (1 - z) * ht + z * H = ht + z * (H - ht).
+        TRY(diff, binary(ctx, "subtract", h, ht));
+        TRY(zd, binary(ctx, "multiply", z, diff));
+        TRY(next, binary(ctx, "add", ht, zd));
+        h = next;
+      } else {
+        TRY(hr, ctx.call("nn.dense", {h, rd},
+                         {attr("units", intValue(gates * hidden))}));
+        TRY(pre, binary(ctx, "add", xt, hr));
+        if (!isLSTM) {
+          TRY(pc, clip(pre));
+          TRY(next, activation(d, 0, pc));
+          h = next;
+        } else {
+          // Gates i, o, f, c; peepholes i, o, f.
+          auto withPeephole = [&](Value v, int p,
+                                  const Value &state) -> Expected<Value> {
+            if (peephole[p]) {
+              TRY(ps, binary(ctx, "multiply", *peephole[p], state));
+              TRY(sum, binary(ctx, "add", v, ps));
+              v = sum;
+            }
+            return clip(v);
+          };
+          TRY(pi, gate(pre, 0));
+          TRY(po, gate(pre, 1));
+          TRY(pf, gate(pre, 2));
+          TRY(pcg, gate(pre, 3));
+          TRY(ii, withPeephole(pi, 0, c));
+          TRY(ig, activation(d, 0, ii));
+          TRY(ff, withPeephole(pf, 2, c));
+          TRY(fg, activation(d, 0, ff));
+          TRY(cc, clip(pcg));
+          TRY(cg, activation(d, 1, cc));
+          TRY(fc, binary(ctx, "multiply", fg, c));
+          TRY(icg, binary(ctx, "multiply", ig, cg));
+          TRY(nextC, binary(ctx, "add", fc, icg));
+          c = nextC;
+          TRY(oo, withPeephole(po, 1, c));
+          TRY(og, activation(d, 0, oo));
+          TRY(hc, activation(d, 2, c));
+          TRY(next, binary(ctx, "multiply", og, hc));
+          h = next;
+        }
+      }
+      outputs[t] = h;
+    }
+    TRY(y,
+        ctx.call("stack", {ctx.tuple(outputs)}, {attr("axis", intValue(0))}));
+    ys.push_back(y);
+    lastH.push_back(h);
+    if (isLSTM)
+      lastC.push_back(c);
+  }
+  // Y [T, D, B, H]; Y_h, Y_c [D, B, H]; layout 1: [B, T, D, H], [B, D, H].
+  TRY(y, ctx.call("stack", {ctx.tuple(ys)}, {attr("axis", intValue(1))}));
+  TRY(yh, ctx.call("stack", {ctx.tuple(lastH)}, {attr("axis", intValue(0))}));
+  Outputs outs{y, yh};
+  if (isLSTM) {
+    TRY(yc, ctx.call("stack", {ctx.tuple(lastC)}, {attr("axis", intValue(0))}));
+    outs.push_back(yc);
+  }
+  if (layout) {
+    TRY(yt, ctx.call("transpose", {outs[0]},
+                     {attr("axes", intList({2, 0, 1, 3}))}));
+    outs[0] = yt;
+    for (size_t i = 1; i < outs.size(); ++i) {
+      TRY(t,
+          ctx.call("transpose", {outs[i]}, {attr("axes", intList({1, 0, 2}))}));
+      outs[i] = t;
+    }
+  }
+  outs.resize(std::min<size_t>(outs.size(), ctx.getNode().output_size()));
+  return outs;
 }
 
 //===----------------------------------------------------------------------===//
@@ -1691,10 +2164,11 @@ Result convertResize(NodeContext &ctx) {
       attr("cubic_exclude", intValue(excludeOutside)),
       attr("extrapolation_value", floatValue(extrapolation))};
   if (!roi.empty())
-    attrs.push_back(attr("roi", AttrValue::array({floatValue(roi[rank - 2]),
-                                                  floatValue(roi[rank - 1]),
-                                                  floatValue(roi[2 * rank - 2]),
-                                                  floatValue(roi[2 * rank - 1])})));
+    attrs.push_back(attr(
+        "roi",
+        AttrValue::array({floatValue(roi[rank - 2]), floatValue(roi[rank - 1]),
+                          floatValue(roi[2 * rank - 2]),
+                          floatValue(roi[2 * rank - 1])})));
   TRY(resized, ctx.call("image.resize2d", {x4}, attrs));
   TRY(y, reshape(ctx, resized, out));
   return one(y);
@@ -1838,21 +2312,11 @@ Result convertSoftmax(NodeContext &ctx) {
   return one(out);
 }
 
-
-/// ONNX rounds half to even; nnir's round (llvm.round) rounds half away
-/// from zero: halfway cases take 2 * round(x / 2).
+/// Round: nnir's round rounds halves to even (llvm.roundeven), as ONNX.
 Result convertRound(NodeContext &ctx) {
   if (Error err = ctx.checkNumInputs(1, 1))
     return err;
-  const Value &x = ctx.input(0);
-  TRY(r, unary(ctx, "round", x));
-  TRY(fl, unary(ctx, "floor", x));
-  TRY(frac, binary(ctx, "subtract", x, fl));
-  TRY(half, binary(ctx, "equal", frac, scalarLike(ctx, x, 0.5)));
-  TRY(h, binary(ctx, "multiply", x, scalarLike(ctx, x, 0.5)));
-  TRY(rh, unary(ctx, "round", h));
-  TRY(even, binary(ctx, "multiply", rh, scalarLike(ctx, x, 2)));
-  TRY(out, ctx.call("where", {half, even, r}));
+  TRY(out, unary(ctx, "round", ctx.input(0)));
   return one(out);
 }
 
@@ -1899,6 +2363,43 @@ Result convertEyeLike(NodeContext &ctx) {
     if (i + k >= 0 && i + k < cols)
       eye.setElementFromInt(i * cols + i + k, 1);
   return one(ctx.constant(eye));
+}
+
+/// HannWindow, HammingWindow and BlackmanWindow (opset 17): generalised
+/// cosine windows of a size known at import, computed in double and stored
+/// as a constant of output_datatype.
+Result convertWindow(NodeContext &ctx) {
+  if (Error err = ctx.checkNumInputs(1, 1))
+    return err;
+  TRY(sizes, ctx.constantInts(0, "size"));
+  if (sizes.size() != 1)
+    return ctx.error("size must be a scalar");
+  int64_t size = sizes[0];
+  if (size <= 0)
+    return ctx.unsupported(formatv("a window of size {0} (nnir has no empty "
+                                   "tensors)",
+                                   size));
+  TRY(periodic, ctx.getInt("periodic", 1));
+  TRY(code, ctx.getInt("output_datatype", onnx::TensorProto::FLOAT));
+  TRY(dtype, dataTypeFromONNX(code));
+  TRY(window, ctx.createArray(dtype, {size}));
+  // a0 - a1 cos(2 pi n / N) + a2 cos(4 pi n / N).
+  double a[3] = {0.5, 0.5, 0};
+  if (ctx.getOpType() == "HammingWindow")
+    a[0] = 25.0 / 46, a[1] = 1 - a[0];
+  else if (ctx.getOpType() == "BlackmanWindow")
+    a[0] = 0.42, a[2] = 0.08;
+  double n1 = double(periodic ? size : size - 1);
+  for (int64_t n = 0; n < size; ++n) {
+    constexpr double pi = 3.14159265358979323846;
+    double t = n1 > 0 ? 2 * pi * double(n) / n1 : 0;
+    double v = a[0] - a[1] * std::cos(t) + a[2] * std::cos(2 * t);
+    if (dtype.isFloatingPoint())
+      window.setElementFromDouble(n, v);
+    else
+      window.setElementFromInt(n, int64_t(v));
+  }
+  return one(ctx.constant(window));
 }
 
 /// DepthToSpace (DCR or CRD) and SpaceToDepth as reshape-transpose-reshape.
@@ -1959,14 +2460,8 @@ Result convertOneHot(NodeContext &ctx) {
   TRY(axis, ctx.normalizeAxis(axisAttr, indices.rank() + 1));
   TRY(intIndices, cast(ctx, indices, DataType::int64()));
   TRY(wrapped, wrapIndices(ctx, intIndices, depth));
-  auto item = [&](int64_t i) {
-    return ctx.call("strided_slice", {values},
-                    {attr("begin", intList({i})), attr("end", intList({i + 1})),
-                     attr("strides", intList({1})),
-                     attr("axes", intList({0}))});
-  };
-  TRY(off1, item(0));
-  TRY(on1, item(1));
+  TRY(off1, sliceAxis(ctx, values, 0, 0, 1));
+  TRY(on1, sliceAxis(ctx, values, 0, 1, 2));
   TRY(off, reshape(ctx, off1, {}));
   TRY(on, reshape(ctx, on1, {}));
   TRY(out, ctx.call("one_hot", {wrapped, on, off},
@@ -2107,33 +2602,41 @@ Result convertQuantize(NodeContext &ctx) {
     return reshape(ctx, v, shape);
   };
   DataType outType = DataType::uint8();
-  if (ctx.hasInput(2))
+  std::optional<Value> zeroPoint;
+  if (ctx.hasInput(2)) {
     outType = ctx.input(2).dtype();
-  if (outType != DataType::uint8() && outType != DataType::int8())
-    return ctx.unsupported("quantization to " + outType.str());
+    TRY(zpa, alongAxis(ctx.input(2)));
+    zeroPoint = zpa;
+  }
   TRY(sa, alongAxis(ctx.input(1)));
   TRY(q, binary(ctx, "divide", x, sa));
-  // Round half to even, as convertRound.
-  TRY(r, unary(ctx, "round", q));
-  TRY(fl, unary(ctx, "floor", q));
-  TRY(frac, binary(ctx, "subtract", q, fl));
-  TRY(half, binary(ctx, "equal", frac, scalarLike(ctx, q, 0.5)));
-  TRY(h, binary(ctx, "multiply", q, scalarLike(ctx, q, 0.5)));
-  TRY(rh, unary(ctx, "round", h));
-  TRY(even, binary(ctx, "multiply", rh, scalarLike(ctx, q, 2)));
-  TRY(rounded, ctx.call("where", {half, even, r}));
-  Value y = rounded;
-  if (ctx.hasInput(2)) {
-    TRY(zp, cast(ctx, ctx.input(2), x.dtype()));
-    TRY(zpa, alongAxis(zp));
-    TRY(s, binary(ctx, "add", y, zpa));
-    y = s;
-  }
-  bool isU8 = outType == DataType::uint8();
-  TRY(lo, binary(ctx, "maximum", y, scalarLike(ctx, y, isU8 ? 0 : -128)));
-  TRY(hi, binary(ctx, "minimum", lo, scalarLike(ctx, y, isU8 ? 255 : 127)));
-  TRY(out, cast(ctx, hi, outType));
+  TRY(out, requantize(ctx, q, zeroPoint, outType));
   return one(out);
+}
+
+/// DynamicQuantizeLinear: uint8 quantization with the scale and zero point
+/// of the range of x extended to 0: scale = (max - min) / 255, zero point
+/// = saturate(round(-min / scale)).
+Result convertDynamicQuantize(NodeContext &ctx) {
+  if (Error err = ctx.checkNumInputs(1, 1))
+    return err;
+  const Value &x = ctx.input(0);
+  if (x.dtype() != DataType::float32())
+    return ctx.error("input must be float32, got " + x.dtype().str());
+  std::vector<int64_t> axes(x.rank());
+  std::iota(axes.begin(), axes.end(), 0);
+  TRY(mn, reduce(ctx, "min", x, axes, false));
+  TRY(mx, reduce(ctx, "max", x, axes, false));
+  TRY(lo, binary(ctx, "minimum", mn, scalarLike(ctx, mn, 0)));
+  TRY(hi, binary(ctx, "maximum", mx, scalarLike(ctx, mx, 0)));
+  TRY(range, binary(ctx, "subtract", hi, lo));
+  TRY(scale, binary(ctx, "divide", range, scalarLike(ctx, range, 255)));
+  TRY(negLo, unary(ctx, "negative", lo));
+  TRY(zpf, binary(ctx, "divide", negLo, scale));
+  TRY(zp, requantize(ctx, zpf, std::nullopt, DataType::uint8()));
+  TRY(q, binary(ctx, "divide", x, scale));
+  TRY(y, requantize(ctx, q, zp, DataType::uint8()));
+  return Outputs{y, scale, zp};
 }
 
 //===----------------------------------------------------------------------===//
@@ -2147,16 +2650,20 @@ struct ConverterEntry {
 
 const ConverterEntry kConverters[] = {
     {"Abs", convertUnary},
+    {"Acos", convertUnary},
     {"Acosh", convertActivation},
     {"Add", convertBinary},
     {"And", convertBinary},
     {"ArgMax", convertArgReduce},
     {"ArgMin", convertArgReduce},
+    {"Asin", convertUnary},
     {"Asinh", convertActivation},
+    {"Atan", convertUnary},
     {"Atanh", convertActivation},
     {"AveragePool", convertPool},
     {"BatchNormalization", convertBatchNorm},
     {"BitShift", convertBitShift},
+    {"BlackmanWindow", convertWindow},
     {"Cast", convertCast},
     {"CastLike", convertCastLike},
     {"Ceil", convertUnary},
@@ -2166,6 +2673,7 @@ const ConverterEntry kConverters[] = {
     {"Constant", convertConstant},
     {"ConstantOfShape", convertConstantOfShape},
     {"Conv", convertConv},
+    {"ConvInteger", convertConvInteger},
     {"ConvTranspose", convertConvTranspose},
     {"Cos", convertUnary},
     {"Cosh", convertActivation},
@@ -2173,6 +2681,7 @@ const ConverterEntry kConverters[] = {
     {"DequantizeLinear", convertDequantize},
     {"Div", convertBinary},
     {"Dropout", convertDropout},
+    {"DynamicQuantizeLinear", convertDynamicQuantize},
     {"Elu", convertActivation},
     {"Equal", convertBinary},
     {"Erf", convertUnary},
@@ -2181,6 +2690,7 @@ const ConverterEntry kConverters[] = {
     {"EyeLike", convertEyeLike},
     {"Flatten", convertFlatten},
     {"Floor", convertUnary},
+    {"GRU", convertRecurrent},
     {"Gather", convertGather},
     {"GatherElements", convertGatherElements},
     {"GatherND", convertGatherND},
@@ -2189,6 +2699,8 @@ const ConverterEntry kConverters[] = {
     {"GlobalMaxPool", convertGlobalPool},
     {"Greater", convertBinary},
     {"GreaterOrEqual", convertBinary},
+    {"HammingWindow", convertWindow},
+    {"HannWindow", convertWindow},
     {"HardSigmoid", convertActivation},
     {"HardSwish", convertActivation},
     {"Hardmax", convertSoftmax},
@@ -2197,6 +2709,7 @@ const ConverterEntry kConverters[] = {
     {"IsInf", convertActivation},
     {"IsNaN", convertUnary},
     {"LRN", convertLRN},
+    {"LSTM", convertRecurrent},
     {"LayerNormalization", convertLayerNorm},
     {"LeakyRelu", convertActivation},
     {"Less", convertBinary},
@@ -2204,6 +2717,7 @@ const ConverterEntry kConverters[] = {
     {"Log", convertUnary},
     {"LogSoftmax", convertSoftmax},
     {"MatMul", convertMatMul},
+    {"MatMulInteger", convertMatMulInteger},
     {"Max", convertVariadic},
     {"MaxPool", convertPool},
     {"Mean", convertVariadic},
@@ -2219,7 +2733,10 @@ const ConverterEntry kConverters[] = {
     {"PRelu", convertPRelu},
     {"Pad", convertPad},
     {"Pow", convertPow},
+    {"QLinearConv", convertQLinearConv},
+    {"QLinearMatMul", convertQLinearMatMul},
     {"QuantizeLinear", convertQuantize},
+    {"RNN", convertRecurrent},
     {"Range", convertRange},
     {"Reciprocal", convertReciprocal},
     {"ReduceL1", convertReduce},
@@ -2285,7 +2802,8 @@ StringRef onnximport::unsupportedReason(StringRef opType) {
              "the output shape depends on the input values")
       .Cases("TopK", "CumSum", "Einsum", "Det", "ScatterElements", "Scatter",
              "ScatterND", "nnir has no counterpart of this operator yet")
-      .Cases("If", "Loop", "Scan", "control flow with subgraphs is not supported")
+      .Cases("If", "Loop", "Scan",
+             "control flow with subgraphs is not supported")
       .Cases("SequenceAt", "SequenceConstruct", "SequenceEmpty",
              "SequenceErase", "SequenceInsert", "SequenceLength", "SequenceMap",
              "ConcatFromSequence", "SplitToSequence",
@@ -2299,7 +2817,5 @@ StringRef onnximport::unsupportedReason(StringRef opType) {
              "random number generation is not supported")
       .Cases("Adagrad", "Adam", "Momentum", "Gradient",
              "training operators are not supported")
-      .Cases("Acos", "Asin", "Atan",
-             "nnir has no inverse trigonometric operator")
       .Default("");
 }

@@ -89,16 +89,18 @@ void nnir::registerElementwiseComputes() {
 
   // Unary math.
   const std::pair<const char *, Intrinsic> intrinsics[] = {
-      {"abs", Intrinsic::Abs},      {"sign", Intrinsic::Sign},
-      {"exp", Intrinsic::Exp},      {"fast_exp", Intrinsic::Exp},
-      {"log", Intrinsic::Log},      {"log2", Intrinsic::Log2},
-      {"log10", Intrinsic::Log10},  {"sqrt", Intrinsic::Sqrt},
-      {"rsqrt", Intrinsic::Rsqrt},  {"erf", Intrinsic::Erf},
-      {"fast_erf", Intrinsic::Erf}, {"sigmoid", Intrinsic::Sigmoid},
-      {"tanh", Intrinsic::Tanh},    {"fast_tanh", Intrinsic::Tanh},
-      {"sin", Intrinsic::Sin},      {"cos", Intrinsic::Cos},
-      {"tan", Intrinsic::Tan},      {"isnan", Intrinsic::IsNan},
-      {"isinf", Intrinsic::IsInf},  {"isfinite", Intrinsic::IsFinite}};
+      {"abs", Intrinsic::Abs},          {"sign", Intrinsic::Sign},
+      {"exp", Intrinsic::Exp},          {"fast_exp", Intrinsic::Exp},
+      {"log", Intrinsic::Log},          {"log2", Intrinsic::Log2},
+      {"log10", Intrinsic::Log10},      {"sqrt", Intrinsic::Sqrt},
+      {"rsqrt", Intrinsic::Rsqrt},      {"erf", Intrinsic::Erf},
+      {"fast_erf", Intrinsic::Erf},     {"sigmoid", Intrinsic::Sigmoid},
+      {"tanh", Intrinsic::Tanh},        {"fast_tanh", Intrinsic::Tanh},
+      {"sin", Intrinsic::Sin},          {"cos", Intrinsic::Cos},
+      {"tan", Intrinsic::Tan},          {"asin", Intrinsic::Asin},
+      {"acos", Intrinsic::Acos},        {"atan", Intrinsic::Atan},
+      {"isnan", Intrinsic::IsNan},      {"isinf", Intrinsic::IsInf},
+      {"isfinite", Intrinsic::IsFinite}};
   for (const auto &[name, fn] : intrinsics)
     set(name, intrinsic(fn));
   set("floor", rounding(Intrinsic::Floor));

@@ -65,6 +65,12 @@ StringRef te::getIntrinsicName(Intrinsic fn) {
     return "cos";
   case Intrinsic::Tan:
     return "tan";
+  case Intrinsic::Asin:
+    return "asin";
+  case Intrinsic::Acos:
+    return "acos";
+  case Intrinsic::Atan:
+    return "atan";
   case Intrinsic::Floor:
     return "floor";
   case Intrinsic::Ceil:

@@ -276,6 +276,9 @@ enum class Intrinsic : uint8_t {
   Sin,
   Cos,
   Tan,
+  Asin,
+  Acos,
+  Atan,
   Floor,
   Ceil,
   /// Round half to even, as numpy.round and TVM's round.

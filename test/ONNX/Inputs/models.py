@@ -253,6 +253,41 @@ def dropout_training():
                  [arr("training", np.array(True))])
 
 
+def rnn_seq_lens():
+    # sequence_lens shorter than the sequence: nnir unrolls whole sequences.
+    n = helper.make_node("RNN", ["x", "w", "r", "", "lens"], ["", "h"],
+                         name="rnn", hidden_size=1)
+    return model([n], [vi("x", [2, 1, 1])], [vi("h", None)],
+                 [arr("w", np.ones((1, 1, 1), np.float32)),
+                  arr("r", np.ones((1, 1, 1), np.float32)),
+                  arr("lens", np.array([1], np.int32))], opset=14)
+
+
+def rnn_relu_reverse():
+    # h_t = relu(x_t + h_{t+1}), backwards over x = (1, -5, 2): y = (1, 0, 2),
+    # and Y_h is the state after x_0.
+    n = helper.make_node("RNN", ["x", "w", "r"], ["y", "h"], name="rnn",
+                         hidden_size=1, direction="reverse",
+                         activations=["Relu"])
+    return model([n], [vi("x", [3, 1, 1])], [vi("y", None), vi("h", None)],
+                 [arr("w", np.ones((1, 1, 1), np.float32)),
+                  arr("r", np.ones((1, 1, 1), np.float32))], opset=14)
+
+
+def rnn_bad_activation():
+    n = helper.make_node("RNN", ["x", "w", "r"], ["y"], name="rnn",
+                         hidden_size=1, activations=["Softsign"])
+    return model([n], [vi("x", [2, 1, 1])], [vi("y", None)],
+                 [arr("w", np.ones((1, 1, 1), np.float32)),
+                  arr("r", np.ones((1, 1, 1), np.float32))], opset=14)
+
+
+def hann_window_empty():
+    n = helper.make_node("HannWindow", ["size"], ["y"], name="hann")
+    return model([n], [], [vi("y", None)],
+                 [arr("size", np.array(0, np.int64))], opset=17)
+
+
 MODELS = {name: fn for name, fn in globals().items()
           if callable(fn) and fn.__module__ == __name__
           and name not in ("model", "vi", "arr", "main")}
