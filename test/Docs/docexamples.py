@@ -29,6 +29,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 DIRECTIVE = re.compile(r"^<!--\s*doc-test:\s*(.*?)\s*-->\s*$")
 FENCE = re.compile(r"^(\s*)(```+)")
@@ -150,7 +151,20 @@ def matches(expected, actual):
 
 
 def run_example(example, src_root, tools_dir, extra_path=()):
-    """Runs every command of `example`; returns (passed, report)."""
+    """Runs every command of `example`; returns (passed, report).
+
+    The commands run in a scratch directory that links every top-level entry
+    of the source tree, so relative paths read as in the source tree while
+    the files an example writes (`--pass-remarks-output=fuse.yaml`) go to the
+    scratch directory and are removed with it."""
+    with tempfile.TemporaryDirectory(prefix="nnir-doc-") as scratch:
+        for entry in os.listdir(src_root):
+            os.symlink(os.path.join(src_root, entry),
+                       os.path.join(scratch, entry))
+        return _run_commands(example, scratch, tools_dir, extra_path)
+
+
+def _run_commands(example, cwd, tools_dir, extra_path):
     env = dict(os.environ)
     env["PATH"] = os.pathsep.join([tools_dir, *extra_path, env.get("PATH", "")])
     report = []
@@ -158,7 +172,7 @@ def run_example(example, src_root, tools_dir, extra_path=()):
     for command in example.commands:
         text = re.sub(r"(?<![\w/.-])build/bin/", tools_dir + "/", command.text)
         try:
-            proc = subprocess.run(["bash", "-c", text], cwd=src_root, env=env,
+            proc = subprocess.run(["bash", "-c", text], cwd=cwd, env=env,
                                   stdout=subprocess.PIPE,
                                   stderr=subprocess.STDOUT, timeout=300)
         except subprocess.TimeoutExpired:
