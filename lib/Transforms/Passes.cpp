@@ -37,16 +37,12 @@ static void add(PassRegistration registration) {
     consumeError(registry.registerPass(std::move(registration)));
 }
 
-/// A registration without options.
-static PassRegistration simple(StringRef name, StringRef description,
-                               Ref<Pass> (*factory)()) {
-  PassRegistration registration;
-  registration.name = name.str();
-  registration.description = description.str();
-  registration.factory = [factory](const PassOptions &) -> Expected<Ref<Pass>> {
-    return factory();
-  };
-  return registration;
+/// The same for a pass without options, through the registry's own
+/// overload for that case.
+static void add(StringRef name, StringRef description, Ref<Pass> (*factory)()) {
+  PassRegistry &registry = PassRegistry::instance();
+  if (!registry.lookup(name))
+    consumeError(registry.registerPass(name, description, factory));
 }
 
 static PassRegistration deadCodeElimination() {
@@ -101,25 +97,25 @@ static PassRegistration foldScaleAxis() {
 void nnir::registerTransformPasses() {
   static std::once_flag once;
   std::call_once(once, [] {
-    add(simple("InferType", "infer and record the type of every expression",
-               createInferTypePass));
+    add("InferType", "infer and record the type of every expression",
+        createInferTypePass);
     add(deadCodeElimination());
-    add(simple("EliminateCommonSubexpr",
-               "merge operator calls with equal attributes and equivalent "
-               "arguments",
-               createEliminateCommonSubexprPass));
-    add(simple("SimplifyInference",
-               "rewrite batch_norm, dropout, layer/group/instance_norm and "
-               "l2_normalize into arithmetic for inference",
-               createSimplifyInferencePass));
-    add(simple("SimplifyExpr",
-               "fold consecutive reshapes and transposes, identity arithmetic "
-               "and casts to the same type",
-               createSimplifyExprPass));
-    add(simple("BackwardFoldScaleAxis",
-               "fold a per-channel multiply after conv2d/conv3d/dense into "
-               "the weights",
-               createBackwardFoldScaleAxisPass));
+    add("EliminateCommonSubexpr",
+        "merge operator calls with equal attributes and equivalent "
+        "arguments",
+        createEliminateCommonSubexprPass);
+    add("SimplifyInference",
+        "rewrite batch_norm, dropout, layer/group/instance_norm and "
+        "l2_normalize into arithmetic for inference",
+        createSimplifyInferencePass);
+    add("SimplifyExpr",
+        "fold consecutive reshapes and transposes, identity arithmetic "
+        "and casts to the same type",
+        createSimplifyExprPass);
+    add("BackwardFoldScaleAxis",
+        "fold a per-channel multiply after conv2d/conv3d/dense into "
+        "the weights",
+        createBackwardFoldScaleAxisPass);
 
     PassConfigRegistry &configs = PassConfigRegistry::instance();
     configs.registerOption(kFuseOpsMaxDepthConfig, OptionType::Int,
@@ -184,18 +180,17 @@ void nnir::registerTransformPasses() {
          "the seed of random=true"}};
     add(std::move(bindParams));
 
-    add(simple("ToANormalForm",
-               "bind every non-atomic expression to a let variable, once, in "
-            "the innermost scope covering its uses",
-               createToANormalFormPass));
-    add(simple("ToGraphNormalForm",
-               "replace let-bound variables by their values",
-               createToGraphNormalFormPass));
+    add("ToANormalForm",
+        "bind every non-atomic expression to a let variable, once, in "
+        "the innermost scope covering its uses",
+        createToANormalFormPass);
+    add("ToGraphNormalForm", "replace let-bound variables by their values",
+        createToGraphNormalFormPass);
 
-    add(simple("ForwardFoldScaleAxis",
-               "fold a per-channel multiply on the input of "
-               "conv2d/conv3d/dense into the weights",
-               createForwardFoldScaleAxisPass));
+    add("ForwardFoldScaleAxis",
+        "fold a per-channel multiply on the input of "
+        "conv2d/conv3d/dense into the weights",
+        createForwardFoldScaleAxisPass);
     add(foldScaleAxis());
   });
 }
