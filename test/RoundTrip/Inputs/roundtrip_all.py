@@ -5,7 +5,10 @@ other input must print and parse back to a structurally equal module, with
 constants inline, with every constant in the metadata section, and with
 types printed.
 
-usage: roundtrip_all.py <nnir-opt> <test-root>
+usage: roundtrip_all.py <nnir-opt> <test-root> [<shard> <shards>]
+
+With a shard, only every <shards>-th input starting at <shard> (in sorted
+order) is checked, so lit can run the parts side by side.
 """
 import pathlib
 import subprocess
@@ -21,8 +24,10 @@ CONFIGS = [
 
 def main():
     nnir_opt, root = sys.argv[1], pathlib.Path(sys.argv[2])
+    shard, shards = (int(sys.argv[3]), int(sys.argv[4])) if len(sys.argv) > 3 \
+        else (0, 1)
     checked, failed = 0, []
-    for path in sorted(root.rglob("*.nnir")):
+    for path in sorted(root.rglob("*.nnir"))[shard::shards]:
         first = True
         for config in CONFIGS:
             result = subprocess.run(
