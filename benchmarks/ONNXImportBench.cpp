@@ -69,6 +69,8 @@ int main(int argc, char **argv) {
       }
       best = std::min(best, ms);
     }
+    if (best == 1e300)
+      continue; // The import failed (reported above).
     outs() << formatv("{0,-60} {1,10:f1} {2,12:f3} {3,14:f1}\n", arg,
                       (*file)->getBufferSize() / 1048576.0, best,
                       peakRSSMiB());

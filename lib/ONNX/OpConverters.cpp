@@ -878,6 +878,139 @@ Result convertGatherND(NodeContext &ctx) {
   return one(out);
 }
 
+/// The `reduction` of ScatterElements and ScatterND as Relay's scatter mode
+/// ("none" is "update").
+Expected<std::string> scatterReduction(NodeContext &ctx) {
+  TRY(reduction, ctx.getString("reduction", "none"));
+  if (reduction == "none")
+    return std::string("update");
+  if (reduction != "add" && reduction != "mul" && reduction != "min" &&
+      reduction != "max")
+    return ctx.unsupported("reduction '" + reduction + "'");
+  return reduction;
+}
+
+/// ScatterElements (and Scatter, its opset 9-10 name): scatter_elements.
+Result convertScatterElements(NodeContext &ctx) {
+  if (Error err = ctx.checkNumInputs(3, 3))
+    return err;
+  const Value &data = ctx.input(0);
+  TRY(axisAttr, ctx.getInt("axis", 0));
+  TRY(axis, ctx.normalizeAxis(axisAttr, data.rank()));
+  TRY(reduction, scatterReduction(ctx));
+  TRY(out, ctx.call("scatter_elements",
+                    {data, ctx.input(1), ctx.input(2)},
+                    {attr("axis", intValue(axis)),
+                     attr("reduction", stringValue(reduction))}));
+  return one(out);
+}
+
+/// ScatterND: the index tuples move to the first axis of the indices, as
+/// Relay's scatter_nd (and gather_nd) keep them.
+Result convertScatterND(NodeContext &ctx) {
+  if (Error err = ctx.checkNumInputs(3, 3))
+    return err;
+  const Value &indices = ctx.input(1);
+  TRY(reduction, scatterReduction(ctx));
+  if (indices.rank() < 1)
+    return ctx.error("indices must have rank 1 or more");
+  std::vector<int64_t> perm{indices.rank() - 1};
+  for (int64_t i = 0; i + 1 < indices.rank(); ++i)
+    perm.push_back(i);
+  TRY(moved, ctx.call("transpose", {indices}, {attr("axes", intList(perm))}));
+  TRY(out, ctx.call("scatter_nd", {ctx.input(0), moved, ctx.input(2)},
+                    {attr("mode", stringValue(reduction))}));
+  return one(out);
+}
+
+/// CumSum: cumsum along the constant axis; `reverse` scans from the end
+/// (reverse, scan, reverse back).
+Result convertCumSum(NodeContext &ctx) {
+  if (Error err = ctx.checkNumInputs(2, 2))
+    return err;
+  Value x = ctx.input(0);
+  TRY(axes, ctx.constantInts(1, "axis"));
+  if (axes.size() != 1)
+    return ctx.error("axis must hold one value");
+  TRY(axis, ctx.normalizeAxis(axes[0], x.rank()));
+  TRY(exclusive, ctx.getInt("exclusive", 0));
+  TRY(reverse, ctx.getInt("reverse", 0));
+  if (reverse) {
+    TRY(flipped, ctx.call("reverse", {x}, {attr("axis", intValue(axis))}));
+    x = flipped;
+  }
+  TRY(out, ctx.call("cumsum", {x},
+                    {attr("axis", intValue(axis)),
+                     attr("exclusive", boolValue(exclusive != 0))}));
+  if (reverse) {
+    TRY(back, ctx.call("reverse", {out}, {attr("axis", intValue(axis))}));
+    out = back;
+  }
+  return one(out);
+}
+
+/// TopK: topk with both outputs and int64 indices; K is an attribute before
+/// opset 10 and a constant input after. `sorted` 0 allows any order, so the
+/// sorted result serves.
+Result convertTopK(NodeContext &ctx) {
+  const Value &x = ctx.input(0);
+  int64_t k;
+  if (ctx.getOpset() < 10) {
+    if (Error err = ctx.checkNumInputs(1, 1))
+      return err;
+    TRY(kAttr, ctx.getInt("k", -1));
+    k = kAttr;
+  } else {
+    if (Error err = ctx.checkNumInputs(2, 2))
+      return err;
+    TRY(ks, ctx.constantInts(1, "K"));
+    if (ks.size() != 1)
+      return ctx.error("K must hold one value");
+    k = ks[0];
+  }
+  TRY(axisAttr, ctx.getInt("axis", -1));
+  TRY(axis, ctx.normalizeAxis(axisAttr, x.rank()));
+  TRY(largest, ctx.getInt("largest", 1));
+  if (k < 0 || k > x.shape()[axis])
+    return ctx.error("K " + Twine(k) + " is out of range for axis " +
+                     Twine(axis) + " of extent " + Twine(x.shape()[axis]));
+  if (k == 0)
+    return ctx.unsupported("K 0 gives empty outputs");
+  TRY(both, ctx.call("topk", {x},
+                     {attr("k", intValue(k)), attr("axis", intValue(axis)),
+                      attr("ret_type", stringValue("both")),
+                      attr("is_ascend", boolValue(largest == 0)),
+                      attr("dtype", stringValue("int64"))}));
+  return Result(SmallVector<Value, 1>{ctx.getItem(both, 0),
+                                      ctx.getItem(both, 1)});
+}
+
+/// ReverseSequence: reverse_sequence (ONNX's defaults: time_axis 0,
+/// batch_axis 1).
+Result convertReverseSequence(NodeContext &ctx) {
+  if (Error err = ctx.checkNumInputs(2, 2))
+    return err;
+  TRY(batchAxis, ctx.getInt("batch_axis", 1));
+  TRY(timeAxis, ctx.getInt("time_axis", 0));
+  TRY(out, ctx.call("reverse_sequence", {ctx.input(0), ctx.input(1)},
+                    {attr("seq_axis", intValue(timeAxis)),
+                     attr("batch_axis", intValue(batchAxis))}));
+  return one(out);
+}
+
+/// Einsum: einsum over the tuple of the inputs.
+Result convertEinsum(NodeContext &ctx) {
+  if (Error err = ctx.checkNumInputs(1, 64))
+    return err;
+  TRY(equation, ctx.getString("equation", ""));
+  SmallVector<Value, 4> operands;
+  for (size_t i = 0; i < ctx.getNumInputs(); ++i)
+    operands.push_back(ctx.input(i));
+  TRY(out, ctx.call("einsum", {ctx.tuple(operands)},
+                    {attr("equation", stringValue(equation))}));
+  return one(out);
+}
+
 /// ONNX Slice semantics (clamping per the sign of the step) resolved to a
 /// static strided_slice over every axis.
 Result convertSlice(NodeContext &ctx) {
@@ -2676,11 +2809,13 @@ const ConverterEntry kConverters[] = {
     {"ConvInteger", convertConvInteger},
     {"ConvTranspose", convertConvTranspose},
     {"Cos", convertUnary},
+    {"CumSum", convertCumSum},
     {"Cosh", convertActivation},
     {"DepthToSpace", convertDepthSpace},
     {"DequantizeLinear", convertDequantize},
     {"Div", convertBinary},
     {"Dropout", convertDropout},
+    {"Einsum", convertEinsum},
     {"DynamicQuantizeLinear", convertDynamicQuantize},
     {"Elu", convertActivation},
     {"Equal", convertBinary},
@@ -2752,7 +2887,11 @@ const ConverterEntry kConverters[] = {
     {"Relu", convertUnary},
     {"Reshape", convertReshape},
     {"Resize", convertResize},
+    {"ReverseSequence", convertReverseSequence},
     {"Round", convertRound},
+    {"Scatter", convertScatterElements},
+    {"ScatterElements", convertScatterElements},
+    {"ScatterND", convertScatterND},
     {"Selu", convertActivation},
     {"Shape", convertShape},
     {"Shrink", convertActivation},
@@ -2776,6 +2915,7 @@ const ConverterEntry kConverters[] = {
     {"Tanh", convertUnary},
     {"ThresholdedRelu", convertActivation},
     {"Tile", convertTile},
+    {"TopK", convertTopK},
     {"Transpose", convertTranspose},
     {"Trilu", convertTrilu},
     {"Unsqueeze", convertUnsqueeze},
@@ -2800,8 +2940,8 @@ StringRef onnximport::unsupportedReason(StringRef opType) {
   return StringSwitch<StringRef>(opType)
       .Cases("NonZero", "Unique", "Compress", "NonMaxSuppression",
              "the output shape depends on the input values")
-      .Cases("TopK", "CumSum", "Einsum", "Det", "ScatterElements", "Scatter",
-             "ScatterND", "nnir has no counterpart of this operator yet")
+      .Cases("Det", "GridSample", "RoiAlign", "MaxUnpool", "DFT", "STFT",
+             "MelWeightMatrix", "nnir has no counterpart of this operator yet")
       .Cases("If", "Loop", "Scan",
              "control flow with subgraphs is not supported")
       .Cases("SequenceAt", "SequenceConstruct", "SequenceEmpty",

@@ -56,29 +56,6 @@ getIndexTensorArg(ArrayRef<const Type *> args, unsigned index, StringRef name,
   return tensor;
 }
 
-/// The first argument as a tuple of at least one tensor (concatenate and
-/// stack, whose errors say \p verb): its fields go to \p fields.
-static Error getTensorTuple(ArrayRef<const Type *> args, StringRef verb,
-                            SmallVectorImpl<const TensorType *> &fields,
-                            const TypeRelationContext &ctx) {
-  const auto *tuple =
-      dyn_cast_or_null<TupleType>(args.empty() ? nullptr : args[0]);
-  if (!tuple)
-    return ctx.error(
-        "expected a tuple of tensors for 'data', got " +
-        (args.empty() || !args[0] ? std::string("nothing") : args[0]->str()));
-  if (tuple->size() == 0)
-    return ctx.error("cannot " + verb + " an empty tuple");
-  for (size_t i = 0, e = tuple->size(); i != e; ++i) {
-    const auto *field = dyn_cast<TensorType>(tuple->getField(i));
-    if (!field)
-      return ctx.error("field " + Twine(i) + " of the tuple is not a tensor: " +
-                       tuple->getField(i)->str());
-    fields.push_back(field);
-  }
-  return Error::success();
-}
-
 /// \p axis for inserting dimensions into a tensor of rank \p rank: it may be
 /// in [-rank-1, rank]; negative values count from the end, so -1 appends.
 static Expected<unsigned> normalizeInsertAxis(int64_t axis, unsigned rank,
@@ -1178,6 +1155,133 @@ static RelationResult reverseRelation(ArrayRef<const Type *> args,
 }
 
 //===----------------------------------------------------------------------===//
+// scatter_elements, scatter_nd, reverse_sequence
+//===----------------------------------------------------------------------===//
+
+/// The (data, indices, updates) arguments of a scatter: integer indices,
+/// updates of the data's dtype.
+static Error getScatterArgs(ArrayRef<const Type *> args,
+                            const TensorType *&data, const TensorType *&indices,
+                            const TensorType *&updates,
+                            const TypeRelationContext &ctx) {
+  Expected<const TensorType *> d = getTensorArg(args, 0, "data", ctx);
+  if (!d)
+    return d.takeError();
+  Expected<const TensorType *> i = getIndexTensorArg(args, 1, "indices", ctx);
+  if (!i)
+    return i.takeError();
+  Expected<const TensorType *> u = getTensorArg(args, 2, "updates", ctx);
+  if (!u)
+    return u.takeError();
+  if ((*u)->getDType() != (*d)->getDType())
+    return ctx.error("dtype mismatch " + (*d)->getDType().str() + " vs " +
+                     (*u)->getDType().str());
+  data = *d;
+  indices = *i;
+  updates = *u;
+  return Error::success();
+}
+
+/// scatter_elements(data, indices, updates): indices and updates have one
+/// shape and the data's rank, within the data's extents off the axis; the
+/// result is the data's type.
+static RelationResult scatterElementsRelation(ArrayRef<const Type *> args,
+                                              const Attrs *attrs,
+                                              const TypeRelationContext &ctx) {
+  Expected<const ScatterElementsAttrs *> params =
+      getAttrs<ScatterElementsAttrs>(attrs, ctx);
+  if (!params)
+    return params.takeError();
+  const TensorType *data, *indices, *updates;
+  if (Error err = getScatterArgs(args, data, indices, updates, ctx))
+    return err;
+  StringRef reduction = (*params)->reduction;
+  if (!is_contained({"update", "add", "mul", "min", "max"}, reduction))
+    return ctx.error("reduction must be \"update\", \"add\", \"mul\", "
+                     "\"min\" or \"max\", got \"" +
+                     reduction + "\"");
+  Expected<unsigned> axis =
+      normalizeAxis((*params)->axis, data->getRank(), ctx);
+  if (!axis)
+    return axis.takeError();
+  ArrayRef<int64_t> in = data->getShape();
+  ArrayRef<int64_t> idx = indices->getShape();
+  if (idx != updates->getShape() || idx.size() != in.size())
+    return ctx.error("indices " + indices->str() + " and updates " +
+                     updates->str() + " must have one shape of the rank of " +
+                     data->str());
+  for (unsigned d = 0, e = in.size(); d != e; ++d)
+    if (d != *axis && idx[d] > in[d])
+      return ctx.error("indices " + indices->str() + " exceed " +
+                       data->str() + " on axis " + Twine(d));
+  return Ref<Type>(const_cast<TensorType *>(data));
+}
+
+/// scatter_nd(data, indices, updates): indices (M, Y...) address the first
+/// M axes of the data; updates are Y... ++ data.shape[M:].
+static RelationResult scatterNDRelation(ArrayRef<const Type *> args,
+                                        const Attrs *attrs,
+                                        const TypeRelationContext &ctx) {
+  Expected<const ScatterNDAttrs *> params = getAttrs<ScatterNDAttrs>(attrs, ctx);
+  if (!params)
+    return params.takeError();
+  const TensorType *data, *indices, *updates;
+  if (Error err = getScatterArgs(args, data, indices, updates, ctx))
+    return err;
+  StringRef mode = (*params)->mode;
+  if (!is_contained({"update", "add", "sub", "mul", "min", "max"}, mode))
+    return ctx.error("mode must be \"update\", \"add\", \"sub\", \"mul\", "
+                     "\"min\" or \"max\", got \"" +
+                     mode + "\"");
+  ArrayRef<int64_t> in = data->getShape();
+  ArrayRef<int64_t> idx = indices->getShape();
+  if (idx.empty() || idx[0] < 1 || idx[0] > (int64_t)in.size())
+    return ctx.error("indices " + indices->str() +
+                     " must be (M, ...) with 1 <= M <= the rank of " +
+                     data->str());
+  SmallVector<int64_t, 4> want(idx.begin() + 1, idx.end());
+  want.append(in.begin() + idx[0], in.end());
+  if (updates->getShape() != ArrayRef<int64_t>(want))
+    return ctx.error("updates " + updates->str() + " must have shape " +
+                     formatIntList(want));
+  return Ref<Type>(const_cast<TensorType *>(data));
+}
+
+/// reverse_sequence(data, seq_lengths): seq_lengths is a 1-D integer tensor
+/// with one length per batch entry; the result is the data's type.
+static RelationResult reverseSequenceRelation(ArrayRef<const Type *> args,
+                                              const Attrs *attrs,
+                                              const TypeRelationContext &ctx) {
+  Expected<const ReverseSequenceAttrs *> params =
+      getAttrs<ReverseSequenceAttrs>(attrs, ctx);
+  if (!params)
+    return params.takeError();
+  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
+  if (!data)
+    return data.takeError();
+  Expected<const TensorType *> lengths =
+      getIndexTensorArg(args, 1, "seq_lengths", ctx);
+  if (!lengths)
+    return lengths.takeError();
+  unsigned rank = (*data)->getRank();
+  Expected<unsigned> seqAxis =
+      normalizeAxis((*params)->seqAxis, rank, ctx, "seq_axis");
+  if (!seqAxis)
+    return seqAxis.takeError();
+  Expected<unsigned> batchAxis =
+      normalizeAxis((*params)->batchAxis, rank, ctx, "batch_axis");
+  if (!batchAxis)
+    return batchAxis.takeError();
+  if (*seqAxis == *batchAxis)
+    return ctx.error("seq_axis and batch_axis must differ");
+  int64_t batch = (*data)->getShape()[*batchAxis];
+  if ((*lengths)->getShape() != ArrayRef<int64_t>(batch))
+    return ctx.error("seq_lengths " + (*lengths)->str() + " must have shape (" +
+                     Twine(batch) + ")");
+  return Ref<Type>(const_cast<TensorType *>(*data));
+}
+
+//===----------------------------------------------------------------------===//
 // one_hot, slice_like, collapse_sum_like
 //===----------------------------------------------------------------------===//
 
@@ -1386,6 +1490,19 @@ void nnir::registerDataMovementOps() {
   addOp("reverse", "reverse the order along an axis", {data}, P::Injective,
         reverseRelation)
       .setAttrsType<ReverseAttrs>();
+  addOp("scatter_elements", "scatter updates into a copy of data along an axis",
+        {data, {"indices", "Tensor"}, {"updates", "Tensor"}}, P::Opaque,
+        scatterElementsRelation)
+      .setAttrsType<ScatterElementsAttrs>();
+  addOp("scatter_nd", "scatter updates into a copy of data at index tuples",
+        {data, {"indices", "Tensor"}, {"updates", "Tensor"}}, P::Opaque,
+        scatterNDRelation)
+      .setAttrsType<ScatterNDAttrs>();
+  addOp("reverse_sequence",
+        "reverse the first seq_lengths[b] elements of each batch entry",
+        {data, {"seq_lengths", "Tensor"}}, P::Injective,
+        reverseSequenceRelation)
+      .setAttrsType<ReverseSequenceAttrs>();
   addOp("one_hot", "one-hot encode integer indices",
         {{"indices", "Tensor"}, {"on_value", "Expr"}, {"off_value", "Expr"}},
         P::OutEWiseFusable, oneHotRelation)

@@ -15,6 +15,7 @@
 #include "nnir/Ops/Compute.h"
 #include "nnir/Ops/Layout.h"
 #include "nnir/TE/Broadcast.h"
+#include "nnir/TE/Stmt.h"
 
 using namespace llvm;
 using namespace nnir;
@@ -27,25 +28,6 @@ static std::vector<te::Expr> resultShape(const nnir::Type *type) {
 
 static DataType resultDType(const nnir::Type *type) {
   return llvm::cast<TensorType>(type)->getDType();
-}
-
-/// Row-major linear index of \p index in \p shape.
-static te::Expr ravel(ArrayRef<te::Expr> index, ArrayRef<te::Expr> shape) {
-  te::Expr linear = 0;
-  for (unsigned i = 0; i < index.size(); ++i)
-    linear = linear * shape[i] + index[i];
-  return linear;
-}
-
-/// The index in \p shape of the row-major linear index \p linear.
-static SmallVector<te::Expr, 4> unravel(te::Expr linear,
-                                        ArrayRef<te::Expr> shape) {
-  SmallVector<te::Expr, 4> index(shape.size());
-  for (unsigned i = shape.size(); i-- > 0;) {
-    index[i] = i == 0 ? linear : floorMod(linear, shape[i]);
-    linear = floorDiv(linear, shape[i]);
-  }
-  return index;
 }
 
 static bool provablyEqualShapes(ArrayRef<te::Expr> a, ArrayRef<te::Expr> b) {
@@ -197,6 +179,115 @@ gatherNDCompute(const ComputeArgs &args) {
         return data(in);
       },
       "gather_nd")};
+}
+
+/// The value a scatter stores at an element that holds \p old for an
+/// update \p value: the update itself, or their sum, difference, product,
+/// minimum or maximum.
+static te::Expr scatterCombine(StringRef mode, te::Expr old, te::Expr value) {
+  if (mode == "add")
+    return old + value;
+  if (mode == "sub")
+    return old - value;
+  if (mode == "mul")
+    return old * value;
+  if (mode == "min")
+    return te::min(old, value);
+  if (mode == "max")
+    return te::max(old, value);
+  return value;
+}
+
+/// A scatter: an extern stage that copies the data to the output, then runs
+/// \p scatter (which stores the updates in order, so the last of equal
+/// indices wins).
+static std::vector<te::Tensor>
+scatterStage(StringRef name, ArrayRef<te::Tensor> inputs,
+             function_ref<Stmt(const te::Tensor &out)> scatter) {
+  const te::Tensor &data = inputs[0];
+  std::vector<te::Expr> shape(data.getShape());
+  return externOp(
+      name, inputs, {{shape, data.getDType()}},
+      [&](ArrayRef<te::Tensor>, ArrayRef<te::Tensor> outs) {
+        Stmt copy = forNest(shape, [&](ArrayRef<te::Expr> i) {
+          return store(outs[0], i, data(i));
+        });
+        return seq({copy, scatter(outs[0])});
+      });
+}
+
+/// scatter_elements: out[i with i[axis] = indices[q]] = updates[q] for every
+/// position q of the indices (negative indices count from the end; out of
+/// range ones are clamped).
+static Expected<std::vector<te::Tensor>>
+scatterElementsCompute(const ComputeArgs &args) {
+  const auto *attrs = llvm::cast<ScatterElementsAttrs>(args.attrs);
+  const te::Tensor &data = args.arg(0);
+  const te::Tensor &indices = args.arg(1);
+  const te::Tensor &updates = args.arg(2);
+  int64_t axis = normalize(attrs->axis, data.getRank());
+  return scatterStage(
+      "scatter_elements", {data, indices, updates}, [&](const te::Tensor &out) {
+        return forNest(indices.getShape(), [&](ArrayRef<te::Expr> q) {
+          SmallVector<te::Expr, 4> at(q.begin(), q.end());
+          at[axis] = wrapNegativeAndClamp(indices(q), data.getShape()[axis]);
+          return store(out, at,
+                       scatterCombine(attrs->reduction, out(at), updates(q)));
+        });
+      });
+}
+
+/// scatter_nd: indices (M, Y...); out[indices[:, y...], r...] =
+/// updates[y..., r...].
+static Expected<std::vector<te::Tensor>>
+scatterNDCompute(const ComputeArgs &args) {
+  const auto *attrs = llvm::cast<ScatterNDAttrs>(args.attrs);
+  const te::Tensor &data = args.arg(0);
+  const te::Tensor &indices = args.arg(1);
+  const te::Tensor &updates = args.arg(2);
+  std::optional<int64_t> m = indices.getShape()[0].getConstInt();
+  if (!m)
+    return computeError("needs a static index depth");
+  unsigned yRank = indices.getRank() - 1;
+  return scatterStage(
+      "scatter_nd", {data, indices, updates}, [&](const te::Tensor &out) {
+        return forNest(updates.getShape(), [&](ArrayRef<te::Expr> u) {
+          SmallVector<te::Expr, 4> at;
+          for (int64_t k = 0; k < *m; ++k) {
+            SmallVector<te::Expr, 4> idx{te::Expr(k)};
+            idx.append(u.begin(), u.begin() + yRank);
+            at.push_back(
+                wrapNegativeAndClamp(indices(idx), data.getShape()[k]));
+          }
+          at.append(u.begin() + yRank, u.end());
+          return store(out, at,
+                       scatterCombine(attrs->mode, out(at), updates(u)));
+        });
+      });
+}
+
+/// reverse_sequence: along seq_axis, the first seq_lengths[b] elements of
+/// batch entry b are reversed and the rest copied (lengths are clamped to
+/// [0, extent]).
+static Expected<std::vector<te::Tensor>>
+reverseSequenceCompute(const ComputeArgs &args) {
+  const auto *attrs = llvm::cast<ReverseSequenceAttrs>(args.attrs);
+  const te::Tensor &data = args.arg(0);
+  const te::Tensor &lengths = args.arg(1);
+  int64_t seqAxis = normalize(attrs->seqAxis, data.getRank());
+  int64_t batchAxis = normalize(attrs->batchAxis, data.getRank());
+  te::Expr extent = data.getShape()[seqAxis];
+  return std::vector<te::Tensor>{compute(
+      data.getShape(),
+      [&](ArrayRef<te::Expr> i) {
+        te::Expr length = te::cast(DataType::int64(), lengths(i[batchAxis]));
+        length = max(min(length, extent), te::Expr(0));
+        SmallVector<te::Expr, 4> in(i.begin(), i.end());
+        in[seqAxis] =
+            select(i[seqAxis] < length, length - 1 - i[seqAxis], i[seqAxis]);
+        return data(in);
+      },
+      "reverse_sequence")};
 }
 
 /// one_hot: on_value where the new axis's index equals the index, else
@@ -563,6 +654,9 @@ void nnir::registerDataMovementComputes() {
   set("reverse", reverseCompute);
   set("gather", gatherCompute);
   set("gather_nd", gatherNDCompute);
+  set("scatter_elements", scatterElementsCompute);
+  set("scatter_nd", scatterNDCompute);
+  set("reverse_sequence", reverseSequenceCompute);
   set("one_hot", oneHotCompute);
   set("slice_like", leadingSliceCompute);
   set("layout_transform", layoutTransformCompute);

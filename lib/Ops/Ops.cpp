@@ -18,6 +18,7 @@ void nnir::registerAllOps() {
     registerDataMovementOps();
     registerNNOps();
     registerAnnotationOps();
+    registerAlgorithmOps();
     // Computes attach to the registered operators.
     registerElementwiseComputes();
     registerReductionComputes();
@@ -25,5 +26,6 @@ void nnir::registerAllOps() {
     registerNNComputes();
     registerImageComputes();
     registerAnnotationComputes();
+    registerAlgorithmComputes();
   });
 }

@@ -133,3 +133,24 @@ nnir::broadcastCompareRelation(ArrayRef<const Type *> args, const Attrs *,
     return rhs.takeError();
   return broadcastTypes(*lhs, *rhs, ctx, DataType::boolean());
 }
+
+Error nnir::getTensorTuple(ArrayRef<const Type *> args, StringRef verb,
+                            SmallVectorImpl<const TensorType *> &fields,
+                            const TypeRelationContext &ctx) {
+  const auto *tuple =
+      dyn_cast_or_null<TupleType>(args.empty() ? nullptr : args[0]);
+  if (!tuple)
+    return ctx.error(
+        "expected a tuple of tensors for 'data', got " +
+        (args.empty() || !args[0] ? std::string("nothing") : args[0]->str()));
+  if (tuple->size() == 0)
+    return ctx.error("cannot " + verb + " an empty tuple");
+  for (size_t i = 0, e = tuple->size(); i != e; ++i) {
+    const auto *field = dyn_cast<TensorType>(tuple->getField(i));
+    if (!field)
+      return ctx.error("field " + Twine(i) + " of the tuple is not a tensor: " +
+                       tuple->getField(i)->str());
+    fields.push_back(field);
+  }
+  return Error::success();
+}

@@ -84,6 +84,22 @@ std::vector<Expr> te::makeShape(ArrayRef<int64_t> extents) {
   return std::vector<Expr>(extents.begin(), extents.end());
 }
 
+Expr te::ravel(ArrayRef<Expr> index, ArrayRef<Expr> shape) {
+  Expr linear = 0;
+  for (unsigned i = 0; i < index.size(); ++i)
+    linear = linear * shape[i] + index[i];
+  return linear;
+}
+
+SmallVector<Expr, 4> te::unravel(Expr linear, ArrayRef<Expr> shape) {
+  SmallVector<Expr, 4> index(shape.size());
+  for (unsigned i = shape.size(); i-- > 0;) {
+    index[i] = i == 0 ? linear : floorMod(linear, shape[i]);
+    linear = floorDiv(linear, shape[i]);
+  }
+  return index;
+}
+
 bool te::provablyEqual(const Expr &a, const Expr &b) {
   if (a.sameAs(b))
     return true;

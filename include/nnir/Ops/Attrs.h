@@ -10,6 +10,7 @@
 #ifndef NNIR_OPS_ATTRS_H
 #define NNIR_OPS_ATTRS_H
 
+#include "nnir/Ops/AlgorithmAttrs.h"
 #include "nnir/Ops/AnnotationAttrs.h"
 #include "nnir/Ops/DataMovementAttrs.h"
 #include "nnir/Ops/ElementwiseAttrs.h"

@@ -78,6 +78,7 @@ void registerDataMovementComputes();
 void registerNNComputes();
 void registerImageComputes();
 void registerAnnotationComputes();
+void registerAlgorithmComputes();
 
 } // namespace nnir
 

@@ -263,6 +263,38 @@ struct ReverseAttrs : AttrsNode<ReverseAttrs> {
   }
 };
 
+/// scatter_elements: reduction is "update", "add", "mul", "min" or "max"
+/// (TVM's "mean" is not supported).
+struct ScatterElementsAttrs : AttrsNode<ScatterElementsAttrs> {
+  static constexpr llvm::StringLiteral typeKey =
+      "relay.attrs.ScatterElementsAttrs";
+  int64_t axis = 0;
+  std::string reduction = "update";
+  template <typename V> void visitFields(V &v) {
+    v("axis", axis, 0);
+    v("reduction", reduction, "update");
+  }
+};
+
+/// scatter_nd: mode is "update", "add", "sub", "mul", "min" or "max".
+struct ScatterNDAttrs : AttrsNode<ScatterNDAttrs> {
+  static constexpr llvm::StringLiteral typeKey = "relay.attrs.ScatterNDAttrs";
+  std::string mode = "update";
+  template <typename V> void visitFields(V &v) { v("mode", mode, "update"); }
+};
+
+/// reverse_sequence
+struct ReverseSequenceAttrs : AttrsNode<ReverseSequenceAttrs> {
+  static constexpr llvm::StringLiteral typeKey =
+      "relay.attrs.ReverseSequenceAttrs";
+  int64_t seqAxis = 1;
+  int64_t batchAxis = 0;
+  template <typename V> void visitFields(V &v) {
+    v("seq_axis", seqAxis, 1);
+    v("batch_axis", batchAxis, 0);
+  }
+};
+
 /// one_hot: axis -1 appends the new axis.
 struct OneHotAttrs : AttrsNode<OneHotAttrs> {
   static constexpr llvm::StringLiteral typeKey = "relay.attrs.OneHotAttrs";

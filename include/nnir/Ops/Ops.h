@@ -21,6 +21,7 @@ void registerReductionOps();
 void registerDataMovementOps();
 void registerNNOps();
 void registerAnnotationOps();
+void registerAlgorithmOps();
 
 } // namespace nnir
 

@@ -17,6 +17,7 @@
 #include "nnir/Runtime/Shape.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
 
 #include <optional>
@@ -70,6 +71,14 @@ broadcastTypes(const TensorType *lhs, const TensorType *rhs,
 llvm::Expected<unsigned> normalizeAxis(int64_t axis, unsigned rank,
                                        const TypeRelationContext &ctx,
                                        llvm::StringRef what = "axis");
+
+/// The first argument as a tuple of at least one tensor (concatenate,
+/// stack, einsum; an empty tuple's error says "cannot \p verb an empty
+/// tuple"): its fields go to \p fields.
+llvm::Error getTensorTuple(llvm::ArrayRef<const Type *> args,
+                           llvm::StringRef verb,
+                           llvm::SmallVectorImpl<const TensorType *> &fields,
+                           const TypeRelationContext &ctx);
 
 /// Prints a list of integers the way shapes print: `(1, 2)`.
 std::string formatIntList(llvm::ArrayRef<int64_t> values);

@@ -146,6 +146,11 @@ getConstShape(llvm::ArrayRef<Expr> shape);
 /// Constant int64 extents as expressions.
 std::vector<Expr> makeShape(llvm::ArrayRef<int64_t> extents);
 
+/// The row-major linear index of \p index in \p shape.
+Expr ravel(llvm::ArrayRef<Expr> index, llvm::ArrayRef<Expr> shape);
+/// The index in \p shape of the row-major linear index \p linear.
+llvm::SmallVector<Expr, 4> unravel(Expr linear, llvm::ArrayRef<Expr> shape);
+
 /// Two extents that are provably equal (the same constant or the same
 /// variable).
 bool provablyEqual(const Expr &a, const Expr &b);

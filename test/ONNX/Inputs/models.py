@@ -288,6 +288,37 @@ def hann_window_empty():
                  [arr("size", np.array(0, np.int64))], opset=17)
 
 
+def cumsum_reverse():
+    n = helper.make_node("CumSum", ["x", "axis"], ["y"], name="cs",
+                         reverse=1, exclusive=1)
+    return model([n], [vi("x", [2, 3])], [vi("y", None)],
+                 [arr("axis", np.array(1, np.int32))])
+
+
+def topk_smallest():
+    n = helper.make_node("TopK", ["x", "k"], ["values", "indices"],
+                         name="tk", axis=0, largest=0)
+    return model([n], [vi("x", [2, 3])],
+                 [vi("values", None), vi("indices", None)],
+                 [arr("k", np.array([1], np.int64))], opset=11)
+
+
+def scatternd_add():
+    n = helper.make_node("ScatterND", ["x", "i", "u"], ["y"], name="snd",
+                         reduction="add")
+    return model([n], [vi("x", [2, 3])], [vi("y", None)],
+                 [arr("i", np.array([[1], [1]], np.int64)),
+                  arr("u", np.ones((2, 3), np.float32))], opset=16)
+
+
+def scatter_elements_bad_reduction():
+    n = helper.make_node("ScatterElements", ["x", "i", "u"], ["y"],
+                         name="se", reduction="mean")
+    return model([n], [vi("x", [2, 3])], [vi("y", None)],
+                 [arr("i", np.zeros((1, 3), np.int64)),
+                  arr("u", np.ones((1, 3), np.float32))], opset=16)
+
+
 MODELS = {name: fn for name, fn in globals().items()
           if callable(fn) and fn.__module__ == __name__
           and name not in ("model", "vi", "arr", "main")}

@@ -15,7 +15,8 @@
       (NaN equals NaN). Exits 1 with a message on the first difference.
 
 Reference helpers: conv2d, conv (N-d), conv2d_transpose, pool2d,
-adaptive_pool2d, normalize, lrn, resize2d, softmax.
+adaptive_pool2d, normalize, lrn, resize2d, softmax, scatter_elements,
+scatter_nd.
 """
 
 import os
@@ -270,6 +271,32 @@ def softmax(x, axis=-1):
     return (e / np.sum(e, axis=axis, keepdims=True)).astype(x.dtype)
 
 
+def _combine(old, new, mode):
+    return {"update": new, "add": old + new, "sub": old - new,
+            "mul": old * new, "min": np.minimum(old, new),
+            "max": np.maximum(old, new)}[mode]
+
+
+def scatter_elements(data, indices, updates, axis=0, mode="update"):
+    """ONNX ScatterElements in index order (the last duplicate wins)."""
+    out = data.copy()
+    for q in np.ndindex(*indices.shape):
+        at = list(q)
+        at[axis] = indices[q] % data.shape[axis]
+        out[tuple(at)] = _combine(out[tuple(at)], updates[q], mode)
+    return out
+
+
+def scatter_nd(data, indices, updates, mode="update"):
+    """Relay's scatter_nd: indices (M, Y...) address data's first M axes."""
+    out = data.copy()
+    m = indices.shape[0]
+    for y in np.ndindex(*indices.shape[1:]):
+        at = tuple(indices[(k,) + y] for k in range(m))
+        out[at] = _combine(out[at], updates[y], mode)
+    return out
+
+
 def check(args):
     out_dir = args[0]
     rtol, atol = None, None
@@ -286,6 +313,7 @@ def check(args):
             exprs.append(rest[0])
             rest = rest[1:]
     scope = {"np": np, "conv2d": conv2d, "pool2d": pool2d, "softmax": softmax,
+             "scatter_elements": scatter_elements, "scatter_nd": scatter_nd,
              "conv": conv, "conv2d_transpose": conv2d_transpose,
              "adaptive_pool2d": adaptive_pool2d, "normalize": normalize,
              "lrn": lrn, "resize2d": resize2d}

@@ -1,0 +1,201 @@
+//===- AlgorithmCompute.cpp - Computes of cumsum, topk and einsum ---------===//
+//
+/// \file
+/// cumsum and topk are extern (structured) stages: a sequential scan along
+/// the axis, and a rank-and-place selection; einsum is one compute stage
+/// (a sum of products over the contracted subscripts).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Einsum.h"
+
+#include "nnir/IR/Type.h"
+#include "nnir/Ops/AlgorithmAttrs.h"
+#include "nnir/Ops/Compute.h"
+#include "nnir/TE/Stmt.h"
+
+using namespace llvm;
+using namespace nnir;
+using namespace nnir::te;
+
+static const TensorType &tensorResult(const nnir::Type *type, unsigned i) {
+  if (const auto *tuple = dyn_cast<TupleType>(type))
+    return *cast<TensorType>(tuple->getField(i));
+  return *cast<TensorType>(type);
+}
+
+/// cumsum: for every position off the axis, a sequential loop along it
+/// (out[k] = out[k-1] + data[k], or data[k-1] when exclusive). Axis None
+/// scans the data in row-major order.
+static Expected<std::vector<te::Tensor>>
+cumsumCompute(const ComputeArgs &args) {
+  const auto *attrs = cast<ScanopAttrs>(args.attrs);
+  const te::Tensor &data = args.arg(0);
+  const TensorType &result = tensorResult(args.resultType, 0);
+  DataType dtype = result.getDType();
+  bool exclusive = attrs->exclusive.value_or(false);
+  std::vector<te::Expr> outShape = makeShape(result.getShape());
+  unsigned rank = outShape.size();
+  unsigned axis = 0;
+  if (attrs->axis)
+    axis = *attrs->axis < 0 ? *attrs->axis + rank : *attrs->axis;
+  auto read = [&](ArrayRef<te::Expr> at) {
+    if (attrs->axis)
+      return te::cast(dtype, data(at));
+    return te::cast(dtype, data(unravel(at[0], data.getShape())));
+  };
+  return externOp(
+      "cumsum", {data}, {{outShape, dtype}},
+      [&](ArrayRef<te::Tensor>, ArrayRef<te::Tensor> outs) {
+        const te::Tensor &out = outs[0];
+        std::vector<te::Expr> outer(outShape);
+        outer[axis] = 1;
+        return forNest(outer, [&](ArrayRef<te::Expr> pos) {
+          return forLoop(
+              outShape[axis],
+              [&](te::Expr k) {
+                SmallVector<te::Expr, 4> at(pos.begin(), pos.end()),
+                    prev(pos.begin(), pos.end());
+                at[axis] = k;
+                prev[axis] = k - 1;
+                te::Expr first =
+                    exclusive ? constant(dtype, 0) : read(at);
+                te::Expr next = exclusive ? out(prev) + read(prev)
+                                          : out(prev) + read(at);
+                return ifThenElse(k == 0, store(out, at, first),
+                                  store(out, at, next));
+              },
+              "k");
+        });
+      });
+}
+
+/// topk: element j of a row goes to position rank(j), the number of
+/// elements before it in the order (larger first, or smaller first when
+/// ascending; equal values keep their index order, as a stable sort), when
+/// that rank is below k. NaN compares as larger than every number.
+static Expected<std::vector<te::Tensor>> topkCompute(const ComputeArgs &args) {
+  const auto *attrs = cast<TopKAttrs>(args.attrs);
+  const te::Tensor &data = args.arg(0);
+  unsigned rank = data.getRank();
+  unsigned axis = attrs->axis < 0 ? attrs->axis + rank : attrs->axis;
+  std::vector<te::Expr> shape(data.getShape());
+  std::optional<int64_t> n = shape[axis].getConstInt();
+  if (!n)
+    return computeError("needs a static extent on the axis");
+  int64_t k = attrs->k.value_or(0);
+  if (k < 1 || k > *n)
+    k = *n;
+  std::vector<te::Expr> outShape(shape);
+  outShape[axis] = k;
+  DataType dtype = data.getDType();
+  bool floating = dtype.isFloatingPoint();
+  // a before b in the order (a's index ia, b's index ib).
+  auto before = [&](te::Expr a, te::Expr ia, te::Expr b, te::Expr ib) {
+    te::Expr better = attrs->isAscend ? a < b : a > b;
+    te::Expr equal = a == b;
+    if (floating) {
+      te::Expr aNaN = call(Intrinsic::IsNan, {a});
+      te::Expr bNaN = call(Intrinsic::IsNan, {b});
+      // NaN is the largest value: first when descending, last ascending.
+      te::Expr nanFirst = attrs->isAscend ? logicalAnd(bNaN, logicalNot(aNaN))
+                                          : logicalAnd(aNaN, logicalNot(bNaN));
+      better = logicalOr(nanFirst,
+                         logicalAnd(logicalNot(logicalOr(aNaN, bNaN)), better));
+      equal = logicalOr(logicalAnd(aNaN, bNaN), equal);
+    }
+    return logicalOr(better, logicalAnd(equal, ia < ib));
+  };
+  std::vector<te::Tensor> outs = externOp(
+      "topk", {data}, {{outShape, dtype}, {outShape, attrs->dtype}},
+      [&](ArrayRef<te::Tensor>, ArrayRef<te::Tensor> bufs) {
+        std::vector<te::Expr> outer(shape);
+        outer[axis] = 1;
+        return forNest(outer, [&](ArrayRef<te::Expr> pos) {
+          return forLoop(
+              shape[axis],
+              [&](te::Expr j) {
+                SmallVector<te::Expr, 4> at(pos.begin(), pos.end());
+                at[axis] = j;
+                IterVar m = reduceAxis(shape[axis], "m");
+                SmallVector<te::Expr, 4> other(pos.begin(), pos.end());
+                other[axis] = m.var;
+                te::Expr position =
+                    sum(select(before(data(other), m.var, data(at), j),
+                               te::Expr(1), te::Expr(0)),
+                        {m});
+                SmallVector<te::Expr, 4> dst(pos.begin(), pos.end());
+                dst[axis] = position;
+                return ifThenElse(position < k,
+                                  seq({store(bufs[0], dst, data(at)),
+                                       store(bufs[1], dst, j)}));
+              },
+              "j");
+        });
+      });
+  StringRef retType = attrs->retType;
+  if (retType == "values")
+    return std::vector<te::Tensor>{outs[0]};
+  if (retType == "indices")
+    return std::vector<te::Tensor>{outs[1]};
+  return outs;
+}
+
+/// einsum: out[o] = sum over the contracted subscripts c of the product of
+/// operand_i[its subscripts of (o, c)]; an ellipsis axis of extent 1 in an
+/// operand reads index 0 (broadcast).
+static Expected<std::vector<te::Tensor>>
+einsumCompute(const ComputeArgs &args) {
+  const auto *attrs = cast<EinsumAttrs>(args.attrs);
+  ArrayRef<te::Tensor> operands = args.args[0];
+  SmallVector<unsigned, 4> ranks;
+  for (const te::Tensor &t : operands)
+    ranks.push_back(t.getRank());
+  Expected<EinsumSpec> spec = parseEinsum(attrs->equation, ranks);
+  if (!spec)
+    return spec.takeError();
+  std::vector<te::Expr> extent(spec->numLabels);
+  for (unsigned i = 0; i < operands.size(); ++i)
+    for (unsigned a = 0; a < ranks[i]; ++a) {
+      te::Expr &e = extent[spec->operands[i][a]];
+      const te::Expr &d = operands[i].getShape()[a];
+      if (!e || e.isConstInt(1))
+        e = d;
+    }
+  const TensorType &result = tensorResult(args.resultType, 0);
+  return std::vector<te::Tensor>{compute(
+      makeShape(result.getShape()),
+      [&](ArrayRef<te::Expr> o) {
+        std::vector<te::Expr> index(spec->numLabels);
+        for (unsigned p = 0; p < spec->output.size(); ++p)
+          index[spec->output[p]] = o[p];
+        SmallVector<IterVar, 4> axes;
+        for (unsigned label = 0; label < spec->numLabels; ++label)
+          if (!index[label]) {
+            axes.push_back(reduceAxis(extent[label], "c"));
+            index[label] = axes.back().var;
+          }
+        te::Expr product;
+        for (unsigned i = 0; i < operands.size(); ++i) {
+          SmallVector<te::Expr, 4> at;
+          for (unsigned a = 0; a < ranks[i]; ++a) {
+            unsigned label = spec->operands[i][a];
+            bool broadcast = spec->isEllipsis[label] &&
+                             operands[i].getShape()[a].isConstInt(1);
+            at.push_back(broadcast ? te::Expr(0) : index[label]);
+          }
+          te::Expr read = operands[i](at);
+          product = product ? product * read : read;
+        }
+        if (axes.empty())
+          return product;
+        return sum(product, axes);
+      },
+      "einsum")};
+}
+
+void nnir::registerAlgorithmComputes() {
+  setOpCompute("cumsum", cumsumCompute);
+  setOpCompute("topk", topkCompute);
+  setOpCompute("einsum", einsumCompute);
+}
