@@ -24,7 +24,8 @@
 ///    bindings by block. `%N` numbers follow TVM's order: one counter per
 ///    printed module, in the order nodes finish printing.
 ///
-///    Blocks nest no deeper than kMaxBlockDepth: a chain of single-use
+///    Blocks nest no deeper than kMaxBlockDepth (nor indentation deeper than
+///    theirs, whatever the input's nesting): a chain of single-use
 ///    functions (`%1 = fn () { %0 }` ...), ifs or parenthesised lets would
 ///    otherwise print as deeply nested as the chain is long, however flat the
 ///    input was. A node that would open a block deeper than that is bound in
@@ -182,6 +183,10 @@ static void printDense(raw_ostream &os, const Constant *c) {
 /// text reads back, and far above what models need, so TVM's layout is kept.
 static constexpr unsigned kMaxBlockDepth = 64;
 
+/// The deepest indentation printed, in columns: that of kMaxBlockDepth
+/// blocks.
+static constexpr unsigned kMaxIndent = 2 * kMaxBlockDepth;
+
 /// Nodes depending on more binders than this are never moved (tracking
 /// their binders would cost too much, and such nesting is syntactic).
 static constexpr unsigned kMaxTrackedBinders = 16;
@@ -301,9 +306,12 @@ private:
       encodeMetadata(metaConstants, metaObjects, os);
     }
   }
+  /// Indentation stops growing at kMaxIndent columns: input nested deeper
+  /// than the printer's own blocks (40,000 `if`s each using a variable of
+  /// the level around it) would otherwise print quadratically large text.
   void emitNewline(unsigned indent) {
     os << '\n';
-    os.indent(indent);
+    os.indent(std::min(indent, kMaxIndent));
   }
 
   /// The output must use TVM's syntax only (--inline-constant-limit=0).

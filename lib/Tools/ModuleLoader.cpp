@@ -10,6 +10,7 @@
 #include "nnir/Tools/ModuleLoader.h"
 #include "nnir/Runtime/NumPy.h"
 #include "nnir/Support/Diagnostics.h"
+#include "nnir/Support/Stack.h"
 
 #ifdef NNIR_HAVE_ONNX
 #include "nnir/ONNX/Import.h"
@@ -126,4 +127,12 @@ Expected<NDArray> nnir::loadInputTensor(StringRef path, uint64_t maxBytes) {
 #else
   llvm_unreachable("handled above");
 #endif
+}
+
+Error nnir::checkNestingLimit(unsigned depth) {
+  if (depth <= kMaxNestingDepth)
+    return Error::success();
+  return makeError("--max-nesting-depth=" + Twine(depth) +
+                   " is above the deepest nesting supported (" +
+                   Twine(kMaxNestingDepth) + ")");
 }

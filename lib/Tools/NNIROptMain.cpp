@@ -26,6 +26,7 @@
 #include "nnir/Pass/PassRegistry.h"
 #include "nnir/Pass/RemarkStreamer.h"
 #include "nnir/Support/Diagnostics.h"
+#include "nnir/Support/Stack.h"
 #include "nnir/Support/Suggestions.h"
 #include "nnir/Transforms/InferType.h"
 #include "nnir/Transforms/Pipelines.h"
@@ -670,12 +671,15 @@ void nnir::printNNIRVersion(raw_ostream &os) {
 
 /// Prints \p module, parses the text again and compares. The reparsed text
 /// lives in its own SourceMgr, so a parse error points into the printed text.
+/// It is read with the input's parser options: a module that the nesting
+/// limit admitted reads back under the same limit.
 static bool verifyRoundtrip(const IRModule &module, const PrintOptions &options,
+                            const ParserOptions &parserOptions,
                             raw_ostream &errs) {
   std::string text = toString(module, options);
   SourceMgr printedMgr;
   Expected<Ref<IRModule>> reparsed =
-      parseModule(text, printedMgr, "<printed module>");
+      parseModule(text, printedMgr, "<printed module>", parserOptions);
   if (!reparsed) {
     WithColor::error(errs, kNNIROptToolName)
         << "round trip failed: the printed module does not parse:\n";
@@ -781,7 +785,8 @@ static int writeOutput(const NNIROptConfig &config, raw_ostream &errs,
   return 0;
 }
 
-int nnir::runNNIROpt(const NNIROptConfig &config, raw_ostream &errs) {
+/// runNNIROpt's work, on a stack sized for the nesting limit.
+static int runNNIROptOnStack(const NNIROptConfig &config, raw_ostream &errs) {
   // One SourceMgr holds the pipeline text and the input, so errors in
   // either are located.
   SourceMgr sourceMgr;
@@ -910,7 +915,8 @@ int nnir::runNNIROpt(const NNIROptConfig &config, raw_ostream &errs) {
         return fail(std::move(err));
   }
   if (config.verifyRoundtrip &&
-      !verifyRoundtrip(**module, config.printOptions, errs))
+      !verifyRoundtrip(**module, config.printOptions, config.parserOptions,
+                       errs))
     return 1;
 
   if (config.emit != NNIROptConfig::EmitKind::NNIR) {
@@ -926,6 +932,20 @@ int nnir::runNNIROpt(const NNIROptConfig &config, raw_ostream &errs) {
   return writeOutput(config, errs, [&](raw_ostream &os) {
     printModule(**module, os, config.printOptions);
   });
+}
+
+int nnir::runNNIROpt(const NNIROptConfig &config, raw_ostream &errs) {
+  if (Error err = checkNestingLimit(config.parserOptions.maxNestingDepth)) {
+    printErrors(std::move(err), SourceMgr(), kNNIROptToolName, errs);
+    return 1;
+  }
+  // Parsing, verifying, the passes and printing recurse once per level of
+  // syntactic nesting (bounded by the limit): they run on a thread whose
+  // stack holds the deepest input the limit admits.
+  int result = 1;
+  runWithStack(getStackBytesForNesting(config.parserOptions.maxNestingDepth),
+               [&] { result = runNNIROptOnStack(config, errs); });
+  return result;
 }
 
 int nnir::nnirOptMain(int argc, char **argv) {

@@ -22,6 +22,7 @@
 #include "nnir/Pass/PassRegistry.h"
 #include "nnir/Runtime/NumPy.h"
 #include "nnir/Support/Diagnostics.h"
+#include "nnir/Support/Stack.h"
 #include "nnir/Tools/ModuleLoader.h"
 #include "nnir/Transforms/InferType.h"
 
@@ -163,8 +164,9 @@ static Expected<NDArray> randomArray(const TensorType &type,
 // The driver
 //===----------------------------------------------------------------------===//
 
-int nnir::runNNIRRun(const NNIRRunConfig &config, raw_ostream &out,
-                     raw_ostream &errs) {
+/// runNNIRRun's work, on a stack sized for the nesting limit.
+static int runNNIRRunOnStack(const NNIRRunConfig &config, raw_ostream &out,
+                             raw_ostream &errs) {
   SourceMgr sourceMgr;
   auto fail = [&](Error err) {
     printErrors(std::move(err), sourceMgr, kToolName, errs);
@@ -392,6 +394,20 @@ int nnir::runNNIRRun(const NNIRRunConfig &config, raw_ostream &out,
   if (Error err = scope->exit())
     return fail(std::move(err));
   return 0;
+}
+
+int nnir::runNNIRRun(const NNIRRunConfig &config, raw_ostream &out,
+                     raw_ostream &errs) {
+  // As nnir-opt: parsing and the walks over nested syntax recurse once per
+  // level, so they run on a stack that holds the deepest input admitted.
+  if (Error err = checkNestingLimit(config.parserOptions.maxNestingDepth)) {
+    printErrors(std::move(err), SourceMgr(), kToolName, errs);
+    return 1;
+  }
+  int result = 1;
+  runWithStack(getStackBytesForNesting(config.parserOptions.maxNestingDepth),
+               [&] { result = runNNIRRunOnStack(config, out, errs); });
+  return result;
 }
 
 int nnir::nnirRunMain(int argc, char **argv) {

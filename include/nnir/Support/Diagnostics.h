@@ -46,9 +46,12 @@ llvm::Error makeError(llvm::SMLoc loc, const llvm::Twine &message);
 /// Builds an error with no location.
 llvm::Error makeError(const llvm::Twine &message);
 
-/// Prints every error in \p err: located errors through \p sm (file:line:col,
-/// source line and caret), the others as `<tool>: error: message`. Consumes
-/// \p err. Returns true if there was an error.
+/// Prints the errors in \p err: located errors through \p sm (file:line:col,
+/// a window of at most 100 columns of the source line and a caret; see
+/// docs/TextFormat.md, "Diagnostics"), the others as `<tool>: error:
+/// message`. After 20 errors (clang's -ferror-limit default) it says "too
+/// many errors emitted" and prints no more. Consumes \p err. Returns true if
+/// there was an error.
 bool printErrors(llvm::Error err, const llvm::SourceMgr &sm,
                  llvm::StringRef toolName, llvm::raw_ostream &os);
 
@@ -64,7 +67,9 @@ void printWarning(const llvm::SourceMgr &sm, llvm::SMLoc loc,
 void printRemark(const llvm::SourceMgr &sm, llvm::SMLoc loc,
                  const llvm::Twine &message, llvm::raw_ostream &os);
 
-/// The 1-based line and column of \p loc, or {0, 0} if it is not in \p sm.
+/// The 1-based line and column of \p loc (the column in UTF-8 code points,
+/// a leading byte order mark not counted, as diagnostics show it), or
+/// {0, 0} if it is not in \p sm.
 std::pair<unsigned, unsigned> getLineAndColumn(const llvm::SourceMgr &sm,
                                                llvm::SMLoc loc);
 

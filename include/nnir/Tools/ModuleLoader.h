@@ -42,6 +42,10 @@ llvm::Expected<Ref<IRModule>> loadModule(llvm::SourceMgr &sourceMgr,
                                          unsigned bufferId,
                                          const ModuleLoadOptions &options);
 
+/// Refuses a nesting limit (`--max-nesting-depth`) above kMaxNestingDepth,
+/// the deepest a tool sizes its stack for (Support/Stack.h).
+llvm::Error checkNestingLimit(unsigned depth);
+
 /// Adds `NAME=D0xD1x...` (`NAME=` alone for a 0-d tensor) to \p shapes.
 llvm::Error parseInputShape(llvm::StringRef spec,
                             llvm::StringMap<std::vector<int64_t>> &shapes);
