@@ -19,7 +19,6 @@ void nnir::registerAllOps() {
     registerNNOps();
     registerAnnotationOps();
     // Computes attach to the registered operators.
-    registerElementwiseComputes();
     registerReductionComputes();
     registerDataMovementComputes();
     registerNNComputes();
