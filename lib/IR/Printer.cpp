@@ -62,6 +62,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 using namespace llvm;
@@ -206,22 +207,20 @@ enum class Use : uint8_t {
   LetBody,
 };
 
-/// Analysis results for one non-atomic node.
+/// Analysis results for one non-atomic node. One per node of the unit
+/// printed, so it is kept small (56 bytes) and trivially copyable; what only
+/// some nodes need lives in side tables.
 struct NodeInfo {
   explicit NodeInfo(const Expr *expr) : expr(expr) {}
   const Expr *expr;
-  unsigned useCount = 0;
-  Use lastUse = Use::Bind;
-  bool isRoot = false;
-  bool bound = false;
-  /// The block holding the node's text (for a bound node, its binding).
-  int block = -1;
-  /// Let: the block of its `let` line. If: the then-block. Function: the body.
-  int inner = -1;
-  /// If: the else-block.
-  int elseBlock = -1;
   /// `%N` of a bound node.
   int64_t number = -1;
+  unsigned useCount = 0;
+  /// The block holding the node's text (for a bound node, its binding).
+  int block = -1;
+  /// Let: the block of its `let` line. If: the then-block (the else-block
+  /// follows it). Function: the body.
+  int inner = -1;
   /// Expression-valued attributes of a Call or Function, in attrExprs.
   unsigned attrBegin = 0;
   unsigned attrCount = 0;
@@ -230,10 +229,17 @@ struct NodeInfo {
   /// Let: the number of nodes finished when its `let` line is printed.
   unsigned letLine = 0;
   /// The functions and lets (node indices, sorted) whose variables the node
-  /// uses free; see kMaxTrackedBinders.
-  SmallVector<unsigned, 2> binders;
+  /// uses free: binderPool[bindersBegin, +numBinders); see
+  /// kMaxTrackedBinders.
+  unsigned bindersBegin = 0;
+  uint8_t numBinders = 0;
+  Use lastUse = Use::Bind;
+  bool isRoot = false;
+  bool bound = false;
   bool tooManyBinders = false;
 };
+static_assert(std::is_trivially_copyable_v<NodeInfo>,
+              "NodeInfo is copied in bulk when the table grows");
 
 /// A line of a block before its result: `%N = ...;` or `let %x = ...;`.
 struct Item {
@@ -265,9 +271,13 @@ private:
   const Expr *getChild(const NodeInfo &info, unsigned i, Use &use,
                        bool &done) const;
   void visitAtom(const Expr *expr);
-  void collectBinders(const std::vector<unsigned> &postOrder);
+  void collectBinders();
   int getHoistBlock(const NodeInfo &info) const;
-  void placeNodes(const std::vector<unsigned> &postOrder);
+  void placeNodes();
+  ArrayRef<unsigned> getBinders(const NodeInfo &info) const {
+    return ArrayRef<unsigned>(binderPool)
+        .slice(info.bindersBegin, info.numBinders);
+  }
   void addUse(const Expr *child, int block);
   int newBlock(int parent, const Expr *root);
   int commonAncestor(int a, int b) const;
@@ -300,8 +310,7 @@ private:
   void emitAttrValue(const AttrValue &value, unsigned indent);
   void emitMetadata() {
     if (options.printMetadata &&
-        (!metaConstants.empty() || !metaObjects.empty()))
-    {
+        (!metaConstants.empty() || !metaObjects.empty())) {
       os << "\n#[metadata]\n";
       encodeMetadata(metaConstants, metaObjects, os);
     }
@@ -335,6 +344,14 @@ private:
 
   // State of the unit being printed.
   std::vector<NodeInfo> nodes;
+  /// What the analysis meets in TVM's printing order: a node finishing
+  /// (its index), or a let's `let` line (its index | kLetLine).
+  static constexpr uint32_t kLetLine = 1u << 31;
+  std::vector<uint32_t> events;
+  /// The binder sets of NodeInfo::bindersBegin; a node whose set is the one
+  /// stored last (a chain's nodes all depend on the same parameters) shares
+  /// it.
+  std::vector<unsigned> binderPool;
   DenseMap<const Expr *, unsigned> nodeIndex;
   std::vector<Block> blocks;
   std::vector<const Expr *> attrExprs;
@@ -564,6 +581,8 @@ void Printer::addUse(const Expr *child, int block) {
 
 void Printer::analyze(const Expr *root) {
   nodes.clear();
+  events.clear();
+  binderPool.clear();
   nodeIndex.clear();
   blocks.clear();
   attrExprs.clear();
@@ -582,12 +601,7 @@ void Printer::analyze(const Expr *root) {
   // Phase 1a: iterative DFS in TVM's printing order. Events record when a
   // node finishes (its binding would be printed) and when a let's value is
   // done (its `let` line would be printed).
-  struct Event {
-    bool isLetLine;
-    unsigned node;
-  };
-  std::vector<Event> events;
-  std::vector<unsigned> postOrder;
+  unsigned finished = 0;
   struct Frame {
     unsigned node;
     unsigned next;
@@ -603,16 +617,15 @@ void Printer::analyze(const Expr *root) {
     unsigned index = stack.back().node;
     unsigned childIndex = stack.back().next;
     if (childIndex == 1 && isa<Let>(nodes[index].expr)) {
-      events.push_back({true, index});
-      nodes[index].letLine = postOrder.size();
+      events.push_back(index | kLetLine);
+      nodes[index].letLine = finished;
     }
     Use use;
     bool done;
     const Expr *child = getChild(nodes[index], childIndex, use, done);
     if (done) {
-      events.push_back({false, index});
-      nodes[index].finish = postOrder.size();
-      postOrder.push_back(index);
+      events.push_back(index);
+      nodes[index].finish = finished++;
       stack.pop_back();
       continue;
     }
@@ -636,27 +649,32 @@ void Printer::analyze(const Expr *root) {
   }
 
   // Phase 1b: blocks and binding places, users first.
-  collectBinders(postOrder);
+  collectBinders();
   nodes[0].block = 0;
-  placeNodes(postOrder);
+  placeNodes();
 
   // Phase 1c: numbers and block lines, in TVM's order.
-  for (const Event &event : events) {
-    NodeInfo &info = nodes[event.node];
-    if (event.isLetLine) {
-      blocks[info.inner].items.push_back({true, event.node});
+  for (uint32_t event : events) {
+    unsigned index = event & ~kLetLine;
+    NodeInfo &info = nodes[index];
+    if (event & kLetLine) {
+      blocks[info.inner].items.push_back({true, index});
     } else if (info.bound) {
       info.number = nextNumber++;
-      blocks[info.block].items.push_back({false, event.node});
+      blocks[info.block].items.push_back({false, index});
     }
   }
 }
 
-void Printer::collectBinders(const std::vector<unsigned> &postOrder) {
-  // Children first: a node's binders are its children's and those of the
-  // variables it uses, less itself.
+void Printer::collectBinders() {
+  // Children first (the post-order): a node's binders are its children's and
+  // those of the variables it uses, less itself.
   SmallVector<unsigned, 8> merged;
-  for (unsigned index : postOrder) {
+  NodeInfo lastStored(nullptr);
+  for (uint32_t event : events) {
+    if (event & kLetLine)
+      continue;
+    unsigned index = event;
     NodeInfo &info = nodes[index];
     merged.clear();
     bool tooMany = false;
@@ -675,7 +693,8 @@ void Printer::collectBinders(const std::vector<unsigned> &postOrder) {
       } else if (!isAtomic(child)) {
         const NodeInfo &childInfo = nodes[nodeIndex.find(child)->second];
         tooMany |= childInfo.tooManyBinders;
-        merged.append(childInfo.binders.begin(), childInfo.binders.end());
+        ArrayRef<unsigned> binders = getBinders(childInfo);
+        merged.append(binders.begin(), binders.end());
       }
     }
     llvm::sort(merged);
@@ -683,8 +702,15 @@ void Printer::collectBinders(const std::vector<unsigned> &postOrder) {
     merged.erase(std::remove(merged.begin(), merged.end(), index),
                  merged.end());
     info.tooManyBinders = tooMany || merged.size() > kMaxTrackedBinders;
-    if (!info.tooManyBinders)
-      info.binders.assign(merged.begin(), merged.end());
+    if (info.tooManyBinders || merged.empty())
+      continue;
+    if (ArrayRef<unsigned>(merged) != getBinders(lastStored)) {
+      lastStored.bindersBegin = binderPool.size();
+      lastStored.numBinders = merged.size();
+      binderPool.insert(binderPool.end(), merged.begin(), merged.end());
+    }
+    info.bindersBegin = lastStored.bindersBegin;
+    info.numBinders = lastStored.numBinders;
   }
 }
 
@@ -698,7 +724,7 @@ int Printer::getHoistBlock(const NodeInfo &info) const {
   // Nothing may move above the body of the function being printed (block 0
   // holds the definition itself).
   int target = isa<Function>(nodes[0].expr) ? nodes[0].inner : 0;
-  for (unsigned binder : info.binders) {
+  for (unsigned binder : getBinders(info)) {
     const NodeInfo &binderInfo = nodes[binder];
     // A let variable is in scope after the `let` line only: a node printed
     // in the let's value stays where it is.
@@ -711,8 +737,11 @@ int Printer::getHoistBlock(const NodeInfo &info) const {
   return blocks[target].depth < blocks[info.block].depth ? target : -1;
 }
 
-void Printer::placeNodes(const std::vector<unsigned> &postOrder) {
-  for (auto it = postOrder.rbegin(), end = postOrder.rend(); it != end; ++it) {
+void Printer::placeNodes() {
+  // Users first: the post-order backwards.
+  for (auto it = events.rbegin(), end = events.rend(); it != end; ++it) {
+    if (*it & kLetLine)
+      continue;
     NodeInfo &info = nodes[*it];
     info.bound =
         !info.isRoot && (info.useCount >= 2 || info.lastUse == Use::Bind);
@@ -752,8 +781,8 @@ void Printer::placeNodes(const std::vector<unsigned> &postOrder) {
       addUse(ifExpr->getCond().get(), block);
       int thenBlock = newBlock(block, ifExpr->getThen().get());
       int elseBlock = newBlock(block, ifExpr->getElse().get());
+      assert(elseBlock == thenBlock + 1 && "emission finds it there");
       info.inner = thenBlock;
-      info.elseBlock = elseBlock;
       addUse(ifExpr->getThen().get(), thenBlock);
       addUse(ifExpr->getElse().get(), elseBlock);
       break;
@@ -966,7 +995,7 @@ void Printer::emitNode(const NodeInfo &info, unsigned indent) {
     emitNewline(indent);
     os << "} else {";
     emitNewline(indent + 2);
-    emitBlock(info.elseBlock, indent + 2);
+    emitBlock(info.inner + 1, indent + 2);
     emitNewline(indent);
     os << '}';
     return;

@@ -9,21 +9,90 @@
 
 #include "nnir/Support/Diagnostics.h"
 
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/Hashing.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <mutex>
 
 using namespace llvm;
 using namespace nnir;
 
+namespace {
+/// The process's table of interned tensor types (those without a location):
+/// one object per distinct (shape, dtype), as MLIR's context uniques types.
+/// Interned types live until the process ends. The table is bounded, so a
+/// program that makes ever new shapes does not grow it without limit; past
+/// the bound, types are allocated as they were before interning (equality
+/// is structural either way, so nothing can tell the difference).
+class TensorTypeTable {
+public:
+  static constexpr size_t kMaxEntries = 1 << 16;
+
+  Ref<TensorType> lookup(ArrayRef<int64_t> shape, DataType dtype,
+                         function_ref<TensorType *()> create) {
+    Key key{shape, dtype};
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = types.find_as(key);
+    if (it != types.end())
+      return *it;
+    TensorType *type = create();
+    if (types.size() < kMaxEntries) {
+      // The table's reference keeps the type alive (never released: the
+      // table itself is never destroyed, so exit does not walk it).
+      type->Retain();
+      types.insert(type);
+    }
+    return Ref<TensorType>(type);
+  }
+
+private:
+  struct Key {
+    ArrayRef<int64_t> shape;
+    DataType dtype;
+  };
+  struct Info : DenseMapInfo<TensorType *> {
+    static unsigned getHashValue(const Key &key) {
+      return hash_combine(
+          key.dtype.getCode(), key.dtype.getBits(), key.dtype.getLanes(),
+          hash_combine_range(key.shape.begin(), key.shape.end()));
+    }
+    static unsigned getHashValue(const TensorType *type) {
+      return getHashValue(Key{type->getShape(), type->getDType()});
+    }
+    static bool isEqual(const Key &key, const TensorType *type) {
+      if (type == getEmptyKey() || type == getTombstoneKey())
+        return false;
+      return key.dtype == type->getDType() && key.shape == type->getShape();
+    }
+    static bool isEqual(const TensorType *a, const TensorType *b) {
+      return a == b;
+    }
+  };
+
+  std::mutex mutex;
+  DenseSet<TensorType *, Info> types;
+};
+} // namespace
+
 Ref<TensorType> TensorType::get(ArrayRef<int64_t> shape, DataType dtype,
                                 SMLoc loc) {
-  return Ref<TensorType>(new TensorType(shape, dtype, loc));
+  auto create = [&] { return new TensorType(shape, dtype, loc); };
+  // A type written in the source keeps its own location (diagnostics point
+  // at it); the others are interned.
+  if (loc.isValid())
+    return Ref<TensorType>(create());
+  // Deliberately leaked: types handed out must outlive every static that
+  // holds IR (the operator registry's default records).
+  static TensorTypeTable *table = new TensorTypeTable();
+  return table->lookup(shape, dtype, create);
 }
 
 Error TensorType::verifyShape(ArrayRef<int64_t> shape, SMLoc loc) {
   for (int64_t dim : shape)
     if (dim < 0)
-      return makeError(loc, "negative dimension " + Twine(dim) +
-                                " in tensor shape");
+      return makeError(loc,
+                       "negative dimension " + Twine(dim) + " in tensor shape");
   if (!nnir::getNumElements(shape))
     return makeError(loc, "tensor shape has more than 2^63-1 elements");
   return Error::success();
@@ -119,8 +188,7 @@ bool nnir::typesEqual(const Type *a, const Type *b) {
   switch (a->getKind()) {
   case Type::Kind::Tensor: {
     const auto *ta = cast<TensorType>(a), *tb = cast<TensorType>(b);
-    return ta->getDType() == tb->getDType() &&
-           ta->getShape() == tb->getShape();
+    return ta->getDType() == tb->getDType() && ta->getShape() == tb->getShape();
   }
   case Type::Kind::Tuple: {
     const auto *ta = cast<TupleType>(a), *tb = cast<TupleType>(b);

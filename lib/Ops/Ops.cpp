@@ -20,7 +20,6 @@ void nnir::registerAllOps() {
     registerAnnotationOps();
     registerAlgorithmOps();
     // Computes attach to the registered operators.
-    registerElementwiseComputes();
     registerReductionComputes();
     registerDataMovementComputes();
     registerNNComputes();

@@ -38,6 +38,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <deque>
 #include <optional>
 #include <vector>
 
@@ -51,7 +52,8 @@ enum class ParseMode { Module, Expr, Type };
 class Parser {
 public:
   Parser(StringRef buffer, const ParserOptions &options, ParseMode mode)
-      : lexer(buffer), options(options), mode(mode) {}
+      : lexer(buffer), options(options), mode(mode),
+        denseGraphLimit(buffer.size() / 8 + 1024) {}
 
   Expected<Ref<IRModule>> parseModuleTop();
   Expected<Ref<Expr>> parseExprTop();
@@ -181,10 +183,7 @@ private:
     while (bindings.size() > mark) {
       Binding &b = bindings.back();
       if (b.isGraph) {
-        if (b.shadowed >= 0)
-          graphIndex[b.number] = b.shadowed;
-        else
-          graphIndex.erase(b.number);
+        setGraphBinding(b.number, b.shadowed);
       } else {
         if (b.shadowed >= 0)
           localIndex[b.name] = b.shadowed;
@@ -202,19 +201,43 @@ private:
                         unsigned(scopeMarks.size()), shadowed});
   }
   bool bindGraph(const Token &nameTok, Ref<Expr> value) {
-    auto it = graphIndex.find(nameTok.number);
-    int64_t shadowed = -1;
-    if (it != graphIndex.end()) {
-      if (bindings[it->second].scope == scopeMarks.size())
-        return emitError(nameTok.getLoc(), nameTok.spelling +
-                                               " is already defined in this "
-                                               "scope");
-      shadowed = it->second;
-    }
-    graphIndex[nameTok.number] = bindings.size();
+    int64_t shadowed = findGraphBinding(nameTok.number);
+    if (shadowed >= 0 && bindings[shadowed].scope == scopeMarks.size())
+      return emitError(nameTok.getLoc(), nameTok.spelling +
+                                             " is already defined in this "
+                                             "scope");
+    setGraphBinding(nameTok.number, bindings.size());
     bindings.push_back({true, StringRef(), nameTok.number, std::move(value),
                         unsigned(scopeMarks.size()), shadowed});
     return true;
+  }
+
+  /// The binding of `%N` in scope (an index into bindings), or -1.
+  int64_t findGraphBinding(uint64_t number) const {
+    if (number < denseGraphLimit)
+      return number < graphSlots.size() ? graphSlots[number] : -1;
+    auto it = graphIndex.find(number);
+    return it == graphIndex.end() ? -1 : int64_t(it->second);
+  }
+  /// Makes \p index (-1: none) the binding of `%N`.
+  void setGraphBinding(uint64_t number, int64_t index) {
+    if (number < denseGraphLimit) {
+      if (number >= graphSlots.size()) {
+        if (index < 0)
+          return;
+        graphSlots.resize(
+            std::min<uint64_t>(
+                std::max<uint64_t>(number + 1, 2 * graphSlots.size()),
+                denseGraphLimit),
+            -1);
+      }
+      graphSlots[number] = index;
+      return;
+    }
+    if (index < 0)
+      graphIndex.erase(number);
+    else
+      graphIndex[number] = index;
   }
 
   //===--------------------------------------------------------------------===//
@@ -246,12 +269,12 @@ private:
     SMLoc loc;
   };
   Ref<Expr> parseExprSeq();
-  LLVM_ATTRIBUTE_NOINLINE Ref<Expr> finishExprSeq(std::vector<SeqItem> &items,
-                                                  Ref<Expr> result);
+  LLVM_ATTRIBUTE_NOINLINE Ref<Expr>
+  finishExprSeq(SmallVector<SeqItem, 0> &items, Ref<Expr> result);
   LLVM_ATTRIBUTE_NOINLINE bool parseGraphBinding();
-  LLVM_ATTRIBUTE_NOINLINE bool parseLetBinding(std::vector<SeqItem> &items);
+  LLVM_ATTRIBUTE_NOINLINE bool parseLetBinding(SmallVector<SeqItem, 0> &items);
   LLVM_ATTRIBUTE_NOINLINE Ref<Var> parseLetHead();
-  LLVM_ATTRIBUTE_NOINLINE bool finishLetBinding(std::vector<SeqItem> &items,
+  LLVM_ATTRIBUTE_NOINLINE bool finishLetBinding(SmallVector<SeqItem, 0> &items,
                                                 Ref<Var> var, Ref<Expr> value,
                                                 SMLoc loc);
   Ref<Expr> parseBraceBody();
@@ -362,9 +385,17 @@ private:
   SMLoc errorLoc;
   std::string errorMessage;
 
-  std::vector<Binding> bindings;
+  /// Every binding in scope, innermost last. A deque: it never moves its
+  /// elements, so a 1,000,000-binding body grows it without copies.
+  std::deque<Binding> bindings;
   SmallVector<size_t, 16> scopeMarks;
   StringMap<size_t> localIndex;
+  /// Graph numbers below denseGraphLimit (TVM's printer numbers from 0 up,
+  /// so all of them in practice) find their binding in graphSlots; larger
+  /// ones in graphIndex. The limit is proportional to the text's size, so
+  /// graphSlots is too, whatever numbers the text uses.
+  uint64_t denseGraphLimit;
+  std::vector<int64_t> graphSlots;
   DenseMap<uint64_t, size_t> graphIndex;
   StringMap<Ref<Var>> freeVars;
 
@@ -381,6 +412,8 @@ private:
   /// Constants materialised from the table, with the location of the first
   /// reference (later references share the node).
   std::vector<Ref<Constant>> metaConstants;
+  /// The array of each scalar literal read so far, by value and dtype.
+  DenseMap<std::pair<uint64_t, uint64_t>, NDArray> scalarLiterals;
 };
 
 } // namespace
@@ -604,7 +637,7 @@ Ref<Expr> Parser::parseBraceBody() {
 Ref<Expr> Parser::parseExprSeq() {
   // Bindings and `e;` items are collected in source order; the Lets are
   // built from the innermost out once the final expression is known.
-  std::vector<SeqItem> items;
+  SmallVector<SeqItem, 0> items;
   pushScope();
   Ref<Expr> result;
   while (true) {
@@ -646,7 +679,8 @@ Ref<Expr> Parser::parseExprSeq() {
 }
 
 /// Closes the scope of an expression sequence and builds its Lets.
-Ref<Expr> Parser::finishExprSeq(std::vector<SeqItem> &items, Ref<Expr> result) {
+Ref<Expr> Parser::finishExprSeq(SmallVector<SeqItem, 0> &items,
+                                Ref<Expr> result) {
   popScope();
   for (auto it = items.rbegin(), e = items.rend(); it != e; ++it) {
     Ref<Var> var = it->var ? it->var : Var::get("", nullptr, it->loc);
@@ -670,7 +704,7 @@ bool Parser::parseGraphBinding() {
 }
 
 /// `let %x (: T)? = e;`
-bool Parser::parseLetBinding(std::vector<SeqItem> &items) {
+bool Parser::parseLetBinding(SmallVector<SeqItem, 0> &items) {
   SMLoc letLoc = tok.getLoc();
   Ref<Var> var = parseLetHead();
   if (!var)
@@ -708,7 +742,7 @@ Ref<Var> Parser::parseLetHead() {
 }
 
 /// The `;` after a let binding's value.
-bool Parser::finishLetBinding(std::vector<SeqItem> &items, Ref<Var> var,
+bool Parser::finishLetBinding(SmallVector<SeqItem, 0> &items, Ref<Var> var,
                               Ref<Expr> value, SMLoc loc) {
   if (!expect(TokenKind::Semicolon, "';' after the let binding"))
     return false;
@@ -1062,13 +1096,13 @@ Ref<Expr> Parser::parseLocalVar() {
 }
 
 Ref<Expr> Parser::parseGraphVar() {
-  auto it = graphIndex.find(tok.number);
-  if (it == graphIndex.end()) {
+  int64_t index = findGraphBinding(tok.number);
+  if (index < 0) {
     emitError(tok.getLoc(), "undefined variable " + tok.spelling);
     return nullptr;
   }
   consume();
-  return bindings[it->second].value;
+  return bindings[index].value;
 }
 
 bool Parser::checkConstantSize(DataType dtype, ArrayRef<int64_t> shape,
@@ -1132,23 +1166,42 @@ Ref<Expr> Parser::parseScalarLiteral() {
   }
   if (!checkConstantSize(dtype, {}, loc))
     return nullptr;
-  Expected<NDArray> array = NDArray::create(dtype, {});
-  if (!array) {
-    emitError(array.takeError(), loc);
-    return nullptr;
-  }
+  // The literal's value: an integer, a float's bits, or a bool.
+  enum : uint64_t { IntValue, FloatBits, BoolValue };
+  uint64_t kind, payload;
   if (tok.is(TokenKind::Integer)) {
-    array->setElementFromInt(0, tok.intValue);
+    kind = IntValue;
+    payload = static_cast<uint64_t>(tok.intValue);
   } else if (tok.is(TokenKind::Float)) {
-    uint64_t bits;
-    if (!getFloatBits(tok, dtype, bits))
+    kind = FloatBits;
+    if (!getFloatBits(tok, dtype, payload))
       return nullptr;
-    array->setElementBits(0, bits);
   } else {
-    array->setElementFromInt(0, tok.is(TokenKind::KwTrue) ? 1 : 0);
+    kind = BoolValue;
+    payload = tok.is(TokenKind::KwTrue) ? 1 : 0;
+  }
+  // Literals of one value and dtype share their (immutable) array; each
+  // literal stays a Constant node of its own, with its own location.
+  std::pair<uint64_t, uint64_t> key{
+      kind << 40 | uint64_t(dtype.getCode()) << 32 |
+          uint64_t(dtype.getBits()) << 16 | dtype.getLanes(),
+      payload};
+  auto [it, inserted] = scalarLiterals.try_emplace(key);
+  if (inserted) {
+    Expected<NDArray> array = NDArray::create(dtype, {});
+    if (!array) {
+      scalarLiterals.erase(it);
+      emitError(array.takeError(), loc);
+      return nullptr;
+    }
+    if (kind == FloatBits)
+      array->setElementBits(0, payload);
+    else
+      array->setElementFromInt(0, static_cast<int64_t>(payload));
+    it->second = std::move(*array);
   }
   consume();
-  return Constant::get(std::move(*array), loc);
+  return Constant::get(it->second, loc);
 }
 
 /// A (dotted) operator name: `add`, `nn.conv2d`.

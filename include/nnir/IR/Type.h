@@ -50,7 +50,10 @@ private:
 class TensorType final : public Type {
 public:
   /// Builds a tensor type. \p shape must be valid (see verifyShape) and
-  /// \p dtype supported; use create() for unchecked input.
+  /// \p dtype supported; use create() for unchecked input. Types without a
+  /// location are interned (one object per distinct shape and dtype, for
+  /// the life of the process); a type with a location (an annotation in the
+  /// source) is its own object, so diagnostics can point at it.
   static Ref<TensorType> get(llvm::ArrayRef<int64_t> shape, DataType dtype,
                              llvm::SMLoc loc = {});
   /// A 0-d tensor type.

@@ -72,7 +72,6 @@ llvm::Error computeError(const llvm::Twine &message);
 
 /// Registers the computes of the operator families (called by
 /// registerAllOps(), after the operators themselves).
-void registerElementwiseComputes();
 void registerReductionComputes();
 void registerDataMovementComputes();
 void registerNNComputes();

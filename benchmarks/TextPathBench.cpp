@@ -1,0 +1,284 @@
+//===- TextPathBench.cpp - Speed and memory of the text path --------------===//
+//
+/// \file
+/// nnir-text-bench measures each stage of `nnir-opt` on the chain of issue 8
+/// (section 6): `%0 = add(%x, 1f); %1 = multiply(%0, 1f); ...`, 1,000,000
+/// bindings with a scalar constant operand each (32 MB of text), printed
+/// back byte for byte. Per stage:
+///
+///  - MB/s (`bytes_per_second`): text bytes parsed or printed per second;
+///  - `per_node`: time per binding (one call node, its constant operand and
+///    its `%n`);
+///  - `B/node` (bytes per binding): for Parse and InferType the heap the
+///    resulting module keeps (glibc's mallinfo2, live bytes after minus
+///    before); for every stage `peakB/node`, the growth of the peak resident
+///    set during one run of the stage (Linux's VmHWM, reset through
+///    /proc/self/clear_refs before it), which is what the stage adds to the
+///    process's peak.
+///
+/// Stages: BM_Parse, BM_Verify, BM_Print (into a string of the final size,
+/// reserved once), BM_InferType (the parsed, untyped module; every node is
+/// rebuilt with its type) and BM_Destroy (releasing the parsed module). The
+/// argument is the chain length (1,000,000; 100,000 for quick runs).
+/// benchmarks/text_path_bench.py measures the whole nnir-opt process.
+///
+/// Run from a Release build:
+///   build/benchmarks/nnir-text-bench --benchmark_counters_tabular=true
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnir/IR/Module.h"
+#include "nnir/IR/Printer.h"
+#include "nnir/IR/Verifier.h"
+#include "nnir/Ops/Ops.h"
+#include "nnir/Parser/Parser.h"
+#include "nnir/Transforms/InferType.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "benchmark/benchmark.h"
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <malloc.h>
+#include <map>
+#include <string>
+
+using namespace llvm;
+using namespace nnir;
+
+namespace {
+
+/// The chain of \p n bindings in the form nnir-opt prints it (the last call
+/// is the function's result), so printing gives the same bytes back.
+std::string makeChainText(unsigned n) {
+  std::string s;
+  raw_string_ostream os(s);
+  os << "#[version = \"0.0.5\"]\n"
+        "def @main(%x: Tensor[(4), float32]) {\n";
+  for (unsigned i = 0; i != n; ++i) {
+    StringRef op = i % 2 ? "multiply" : "add";
+    os << "  ";
+    if (i + 1 != n)
+      os << '%' << i << " = ";
+    os << op << '(';
+    if (i == 0)
+      os << "%x";
+    else
+      os << '%' << i - 1;
+    os << ", 1f)" << (i + 1 != n ? ";" : "") << '\n';
+  }
+  os << "}\n";
+  return s;
+}
+
+const std::string &getChainText(unsigned n) {
+  static std::map<unsigned, std::string> texts;
+  std::string &text = texts[n];
+  if (text.empty())
+    text = makeChainText(n);
+  return text;
+}
+
+/// Parses the chain from its text in place (as nnir-opt parses a file it
+/// maps, without copying it first).
+Ref<IRModule> parseChain(unsigned n) {
+  SourceMgr sourceMgr;
+  unsigned id = sourceMgr.AddNewSourceBuffer(
+      MemoryBuffer::getMemBuffer(getChainText(n), "chain"), SMLoc());
+  Expected<Ref<IRModule>> module = parseModule(sourceMgr, id);
+  if (!module) {
+    errs() << toString(module.takeError()) << "\n";
+    return nullptr;
+  }
+  return std::move(*module);
+}
+
+/// Bytes of heap in use (glibc).
+size_t getHeapBytes() {
+  struct mallinfo2 info = mallinfo2();
+  return info.uordblks + info.hblkhd;
+}
+
+/// A field of /proc/self/status in bytes (VmRSS, VmHWM), or 0.
+size_t getStatusBytes(const char *field) {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  size_t length = std::strlen(field);
+  while (std::getline(status, line))
+    if (line.compare(0, length, field) == 0 && line[length] == ':')
+      return std::stoull(line.substr(length + 1)) * 1024;
+  return 0;
+}
+
+/// Resets the peak resident set to the current one (Linux >= 4.0); false
+/// if the kernel does not allow it.
+bool resetPeakRSS() {
+  FILE *f = std::fopen("/proc/self/clear_refs", "w");
+  if (!f)
+    return false;
+  bool ok = std::fputs("5", f) >= 0;
+  return std::fclose(f) == 0 && ok;
+}
+
+/// Memory a stage adds: its retained heap and its peak resident growth.
+struct StageMemory {
+  double heapBytes = 0;
+  double peakBytes = -1;
+};
+
+/// Runs \p stage once, untimed, and measures its memory. Freed memory is
+/// returned to the system first, so earlier runs do not hide growth.
+StageMemory measure(const std::function<void()> &stage) {
+  malloc_trim(0);
+  StageMemory memory;
+  size_t heapBefore = getHeapBytes();
+  bool canReset = resetPeakRSS();
+  size_t rssBefore = getStatusBytes("VmRSS");
+  stage();
+  if (canReset)
+    memory.peakBytes = double(getStatusBytes("VmHWM")) - double(rssBefore);
+  memory.heapBytes = double(getHeapBytes()) - double(heapBefore);
+  return memory;
+}
+
+/// Sets the counters of a stage over a chain of \p n bindings.
+void report(benchmark::State &state, unsigned n, size_t textBytes,
+            const StageMemory &memory, bool retains) {
+  state.SetLabel(std::to_string(n) + "-binding chain, " +
+                 std::to_string(textBytes / 1000000) + " MB");
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) *
+                          static_cast<int64_t>(textBytes));
+  // Seconds per binding, which the tabular output shows as e.g. "450ns".
+  state.counters["per_node"] = benchmark::Counter(
+      double(n), benchmark::Counter::kIsIterationInvariantRate |
+                     benchmark::Counter::kInvert);
+  if (retains)
+    state.counters["B/node"] = memory.heapBytes / n;
+  if (memory.peakBytes >= 0)
+    state.counters["peakB/node"] = memory.peakBytes / n;
+}
+
+void BM_Parse(benchmark::State &state) {
+  unsigned n = state.range(0);
+  const std::string &text = getChainText(n);
+  for (auto _ : state) {
+    Ref<IRModule> module = parseChain(n);
+    if (!module) {
+      state.SkipWithError("the chain does not parse");
+      return;
+    }
+    // Freeing the module is BM_Destroy's.
+    state.PauseTiming();
+    module = nullptr;
+    state.ResumeTiming();
+  }
+  Ref<IRModule> kept;
+  StageMemory memory = measure([&] { kept = parseChain(n); });
+  report(state, n, text.size(), memory, /*retains=*/true);
+}
+
+void BM_Verify(benchmark::State &state) {
+  unsigned n = state.range(0);
+  Ref<IRModule> module = parseChain(n);
+  if (!module) {
+    state.SkipWithError("the chain does not parse");
+    return;
+  }
+  for (auto _ : state)
+    if (Error err = verifyModule(*module)) {
+      state.SkipWithError(toString(std::move(err)).c_str());
+      return;
+    }
+  StageMemory memory = measure([&] { consumeError(verifyModule(*module)); });
+  report(state, n, getChainText(n).size(), memory, /*retains=*/false);
+}
+
+void BM_Print(benchmark::State &state) {
+  unsigned n = state.range(0);
+  const std::string &text = getChainText(n);
+  Ref<IRModule> module = parseChain(n);
+  if (!module) {
+    state.SkipWithError("the chain does not parse");
+    return;
+  }
+  std::string out;
+  out.reserve(text.size());
+  for (auto _ : state) {
+    out.clear();
+    raw_string_ostream os(out);
+    printModule(*module, os);
+    os.flush();
+  }
+  if (out != text) {
+    state.SkipWithError("printing does not give the parsed text back");
+    return;
+  }
+  StageMemory memory = measure([&] {
+    out.clear();
+    raw_string_ostream os(out);
+    printModule(*module, os);
+  });
+  report(state, n, text.size(), memory, /*retains=*/false);
+}
+
+void BM_InferType(benchmark::State &state) {
+  unsigned n = state.range(0);
+  Ref<IRModule> module = parseChain(n);
+  if (!module) {
+    state.SkipWithError("the chain does not parse");
+    return;
+  }
+  for (auto _ : state) {
+    Expected<Ref<IRModule>> typed = inferTypes(module);
+    if (!typed) {
+      state.SkipWithError(toString(typed.takeError()).c_str());
+      return;
+    }
+    state.PauseTiming();
+    *typed = nullptr;
+    state.ResumeTiming();
+  }
+  Ref<IRModule> kept;
+  StageMemory memory = measure([&] {
+    Expected<Ref<IRModule>> typed = inferTypes(module);
+    if (typed)
+      kept = std::move(*typed);
+    else
+      consumeError(typed.takeError());
+  });
+  report(state, n, getChainText(n).size(), memory, /*retains=*/true);
+}
+
+void BM_Destroy(benchmark::State &state) {
+  unsigned n = state.range(0);
+  for (auto _ : state) {
+    state.PauseTiming();
+    Ref<IRModule> module = parseChain(n);
+    state.ResumeTiming();
+    module = nullptr;
+  }
+  report(state, n, getChainText(n).size(), StageMemory(), /*retains=*/false);
+}
+
+BENCHMARK(BM_Parse)->Arg(1000000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Verify)->Arg(1000000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Print)->Arg(1000000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_InferType)->Arg(1000000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Destroy)->Arg(1000000)->Unit(benchmark::kMillisecond);
+
+} // namespace
+
+int main(int argc, char **argv) {
+  registerAllOps();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv))
+    return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
