@@ -151,8 +151,7 @@ Expected<RuntimeValue> Evaluator::callFunction(const Function &fn,
                                                const RuntimeValue *closure,
                                                unsigned depth, SMLoc loc) {
   if (fn.getNumParams() != args.size())
-    return makeError(loc, "expected " + Twine(fn.getNumParams()) +
-                              " arguments, got " + Twine(args.size()));
+    return makeArityError("function", fn.getNumParams(), args.size(), loc);
   if (fn.isPrimitive())
     return runPrimitive(fn, args, loc);
   if (depth + 1 > options.maxCallDepth)

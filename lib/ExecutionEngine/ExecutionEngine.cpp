@@ -415,8 +415,8 @@ Expected<std::vector<NDArray>> ExecutionEngine::run(const Function &fn,
   const nnir::Type *result = fn.getBody()->getCheckedType().get();
   flattenTensorTypes(result, resultTypes);
   if (paramTypes.size() != args.size())
-    return makeError(fn.getLoc(), "expected " + Twine(paramTypes.size()) +
-                                      " arguments, got " + Twine(args.size()));
+    return makeArityError("the kernel", paramTypes.size(), args.size(),
+                          fn.getLoc());
   for (size_t i = 0; i < args.size(); ++i)
     if (!paramTypes[i] || paramTypes[i]->getDType() != args[i].getDType() ||
         paramTypes[i]->getShape() != args[i].getShape())

@@ -22,6 +22,7 @@
 #include "nnir/Pass/PassRegistry.h"
 #include "nnir/Runtime/NumPy.h"
 #include "nnir/Support/Diagnostics.h"
+#include "nnir/Support/Numbers.h"
 #include "nnir/Support/Stack.h"
 #include "nnir/Tools/ModuleLoader.h"
 #include "nnir/Transforms/InferType.h"
@@ -57,18 +58,10 @@ static std::string formatNumPyFloat(double v, DataType dtype) {
     return v < 0 ? "-inf" : "inf";
   if (v == std::floor(v) && std::fabs(v) < 1e16)
     return formatv("{0}.", static_cast<int64_t>(v)).str();
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::string s =
-        formatv("{0}", format(("%." + Twine(precision) + "g").str().c_str(), v))
-            .str();
-    double back = std::strtod(s.c_str(), nullptr);
-    bool same = dtype.getBits() == 64
-                    ? back == v
-                    : static_cast<float>(back) == static_cast<float>(v);
-    if (same)
-      return s;
-  }
-  return formatv("{0}", v).str();
+  // The shortest digits that read back (nnir/Support/Numbers.h): in float64
+  // for float64 tensors, in float32 for the narrower ones.
+  return dtype.getBits() == 64 ? formatDouble(v)
+                               : formatFloat(static_cast<float>(v));
 }
 
 void nnir::printArrayLikeNumPy(const NDArray &array, raw_ostream &os) {

@@ -317,8 +317,10 @@ private:
   /// A located error at \p e (or the enclosing function when \p e has no
   /// location).
   Error error(const Expr *e, const Twine &message) const {
-    SMLoc loc = e && e->getLoc().isValid() ? e->getLoc() : fallbackLoc;
-    return makeError(loc, message);
+    return makeError(locOf(e), message);
+  }
+  SMLoc locOf(const Expr *e) const {
+    return e && e->getLoc().isValid() ? e->getLoc() : fallbackLoc;
   }
 
   /// How diagnostics name a callee: `@f`, `%f`, or "the function".
@@ -821,11 +823,8 @@ Error TypeInferencer::visitOpCall(Call *call, Op *op) {
     argTypes.push_back(args[i]->getCheckedType().get());
     changed |= args[i] != call->getArg(i);
   }
-  int numInputs = op->getNumInputs();
-  if (numInputs >= 0 && size_t(numInputs) != args.size())
-    return error(call, op->getName() + ": expected " + Twine(numInputs) +
-                           (numInputs == 1 ? " argument" : " arguments") +
-                           ", got " + Twine(args.size()));
+  if (Error err = op->checkNumArgs(args.size(), locOf(call)))
+    return err;
   auto [cached, inserted] = relations.try_emplace(op, nullptr);
   if (inserted)
     cached->second = getTypeRelation(op);
@@ -924,11 +923,8 @@ Error TypeInferencer::visitCall(Call *call) {
                            " of non-function type " + describe(calleeType));
   std::string name = describeCallee(callee);
   if (funcType->getParams().size() != args.size())
-    return error(
-        call,
-        name + " expects " + Twine(funcType->getParams().size()) +
-            (funcType->getParams().size() == 1 ? " argument" : " arguments") +
-            ", got " + Twine(args.size()));
+    return makeArityError(name, funcType->getParams().size(), args.size(),
+                          locOf(call));
   const Function *staticCallee = getStaticCallee(callee);
   for (size_t i = 0, e = args.size(); i != e; ++i) {
     const Ref<Type> &paramType = funcType->getParams()[i];

@@ -956,7 +956,7 @@ TEST_F(InferTypeTest, OperatorErrors) {
   // Wrong arity.
   Outcome outcome = run(IRModule::fromExpr(
       Function::get({x}, Call::get(Op::lookup("add"), {x}))));
-  EXPECT_EQ(outcome.error, "add: expected 2 arguments, got 1");
+  EXPECT_EQ(outcome.error, "add expects 2 arguments, got 1");
   // An operator without a relation.
   OpRegistry &registry = OpRegistry::instance();
   if (!registry.lookup("test.no_relation"))
