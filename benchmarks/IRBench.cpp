@@ -24,7 +24,6 @@
 #include "nnir/IR/Printer.h"
 #include "nnir/IR/StructuralEqual.h"
 #include "nnir/IR/Verifier.h"
-#include "nnir/Ops/Ops.h"
 #include "nnir/Parser/Parser.h"
 
 #include "llvm/Support/SourceMgr.h"
@@ -363,13 +362,3 @@ BENCHMARK(BM_Parse)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Print)->Unit(benchmark::kMillisecond);
 
 } // namespace
-
-int main(int argc, char **argv) {
-  registerAllOps();
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv))
-    return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}

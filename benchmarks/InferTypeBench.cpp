@@ -25,7 +25,6 @@
 #include "nnir/IR/Module.h"
 #include "nnir/IR/Op.h"
 #include "nnir/IR/Verifier.h"
-#include "nnir/Ops/Ops.h"
 #include "nnir/Parser/Parser.h"
 #include "nnir/Transforms/InferType.h"
 
@@ -258,13 +257,3 @@ BENCHMARK(BM_ParseOnly)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_InferTypeText)->Unit(benchmark::kMillisecond);
 
 } // namespace
-
-int main(int argc, char **argv) {
-  registerAllOps();
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv))
-    return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}

@@ -30,7 +30,6 @@
 #include "nnir/IR/Module.h"
 #include "nnir/IR/Printer.h"
 #include "nnir/IR/Verifier.h"
-#include "nnir/Ops/Ops.h"
 #include "nnir/Parser/Parser.h"
 #include "nnir/Transforms/InferType.h"
 
@@ -272,13 +271,3 @@ BENCHMARK(BM_InferType)->Arg(1000000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Destroy)->Arg(1000000)->Unit(benchmark::kMillisecond);
 
 } // namespace
-
-int main(int argc, char **argv) {
-  registerAllOps();
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv))
-    return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}

@@ -18,7 +18,6 @@
 #include "nnir/Analysis/GraphPartitioner.h"
 #include "nnir/Analysis/IndexedForwardGraph.h"
 #include "nnir/IR/Op.h"
-#include "nnir/Ops/Ops.h"
 #include "nnir/Transforms/FuseOps.h"
 #include "nnir/Transforms/ToANormalForm.h"
 #include "nnir/Transforms/ToGraphNormalForm.h"
@@ -129,13 +128,3 @@ BENCHMARK(BM_ToANormalForm)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ToGraphNormalForm)->Unit(benchmark::kMillisecond);
 
 } // namespace
-
-int main(int argc, char **argv) {
-  registerAllOps();
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv))
-    return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}
