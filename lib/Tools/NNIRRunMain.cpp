@@ -23,7 +23,6 @@
 #include "nnir/Runtime/NumPy.h"
 #include "nnir/Support/Diagnostics.h"
 #include "nnir/Support/Numbers.h"
-#include "nnir/Support/Stack.h"
 #include "nnir/Tools/ModuleLoader.h"
 #include "nnir/Transforms/InferType.h"
 
@@ -58,10 +57,11 @@ static std::string formatNumPyFloat(double v, DataType dtype) {
     return v < 0 ? "-inf" : "inf";
   if (v == std::floor(v) && std::fabs(v) < 1e16)
     return formatv("{0}.", static_cast<int64_t>(v)).str();
-  // The shortest digits that read back (nnir/Support/Numbers.h): in float64
-  // for float64 tensors, in float32 for the narrower ones.
-  return dtype.getBits() == 64 ? formatDouble(v)
-                               : formatFloat(static_cast<float>(v));
+  // The shortest digits that read back in the tensor's own precision
+  // (nnir/Support/Numbers.h), as NumPy prints float16 0.1 as `0.1`. \p v
+  // is the element widened exactly, so it narrows back exactly.
+  const fltSemantics &sem = *dtype.getFloatSemantics();
+  return formatFloatBits(sem, *narrowFromDouble(v, sem));
 }
 
 void nnir::printArrayLikeNumPy(const NDArray &array, raw_ostream &os) {
@@ -391,16 +391,9 @@ static int runNNIRRunOnStack(const NNIRRunConfig &config, raw_ostream &out,
 
 int nnir::runNNIRRun(const NNIRRunConfig &config, raw_ostream &out,
                      raw_ostream &errs) {
-  // As nnir-opt: parsing and the walks over nested syntax recurse once per
-  // level, so they run on a stack that holds the deepest input admitted.
-  if (Error err = checkNestingLimit(config.parserOptions.maxNestingDepth)) {
-    printErrors(std::move(err), SourceMgr(), kToolName, errs);
-    return 1;
-  }
-  int result = 1;
-  runWithStack(getStackBytesForNesting(config.parserOptions.maxNestingDepth),
-               [&] { result = runNNIRRunOnStack(config, out, errs); });
-  return result;
+  return runOnNestingStack(
+      config.parserOptions.maxNestingDepth, kToolName, errs,
+      [&] { return runNNIRRunOnStack(config, out, errs); });
 }
 
 int nnir::nnirRunMain(int argc, char **argv) {
