@@ -129,10 +129,17 @@ Expected<NDArray> nnir::loadInputTensor(StringRef path, uint64_t maxBytes) {
 #endif
 }
 
-Error nnir::checkNestingLimit(unsigned depth) {
-  if (depth <= kMaxNestingDepth)
-    return Error::success();
-  return makeError("--max-nesting-depth=" + Twine(depth) +
-                   " is above the deepest nesting supported (" +
-                   Twine(kMaxNestingDepth) + ")");
+int nnir::runOnNestingStack(unsigned maxNestingDepth, StringRef toolName,
+                            raw_ostream &errs, function_ref<int()> work) {
+  if (maxNestingDepth > kMaxNestingDepth) {
+    printErrors(makeError("--max-nesting-depth=" + Twine(maxNestingDepth) +
+                          " is above the deepest nesting supported (" +
+                          Twine(kMaxNestingDepth) + ")"),
+                SourceMgr(), toolName, errs);
+    return 1;
+  }
+  int result = 1;
+  runWithStack(getStackBytesForNesting(maxNestingDepth),
+               [&] { result = work(); });
+  return result;
 }

@@ -26,7 +26,6 @@
 #include "nnir/Pass/PassRegistry.h"
 #include "nnir/Pass/RemarkStreamer.h"
 #include "nnir/Support/Diagnostics.h"
-#include "nnir/Support/Stack.h"
 #include "nnir/Support/Suggestions.h"
 #include "nnir/Transforms/InferType.h"
 #include "nnir/Transforms/Pipelines.h"
@@ -935,17 +934,9 @@ static int runNNIROptOnStack(const NNIROptConfig &config, raw_ostream &errs) {
 }
 
 int nnir::runNNIROpt(const NNIROptConfig &config, raw_ostream &errs) {
-  if (Error err = checkNestingLimit(config.parserOptions.maxNestingDepth)) {
-    printErrors(std::move(err), SourceMgr(), kNNIROptToolName, errs);
-    return 1;
-  }
-  // Parsing, verifying, the passes and printing recurse once per level of
-  // syntactic nesting (bounded by the limit): they run on a thread whose
-  // stack holds the deepest input the limit admits.
-  int result = 1;
-  runWithStack(getStackBytesForNesting(config.parserOptions.maxNestingDepth),
-               [&] { result = runNNIROptOnStack(config, errs); });
-  return result;
+  return runOnNestingStack(config.parserOptions.maxNestingDepth,
+                           kNNIROptToolName, errs,
+                           [&] { return runNNIROptOnStack(config, errs); });
 }
 
 int nnir::nnirOptMain(int argc, char **argv) {

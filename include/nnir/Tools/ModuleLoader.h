@@ -16,9 +16,11 @@
 #include "nnir/Parser/Parser.h"
 #include "nnir/Runtime/NDArray.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
 #include <vector>
@@ -42,9 +44,13 @@ llvm::Expected<Ref<IRModule>> loadModule(llvm::SourceMgr &sourceMgr,
                                          unsigned bufferId,
                                          const ModuleLoadOptions &options);
 
-/// Refuses a nesting limit (`--max-nesting-depth`) above kMaxNestingDepth,
-/// the deepest a tool sizes its stack for (Support/Stack.h).
-llvm::Error checkNestingLimit(unsigned depth);
+/// Runs a tool's \p work (parsing, the passes, printing: they recurse once
+/// per level of syntactic nesting) on a stack sized for the nesting limit
+/// \p maxNestingDepth (Support/Stack.h) and returns its exit code. A limit
+/// above kMaxNestingDepth, the deepest a tool sizes its stack for, is
+/// refused on \p errs (`<toolName>: error: ...`, exit code 1).
+int runOnNestingStack(unsigned maxNestingDepth, llvm::StringRef toolName,
+                      llvm::raw_ostream &errs, llvm::function_ref<int()> work);
 
 /// Adds `NAME=D0xD1x...` (`NAME=` alone for a 0-d tensor) to \p shapes.
 llvm::Error parseInputShape(llvm::StringRef spec,
