@@ -57,6 +57,8 @@ struct Stage {
   bool parallel = false;
   /// Number of leading axes collapsed into the outer (parallel) range.
   unsigned collapsed = 0;
+  /// Scalar operations per element, and in all (an estimate).
+  uint64_t cost = 1;
   uint64_t work = 0;
 };
 
@@ -1260,9 +1262,10 @@ Error KernelEmitter::emit(StringRef name, KernelInfo &info) {
       elements = fn.genericElementsHint; // The first shape served.
     else
       elements = uint64_t(1) << 20;
-    stage.work =
-        SaturatingMultiply<uint64_t>(elements, estimateCost(stage.body));
-    // Collapse leading axes until the outer range has enough iterations.
+    stage.cost = std::max<uint64_t>(1, estimateCost(stage.body));
+    stage.work = SaturatingMultiply<uint64_t>(elements, stage.cost);
+    // Collapse leading axes until the outer range has enough iterations;
+    // run-time extents: every axis but the innermost.
     unsigned p = shape.empty() ? 0 : 1;
     if (constShape) {
       int64_t range = shape.empty() ? 1 : (*constShape)[0];
@@ -1270,6 +1273,8 @@ Error KernelEmitter::emit(StringRef name, KernelInfo &info) {
         range *= (*constShape)[p];
         ++p;
       }
+    } else if (shape.size() > 1) {
+      p = shape.size() - 1;
     }
     stage.collapsed = p;
     // Shape-generic stages may see any size: nnir_parallel_for splits them
@@ -1357,18 +1362,29 @@ Error KernelEmitter::emit(StringRef name, KernelInfo &info) {
     for (unsigned j = 0; j < args.size(); ++j)
       b.CreateStore(args[j],
                     b.CreateConstInBoundsGEP1_64(b.getInt64Ty(), closure, j));
-    // Aim for chunks of about 256K scalar operations.
-    uint64_t perIteration = 1;
-    if (auto s = te::getConstShape(stage.tensor.getShape())) {
-      int64_t outer = 1;
-      for (unsigned j = 0; j < stage.collapsed; ++j)
-        outer *= (*s)[j];
-      perIteration =
-          std::max<uint64_t>(1, stage.work / std::max<int64_t>(outer, 1));
+    // Aim for chunks of about 256K scalar operations: an outer iteration
+    // runs the inner axes, whose size may be known only at run time.
+    const uint64_t chunk = uint64_t(1) << 18;
+    ArrayRef<te::Expr> innerShape =
+        stage.tensor.getShape().drop_front(stage.collapsed);
+    Value *grain;
+    if (auto s = te::getConstShape(innerShape)) {
+      uint64_t perIteration = stage.cost;
+      for (int64_t e : *s)
+        perIteration = SaturatingMultiply<uint64_t>(
+            perIteration, static_cast<uint64_t>(std::max<int64_t>(e, 1)));
+      grain = b.getInt64(std::max<uint64_t>(1, chunk / perIteration));
+    } else {
+      Value *perIteration = b.CreateBinaryIntrinsic(
+          Intrinsic::umax,
+          b.CreateMul(emitShapeProduct(innerShape), b.getInt64(stage.cost)),
+          b.getInt64(1));
+      grain = b.CreateBinaryIntrinsic(
+          Intrinsic::umax, b.CreateUDiv(b.getInt64(chunk), perIteration),
+          b.getInt64(1));
     }
-    uint64_t grain = std::max<uint64_t>(1, (uint64_t(1) << 18) / perIteration);
-    b.CreateCall(parallelFor, {range, b.getInt64(grain),
-                               emitTrampoline(stageFns[i]), closure});
+    b.CreateCall(parallelFor,
+                 {range, grain, emitTrampoline(stageFns[i]), closure});
   }
   for (Value *s : scratch)
     b.CreateCall(release, {s});

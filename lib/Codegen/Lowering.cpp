@@ -16,6 +16,12 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/IntEqClasses.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
 
 using namespace llvm;
 using namespace nnir;
@@ -83,75 +89,234 @@ void nnir::forEachPrimitiveNode(const Function &fn,
   }
 }
 
-/// The one non-scalar shape of the tensor types in \p type, checking that
-/// every tensor is either of that shape or rank 0.
-static bool collectCommonShape(const Type *type, std::optional<Shape> &common) {
-  if (!type)
-    return false;
-  if (const auto *tuple = dyn_cast<TupleType>(type)) {
+/// Appends the tensor types of \p type, flattened; false if a field is not
+/// a tensor.
+static bool flattenTensorTypes(const Type *type,
+                               SmallVectorImpl<const TensorType *> &out) {
+  if (const auto *tuple = dyn_cast_or_null<TupleType>(type)) {
     for (const Ref<Type> &field : tuple->getFields())
-      if (!collectCommonShape(field.get(), common))
+      if (!flattenTensorTypes(field.get(), out))
         return false;
     return true;
   }
-  const auto *tensor = dyn_cast<TensorType>(type);
+  const auto *tensor = dyn_cast_or_null<TensorType>(type);
   if (!tensor)
     return false;
-  if (tensor->getRank() == 0)
-    return true;
-  if (!common) {
-    common = Shape(tensor->getShape().begin(), tensor->getShape().end());
-    return true;
-  }
-  return ArrayRef<int64_t>(*common) == tensor->getShape();
+  out.push_back(tensor);
+  return true;
 }
 
-bool nnir::isShapeGeneric(const Function &fn) {
-  std::optional<Shape> common;
-  for (const Ref<Var> &param : fn.getParams())
-    if (!collectCommonShape(getTypeOf(param.get()), common))
+static unsigned countTensors(const Type *type) {
+  if (const auto *tuple = dyn_cast<TupleType>(type)) {
+    unsigned n = 0;
+    for (const Ref<Type> &field : tuple->getFields())
+      n += countTensors(field.get());
+    return n;
+  }
+  return 1;
+}
+
+std::optional<GenericShape> GenericShape::get(const Function &fn) {
+  GenericShape result;
+  // Number the tensor values: one per flattened field of each parameter,
+  // constant and call; tuples and projections rearrange them.
+  SmallVector<const TensorType *, 16> tensors;
+  DenseMap<const Expr *, SmallVector<unsigned, 1>> values;
+  SmallVector<std::pair<unsigned, unsigned>, 16> joins;
+  auto define = [&](const Expr *e) {
+    SmallVector<const TensorType *, 1> flat;
+    if (!flattenTensorTypes(getTypeOf(e), flat))
       return false;
+    result.firstValue[e] = tensors.size();
+    SmallVector<unsigned, 1> ids;
+    for (const TensorType *t : flat) {
+      ids.push_back(tensors.size());
+      tensors.push_back(t);
+    }
+    values[e] = std::move(ids);
+    return true;
+  };
+  for (const Ref<Var> &param : fn.getParams())
+    if (!define(param.get()))
+      return std::nullopt;
   bool ok = true;
   forEachPrimitiveNode(fn, [&](const Expr *e) {
-    if (!ok)
+    if (!ok || isa<Var>(e))
       return;
-    if (const auto *call = dyn_cast<Call>(e)) {
-      const auto *op = dyn_cast<Op>(call->getCallee().get());
-      if (!op) {
+    if (isa<Constant>(e)) {
+      ok = define(e);
+      return;
+    }
+    if (const auto *tuple = dyn_cast<Tuple>(e)) {
+      SmallVector<unsigned, 1> ids;
+      for (const Ref<Expr> &field : tuple->getFields())
+        llvm::append_range(ids, values.lookup(field.get()));
+      values[e] = std::move(ids);
+      return;
+    }
+    if (const auto *item = dyn_cast<TupleGetItem>(e)) {
+      const auto *type =
+          dyn_cast_or_null<TupleType>(getTypeOf(item->getTuple().get()));
+      SmallVector<unsigned, 1> all = values.lookup(item->getTuple().get());
+      if (!type || item->getIndex() >= type->getFields().size()) {
         ok = false;
         return;
       }
-      OpPatternKind kind = getOpPattern(op);
-      if (kind != OpPatternKind::ElemWise && kind != OpPatternKind::Broadcast) {
+      unsigned offset = 0;
+      for (unsigned i = 0; i < item->getIndex(); ++i)
+        offset += countTensors(type->getFields()[i].get());
+      unsigned count = countTensors(type->getFields()[item->getIndex()].get());
+      if (offset + count > all.size()) {
         ok = false;
         return;
+      }
+      values[e] = SmallVector<unsigned, 1>(ArrayRef(all).slice(offset, count));
+      return;
+    }
+    const auto *call = dyn_cast<Call>(e);
+    const Op *op = call ? dyn_cast<Op>(call->getCallee().get()) : nullptr;
+    bool broadcast = op && followsBroadcastRule(op);
+    if (!op || (!broadcast && !isReshapeLike(op)) || !define(e) ||
+        values[e].size() != 1) {
+      ok = false;
+      return;
+    }
+    // Broadcasting puts the result and the operands in one domain; a
+    // re-shape's result starts its own.
+    unsigned id = values[e].front();
+    if (broadcast)
+      for (const Ref<Expr> &arg : call->getArgs())
+        for (unsigned other : values.lookup(arg.get()))
+          joins.push_back({id, other});
+  });
+  if (!ok)
+    return std::nullopt;
+
+  IntEqClasses classes(tensors.size());
+  for (auto [a, b] : joins)
+    classes.join(a, b);
+  classes.compress();
+  std::vector<SmallVector<unsigned, 8>> domains(classes.getNumClasses());
+  for (unsigned v = 0; v < tensors.size(); ++v)
+    domains[classes[v]].push_back(v);
+
+  result.axes.resize(tensors.size());
+  for (ArrayRef<unsigned> domain : domains) {
+    SmallPtrSet<const TensorType *, 8> seen;
+    SmallVector<const TensorType *, 8> types;
+    unsigned rank = 0;
+    for (unsigned v : domain)
+      if (seen.insert(tensors[v]).second) {
+        types.push_back(tensors[v]);
+        rank = std::max<unsigned>(rank, tensors[v]->getRank());
+      }
+    if (rank > 64)
+      return std::nullopt;
+    // The one extent of each aligned axis (1 where every tensor has 1).
+    SmallVector<int64_t, 8> extent(rank, 1);
+    for (const TensorType *t : types) {
+      unsigned offset = rank - t->getRank();
+      for (auto [i, e] : llvm::enumerate(t->getShape())) {
+        int64_t &slot = extent[offset + i];
+        if (e == 1)
+          continue;
+        if (slot != 1 && slot != e)
+          return std::nullopt;
+        slot = e;
       }
     }
-    if (!isa<Var>(e) && !collectCommonShape(getTypeOf(e), common))
-      ok = false;
-  });
-  return ok && common.has_value();
+    auto isFull = [&](const TensorType *t, unsigned axis) {
+      unsigned offset = rank - t->getRank();
+      return axis >= offset && t->getShape()[axis - offset] != 1;
+    };
+    // Drop axes of extent 1; merge an axis into the previous kept one when
+    // every tensor spans both or neither.
+    unsigned first = result.extents.size();
+    SmallVector<int, 8> group(rank, -1);
+    std::optional<unsigned> prev;
+    for (unsigned k = 0; k < rank; ++k) {
+      if (extent[k] == 1)
+        continue;
+      bool merge = prev && llvm::all_of(types, [&](const TensorType *t) {
+                     return isFull(t, *prev) == isFull(t, k);
+                   });
+      if (merge) {
+        group[k] = group[*prev];
+        if (MulOverflow(result.extents.back(), extent[k],
+                        result.extents.back()))
+          return std::nullopt;
+      } else {
+        group[k] = result.extents.size() - first;
+        result.extents.push_back(extent[k]);
+      }
+      prev = k;
+    }
+    unsigned count = result.extents.size() - first;
+    for (unsigned v : domain) {
+      ArrayRef<int64_t> shape = tensors[v]->getShape();
+      unsigned offset = rank - shape.size();
+      TensorAxes &axes = result.axes[v];
+      axes.first = first;
+      axes.count = count;
+      for (auto [i, e] : llvm::enumerate(shape))
+        if (e != 1)
+          axes.mask |= uint64_t(1) << group[offset + i];
+    }
+  }
+  if (result.extents.empty())
+    return std::nullopt;
+  return result;
 }
 
-/// Placeholders for a value of \p type (a tuple gives one per field).
-static TEValue makePlaceholders(const Type *type, StringRef name,
-                                const te::Expr &genericExtent,
+GenericShape::TensorAxes GenericShape::getAxes(const Expr *e,
+                                               unsigned field) const {
+  auto it = firstValue.find(e);
+  assert(it != firstValue.end() && "not a tensor value of the function");
+  return axes[it->second + field];
+}
+
+/// The TE shape of a tensor over the runtime extents \p dims (rank 0 if it
+/// spans no merged axis).
+static std::vector<te::Expr> makeTEShape(GenericShape::TensorAxes axes,
+                                         ArrayRef<te::Expr> dims) {
+  std::vector<te::Expr> result;
+  if (axes.mask == 0)
+    return result;
+  for (unsigned g = 0; g < axes.count; ++g)
+    result.push_back(axes.mask & (uint64_t(1) << g) ? dims[axes.first + g]
+                                                    : te::Expr(1));
+  return result;
+}
+
+/// The TE shape of the \p field-th tensor of \p e's value, of static shape
+/// \p shape: over the runtime extents when \p generic is given.
+static std::vector<te::Expr> getTEShape(const Expr *e, unsigned field,
+                                        ArrayRef<int64_t> shape,
+                                        const GenericShape *generic,
+                                        ArrayRef<te::Expr> dims) {
+  if (!generic)
+    return te::makeShape(shape);
+  return makeTEShape(generic->getAxes(e, field), dims);
+}
+
+/// Placeholders for the value of parameter \p param of \p type (a tuple
+/// gives one per field; \p field counts the flattened fields).
+static TEValue makePlaceholders(const Var *param, const Type *type,
+                                unsigned &field, const GenericShape *generic,
+                                ArrayRef<te::Expr> dims,
                                 std::vector<te::Tensor> &inputs) {
   TEValue value;
   if (const auto *tuple = dyn_cast<TupleType>(type)) {
     value.isTuple = true;
-    for (const Ref<Type> &field : tuple->getFields())
+    for (const Ref<Type> &f : tuple->getFields())
       value.fields.push_back(
-          makePlaceholders(field.get(), name, genericExtent, inputs));
+          makePlaceholders(param, f.get(), field, generic, dims, inputs));
     return value;
   }
   const auto *tensor = llvm::cast<TensorType>(type);
-  std::vector<te::Expr> shape;
-  if (genericExtent && tensor->getRank() != 0)
-    shape.push_back(genericExtent);
-  else
-    shape = te::makeShape(tensor->getShape());
-  value.tensor = te::placeholder(shape, tensor->getDType(), name);
+  value.tensor = te::placeholder(
+      getTEShape(param, field++, tensor->getShape(), generic, dims),
+      tensor->getDType(), param->getNameHint());
   inputs.push_back(value.tensor);
   return value;
 }
@@ -171,29 +336,17 @@ static TEValue structureResult(const Type *type,
   return value;
 }
 
-static unsigned countTensors(const Type *type) {
-  if (const auto *tuple = dyn_cast<TupleType>(type)) {
-    unsigned n = 0;
-    for (const Ref<Type> &field : tuple->getFields())
-      n += countTensors(field.get());
-    return n;
-  }
-  return 1;
-}
-
-Expected<TEFunction> nnir::lowerToTE(const Function &fn, bool shapeGeneric) {
+Expected<TEFunction> nnir::lowerToTE(const Function &fn,
+                                     const GenericShape *generic) {
   TEFunction result;
-  te::Expr extent;
-  if (shapeGeneric) {
-    extent = te::var("n");
-    result.dimVars.push_back(extent);
-    std::optional<Shape> common;
-    collectCommonShape(fn.getBody()->getCheckedType().get(), common);
-    for (const Ref<Var> &param : fn.getParams())
-      if (!common)
-        collectCommonShape(getTypeOf(param.get()), common);
-    if (common)
-      result.genericElementsHint = getNumElements(*common).value_or(0);
+  if (generic) {
+    uint64_t elements = 1;
+    for (auto [g, e] : llvm::enumerate(generic->getExtents())) {
+      result.dimVars.push_back(te::var("d" + std::to_string(g)));
+      elements = SaturatingMultiply<uint64_t>(elements, e);
+    }
+    result.genericElementsHint =
+        std::min<uint64_t>(elements, std::numeric_limits<int64_t>::max());
   }
   DenseMap<const Expr *, TEValue> values;
   for (const Ref<Var> &param : fn.getParams()) {
@@ -202,8 +355,9 @@ Expected<TEFunction> nnir::lowerToTE(const Function &fn, bool shapeGeneric) {
       return makeError(param->getLoc(),
                        "cannot lower parameter '%" + param->getNameHint() +
                            "': its type is not known or not a tensor");
-    values[param.get()] =
-        makePlaceholders(type, param->getNameHint(), extent, result.inputs);
+    unsigned field = 0;
+    values[param.get()] = makePlaceholders(param.get(), type, field, generic,
+                                           result.dimVars, result.inputs);
   }
   result.numParams = result.inputs.size();
 
@@ -221,13 +375,10 @@ Expected<TEFunction> nnir::lowerToTE(const Function &fn, bool shapeGeneric) {
     if (const auto *c = dyn_cast<Constant>(e)) {
       result.constants.push_back(c);
       const NDArray &data = c->getData();
-      std::vector<te::Expr> shape;
-      if (extent && data.getRank() != 0)
-        shape.push_back(extent);
-      else
-        shape = te::makeShape(data.getShape());
       TEValue value;
-      value.tensor = te::placeholder(shape, data.getDType(), "constant");
+      value.tensor = te::placeholder(
+          getTEShape(c, 0, data.getShape(), generic, result.dimVars),
+          data.getDType(), "constant");
       result.inputs.push_back(value.tensor);
       values[e] = value;
       return;
@@ -285,11 +436,26 @@ Expected<TEFunction> nnir::lowerToTE(const Function &fn, bool shapeGeneric) {
     Ref<Attrs> attrs = call->getAttrs();
     if (!attrs && op->hasAttrsType())
       attrs = op->createDefaultAttrs();
-    Expected<std::vector<te::Tensor>> outputs =
-        (*compute)({attrs.get(), args, type});
+    ComputeArgs computeArgs{attrs.get(), args, type};
+    std::vector<te::Expr> genericShape;
+    if (generic) {
+      genericShape = makeTEShape(generic->getAxes(e), result.dimVars);
+      computeArgs.genericResultShape = &genericShape;
+    }
+    Expected<std::vector<te::Tensor>> outputs = (*compute)(computeArgs);
     if (!outputs) {
       error = makeError(e->getLoc(), "compute of '" + op->getName() +
                                          "': " + toString(outputs.takeError()));
+      return;
+    }
+    // Shape-generic operators promise the lowering's shape (Compute.h); a
+    // compute that breaks the promise must not produce a wrong kernel.
+    if (generic && (outputs->size() != 1 ||
+                    !te::provablyEqualShapes((*outputs)[0].getShape(),
+                                             genericShape))) {
+      error = makeError(e->getLoc(), "compute of '" + op->getName() +
+                                         "' does not follow the shape of a "
+                                         "shape-generic kernel");
       return;
     }
     if (outputs->size() != countTensors(type)) {

@@ -112,9 +112,14 @@ public:
   std::mutex mutex;
   std::unordered_map<KernelKey, std::unique_ptr<CompiledKernel>, KeyHash> cache;
   std::vector<std::unique_ptr<CompiledKernel>> uncached;
-  /// Function node -> kernel; holds a reference so the pointer stays valid.
-  DenseMap<const Function *, std::pair<Ref<Function>, const CompiledKernel *>>
-      identity;
+  /// Function node -> its kernel and runtime extents; holds a reference so
+  /// the pointer stays valid.
+  struct KnownFunction {
+    Ref<Function> fn;
+    const CompiledKernel *kernel;
+    SmallVector<int64_t, 2> dims;
+  };
+  DenseMap<const Function *, KnownFunction> identity;
   unsigned counter = 0;
 };
 
@@ -270,33 +275,47 @@ static bool writeCacheEntry(StringRef path, StringRef payload) {
 
 Expected<const CompiledKernel *>
 ExecutionEngine::getKernel(const Function &fn) {
+  SmallVector<int64_t, 2> dims;
+  return getKernel(fn, dims);
+}
+
+Expected<const CompiledKernel *>
+ExecutionEngine::getKernel(const Function &fn, SmallVectorImpl<int64_t> &dims) {
   Impl &im = *impl;
   std::lock_guard<std::mutex> lock(im.mutex);
   auto known = options.memoryCache ? im.identity.find(&fn) : im.identity.end();
   if (known != im.identity.end()) {
     ++stats.memoryHits;
-    return known->second.second;
+    dims.assign(known->second.dims.begin(), known->second.dims.end());
+    return known->second.kernel;
   }
-  bool generic = isShapeGeneric(fn);
+  std::optional<GenericShape> generic = GenericShape::get(fn);
+  dims.clear();
+  if (generic)
+    dims.append(generic->getExtents().begin(), generic->getExtents().end());
+  auto remember = [&](const CompiledKernel *kernel) {
+    if (options.memoryCache)
+      im.identity[&fn] = {Ref<Function>(const_cast<Function *>(&fn)), kernel,
+                          SmallVector<int64_t, 2>(dims.begin(), dims.end())};
+    return kernel;
+  };
   std::optional<KernelKey> key;
   if (options.memoryCache) {
-    key = KernelKey::get(fn, generic);
+    key = KernelKey::get(fn, generic ? &*generic : nullptr);
     auto it = im.cache.find(*key);
     if (it != im.cache.end()) {
       ++stats.memoryHits;
-      im.identity[&fn] = {Ref<Function>(const_cast<Function *>(&fn)),
-                          it->second.get()};
-      return it->second.get();
+      return remember(it->second.get());
     }
   }
 
   Clock::time_point start = Clock::now();
-  Expected<TEFunction> te = lowerToTE(fn, generic);
+  Expected<TEFunction> te = lowerToTE(fn, generic ? &*generic : nullptr);
   if (!te)
     return te.takeError();
   auto context = std::make_unique<LLVMContext>();
   auto kernel = std::make_unique<CompiledKernel>();
-  kernel->shapeGeneric = generic;
+  kernel->shapeGeneric = generic.has_value();
   Expected<std::unique_ptr<Module>> module =
       emitKernel(*te, *context, "kernel", options.codegen, kernel->info);
   if (!module)
@@ -369,9 +388,7 @@ ExecutionEngine::getKernel(const Function &fn) {
     im.cache.emplace(std::move(*key), std::move(kernel));
   else
     im.uncached.push_back(std::move(kernel));
-  if (options.memoryCache)
-    im.identity[&fn] = {Ref<Function>(const_cast<Function *>(&fn)), result};
-  return result;
+  return remember(result);
 }
 
 Expected<NDArray>
@@ -404,7 +421,8 @@ static void flattenTensorTypes(const nnir::Type *type,
 
 Expected<std::vector<NDArray>> ExecutionEngine::run(const Function &fn,
                                                     ArrayRef<NDArray> args) {
-  Expected<const CompiledKernel *> kernel = getKernel(fn);
+  SmallVector<int64_t, 2> dims;
+  Expected<const CompiledKernel *> kernel = getKernel(fn, dims);
   if (!kernel)
     return kernel.takeError();
   SmallVector<const TensorType *, 4> paramTypes, resultTypes;
@@ -431,25 +449,17 @@ Expected<std::vector<NDArray>> ExecutionEngine::run(const Function &fn,
       buffers.push_back(const_cast<void *>(c->getData().getData()));
   });
   std::vector<NDArray> outputs;
-  // A shape-generic kernel's extent: the element count of its full shape.
-  int64_t generic = 1;
-  for (const TensorType *t : paramTypes)
-    if (t && t->getRank() != 0)
-      generic = *getNumElements(t->getShape());
   for (const TensorType *t : resultTypes) {
     if (!t)
       return makeError(fn.getLoc(), "the function's result type is unknown");
     Expected<NDArray> out = allocate(t->getDType(), t->getShape(), fn.getLoc());
     if (!out)
       return out.takeError();
-    if (t->getRank() != 0)
-      generic = out->getNumElements();
     buffers.push_back(out->getMutableData());
     outputs.push_back(std::move(*out));
   }
-  int64_t dims[1] = {generic};
   Clock::time_point start = Clock::now();
-  int32_t status = (*kernel)->fn(buffers.data(), dims);
+  int32_t status = (*kernel)->fn(buffers.data(), dims.data());
   stats.runNanos += nanosSince(start);
   ++stats.kernelRuns;
   if (status != kKernelOK)
@@ -460,8 +470,8 @@ Expected<std::vector<NDArray>> ExecutionEngine::run(const Function &fn,
 
 Expected<std::string> ExecutionEngine::getLLVMIR(const Function &fn,
                                                  bool optimized) {
-  bool generic = isShapeGeneric(fn);
-  Expected<TEFunction> te = lowerToTE(fn, generic);
+  std::optional<GenericShape> generic = GenericShape::get(fn);
+  Expected<TEFunction> te = lowerToTE(fn, generic ? &*generic : nullptr);
   if (!te)
     return te.takeError();
   LLVMContext context;

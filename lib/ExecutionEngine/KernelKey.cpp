@@ -4,6 +4,7 @@
 #include "nnir/Codegen/Lowering.h"
 #include "nnir/IR/Op.h"
 #include "nnir/IR/Type.h"
+#include "nnir/Ops/Compute.h"
 
 #include "llvm/ADT/DenseMap.h"
 
@@ -25,17 +26,26 @@ enum Tag : uint64_t {
 
 struct KeyBuilder {
   std::vector<uint64_t> &words;
-  bool shapeGeneric;
+  const GenericShape *generic;
 
-  void addType(const Type *type) {
+  /// The type of \p e's value: dtypes and shapes, or for shape-generic
+  /// kernels dtypes and the merged axes each tensor spans (their extents
+  /// are kernel arguments).
+  void addValueType(const Expr *e, const Type *type) {
+    unsigned field = 0;
+    addType(e, type, field);
+  }
+
+  void addType(const Expr *e, const Type *type, unsigned &field) {
     if (const auto *t = dyn_cast_or_null<TensorType>(type)) {
       words.push_back(kTensorType);
       DataType d = t->getDType();
       words.push_back((uint64_t(d.getCode()) << 32) | (d.getBits() << 16) |
                       d.getLanes());
-      if (shapeGeneric) {
-        // Full shape or scalar: the extent is a kernel argument.
-        words.push_back(t->getRank() == 0 ? 0 : 1);
+      if (generic) {
+        GenericShape::TensorAxes axes = generic->getAxes(e, field++);
+        words.push_back((uint64_t(axes.first) << 32) | axes.count);
+        words.push_back(axes.mask);
         return;
       }
       words.push_back(t->getRank());
@@ -47,7 +57,7 @@ struct KeyBuilder {
       words.push_back(kTupleType);
       words.push_back(t->getFields().size());
       for (const Ref<Type> &f : t->getFields())
-        addType(f.get());
+        addType(e, f.get(), field);
       return;
     }
     words.push_back(kOtherType);
@@ -63,17 +73,17 @@ static const Type *typeOf(const Expr *e) {
   return nullptr;
 }
 
-KernelKey KernelKey::get(const Function &fn, bool shapeGeneric) {
+KernelKey KernelKey::get(const Function &fn, const GenericShape *generic) {
   KernelKey key;
-  key.shapeGeneric = shapeGeneric;
+  key.shapeGeneric = generic;
   key.words.reserve(64);
-  KeyBuilder builder{key.words, shapeGeneric};
+  KeyBuilder builder{key.words, generic};
   DenseMap<const Expr *, uint64_t> ids;
-  key.words.push_back(shapeGeneric);
+  key.words.push_back(generic ? generic->getExtents().size() : 0);
   key.words.push_back(fn.getNumParams());
   for (unsigned i = 0; i < fn.getNumParams(); ++i) {
     ids[fn.getParam(i).get()] = i;
-    builder.addType(typeOf(fn.getParam(i).get()));
+    builder.addValueType(fn.getParam(i).get(), typeOf(fn.getParam(i).get()));
   }
   uint64_t next = fn.getNumParams();
   forEachPrimitiveNode(fn, [&](const Expr *e) {
@@ -86,7 +96,7 @@ KernelKey KernelKey::get(const Function &fn, bool shapeGeneric) {
     ids[e] = next++;
     if (isa<Constant>(e)) {
       key.words.push_back(kConstant);
-      builder.addType(typeOf(e));
+      builder.addValueType(e, typeOf(e));
       return;
     }
     if (const auto *call = dyn_cast<Call>(e)) {
@@ -96,10 +106,14 @@ KernelKey KernelKey::get(const Function &fn, bool shapeGeneric) {
       key.words.push_back(call->getArgs().size());
       for (const Ref<Expr> &a : call->getArgs())
         key.words.push_back(ids.lookup(a.get()));
+      // A shape-generic re-shape is defined by the shapes of its operand
+      // and result alone (its newshape or axes are not read).
       Ref<Attrs> attrs = call->getAttrs();
+      if (generic && op && isReshapeLike(op))
+        attrs = nullptr;
       key.words.push_back(static_cast<uint64_t>(hashAttrs(attrs.get())));
       key.attrs.push_back(attrs);
-      builder.addType(typeOf(e));
+      builder.addValueType(e, typeOf(e));
       return;
     }
     if (const auto *tuple = dyn_cast<Tuple>(e)) {

@@ -2,6 +2,7 @@
 
 #include "nnir/Ops/Compute.h"
 #include "nnir/IR/Op.h"
+#include "nnir/IR/Type.h"
 
 using namespace llvm;
 using namespace nnir;
@@ -12,6 +13,25 @@ const TECompute *nnir::getOpCompute(const Op *op) {
   if (!map || !map->has(op))
     return nullptr;
   return &map->get(op);
+}
+
+static bool getBoolAttr(const Op *op, StringRef key) {
+  const OpAttrMap<bool> *map = OpRegistry::instance().findAttrMap<bool>(key);
+  return map && map->has(op) && map->get(op);
+}
+
+bool nnir::followsBroadcastRule(const Op *op) {
+  return getBoolAttr(op, kTEBroadcastRuleAttr);
+}
+
+bool nnir::isReshapeLike(const Op *op) {
+  return getBoolAttr(op, kTEReshapeAttr);
+}
+
+std::vector<te::Expr> ComputeArgs::getResultShape() const {
+  if (genericResultShape)
+    return *genericResultShape;
+  return te::makeShape(llvm::cast<TensorType>(resultType)->getShape());
 }
 
 void nnir::setOpCompute(StringRef opName, TECompute compute) {

@@ -30,21 +30,12 @@ static DataType resultDType(const nnir::Type *type) {
   return llvm::cast<TensorType>(type)->getDType();
 }
 
-static bool provablyEqualShapes(ArrayRef<te::Expr> a, ArrayRef<te::Expr> b) {
-  if (a.size() != b.size())
-    return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (!provablyEqual(a[i], b[i]))
-      return false;
-  return true;
-}
-
 /// Reshape-like operators: the output's element f (row-major) is the
 /// input's element f.
 static Expected<std::vector<te::Tensor>>
 reshapeCompute(const ComputeArgs &args) {
   const te::Tensor &data = args.arg(0);
-  std::vector<te::Expr> shape = resultShape(args.resultType);
+  std::vector<te::Expr> shape = args.getResultShape();
   std::vector<te::Expr> inShape = data.getShape();
   return std::vector<te::Tensor>{compute(
       shape,
@@ -414,8 +405,11 @@ void nnir::registerDataMovementComputes() {
   };
 
   for (const char *name : {"reshape", "reshape_like", "expand_dims", "squeeze",
-                           "nn.batch_flatten"})
+                           "nn.batch_flatten"}) {
     set(name, reshapeCompute);
+    OpRegistry &registry = OpRegistry::instance();
+    registry.getAttrMap<bool>(kTEReshapeAttr).set(registry.lookup(name), true);
+  }
 
   set("transpose",
       [](const ComputeArgs &args) -> Expected<std::vector<te::Tensor>> {

@@ -592,6 +592,9 @@ void nnir::registerElementwiseOps() {
     builder.setAttr<TypeRelationFn>(kTypeRelationAttr, def.relation)
         .setAttr<OpPatternKind>(kOpPatternAttr, def.pattern)
         .setAttr<bool>(kOpIsStatefulAttr, false)
-        .setAttr<TECompute>(kTEComputeAttr, makeCompute(def));
+        .setAttr<TECompute>(kTEComputeAttr, makeCompute(def))
+        // The scalar functions mapped by NumPy's rule; rows with their own
+        // compute (nn.prelu reads an axis) are shape-specific.
+        .setAttr<bool>(kTEBroadcastRuleAttr, !def.compute);
   }
 }

@@ -107,6 +107,15 @@ bool te::provablyEqual(const Expr &a, const Expr &b) {
   return ca && cb && *ca == *cb;
 }
 
+bool te::provablyEqualShapes(ArrayRef<Expr> a, ArrayRef<Expr> b) {
+  if (a.size() != b.size())
+    return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (!provablyEqual(a[i], b[i]))
+      return false;
+  return true;
+}
+
 //===----------------------------------------------------------------------===//
 // Statements
 //===----------------------------------------------------------------------===//

@@ -12,8 +12,10 @@
 #include "TestUtil.h"
 
 #include "nnir/ExecutionEngine/ExecutionEngine.h"
+#include "nnir/Codegen/Lowering.h"
 #include "nnir/ExecutionEngine/KernelKey.h"
 #include "nnir/IR/Op.h"
+#include "nnir/Ops/Compute.h"
 #include "nnir/IR/TypeRelation.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -88,24 +90,30 @@ TEST(EngineTest, DifferentStructureMisses) {
   Compiled base(kernelModule("(4)", "add", "1f"));
   Compiled otherOp(kernelModule("(4)", "subtract", "1f"));
   Compiled otherType(kernelModule("(4)", "add", "1", "int32"));
-  // A non-generic function (the constant has another shape) bakes shapes.
-  Compiled baked(kernelModule("(4, 2)", "add",
+  // A broadcast along the rows: another pattern of the merged axes.
+  Compiled rows(kernelModule("(4, 2)", "add",
+                             "dense<[1, 2]> : Tensor[(2), float32]"));
+  // nn.prelu reads its alpha along an axis: shapes are baked in.
+  Compiled baked(kernelModule("(4, 2)", "nn.prelu",
                               "dense<[1, 2]> : Tensor[(2), float32]"));
-  Compiled bakedOther(kernelModule("(3, 2)", "add",
+  Compiled bakedOther(kernelModule("(3, 2)", "nn.prelu",
                                    "dense<[1, 2]> : Tensor[(2), float32]"));
-  for (Compiled *c : {&base, &otherOp, &otherType, &baked, &bakedOther}) {
+  for (Compiled *c : {&base, &otherOp, &otherType, &rows, &baked, &bakedOther}) {
     ASSERT_TRUE(c->fn);
     auto k = engine->getKernel(*c->fn);
     ASSERT_TRUE(bool(k)) << llvm::toString(k.takeError());
   }
-  EXPECT_EQ(engine->getStats().kernelsCompiled, 5u);
+  EXPECT_EQ(engine->getStats().kernelsCompiled, 6u);
   EXPECT_EQ(engine->getStats().memoryHits, 0u);
 
   // Keys: equal up to constants, different across attributes.
   Compiled clipA(kernelModule("(4)", "add", "1f"));
-  EXPECT_TRUE(KernelKey::get(*base.fn, true) == KernelKey::get(*clipA.fn, true));
-  EXPECT_FALSE(KernelKey::get(*base.fn, true) ==
-               KernelKey::get(*otherOp.fn, true));
+  auto keyOf = [](const Function &fn) {
+    std::optional<GenericShape> g = GenericShape::get(fn);
+    return KernelKey::get(fn, g ? &*g : nullptr);
+  };
+  EXPECT_TRUE(keyOf(*base.fn) == keyOf(*clipA.fn));
+  EXPECT_FALSE(keyOf(*base.fn) == keyOf(*otherOp.fn));
   llvm::SourceMgr sm1, sm2;
   auto m1 = parseTyped("def @main(%x: Tensor[(4), float32]) {\n"
                        "  %0 = fn (%a: Tensor[(4), float32], Primitive=1) {\n"
@@ -116,8 +124,75 @@ TEST(EngineTest, DifferentStructureMisses) {
                        "    clip(%a, a_min=0f, a_max=2f)\n  };\n  %0(%x)\n}\n",
                        sm2);
   ASSERT_TRUE(m1 && m2);
-  EXPECT_FALSE(KernelKey::get(*firstPrimitive(*m1), true) ==
-               KernelKey::get(*firstPrimitive(*m2), true));
+  EXPECT_FALSE(keyOf(*firstPrimitive(*m1)) == keyOf(*firstPrimitive(*m2)));
+}
+
+/// The merged axes of parameter \p i of \p fn as (first, count, mask).
+static std::tuple<unsigned, unsigned, uint64_t>
+axesOf(const GenericShape &g, const Function &fn, unsigned i) {
+  GenericShape::TensorAxes axes = g.getAxes(fn.getParam(i).get());
+  return {axes.first, axes.count, axes.mask};
+}
+
+TEST(EngineTest, GenericShapeMergesAxesByBroadcastPattern) {
+  // Same-shape elementwise: one axis, the element count.
+  Compiled flat(kernelModule("(2, 3, 4)", "add", "1f"));
+  ASSERT_TRUE(flat.fn);
+  std::optional<GenericShape> g = GenericShape::get(*flat.fn);
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->getExtents(), llvm::ArrayRef<int64_t>({24}));
+  EXPECT_EQ(axesOf(*g, *flat.fn, 0), std::make_tuple(0u, 1u, uint64_t(1)));
+
+  // A per-channel bias: (channels, pixels); the leading 1 is dropped.
+  llvm::SourceMgr sm;
+  auto m = parseTyped(
+      "def @main(%x: Tensor[(1, 8, 5, 5), float32], %b: Tensor[(8, 1, 1), "
+      "float32]) {\n  %0 = fn (%a: Tensor[(1, 8, 5, 5), float32], %c: "
+      "Tensor[(8, 1, 1), float32], Primitive=1) {\n    nn.relu(add(%a, %c))\n"
+      "  };\n  %0(%x, %b)\n}\n",
+      sm);
+  ASSERT_TRUE(m);
+  const Function *channel = firstPrimitive(*m);
+  g = GenericShape::get(*channel);
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->getExtents(), llvm::ArrayRef<int64_t>({8, 25}));
+  EXPECT_EQ(axesOf(*g, *channel, 0), std::make_tuple(0u, 2u, uint64_t(3)));
+  EXPECT_EQ(axesOf(*g, *channel, 1), std::make_tuple(0u, 2u, uint64_t(1)));
+
+  // A re-shape starts a new domain: the scale (C) and the weights
+  // (C, K, 3, 3) it multiplies after expand_dims.
+  llvm::SourceMgr sm3;
+  auto m3 = parseTyped(
+      "def @main(%s: Tensor[(4), float32], %w: Tensor[(4, 2, 3, 3), "
+      "float32]) {\n  %0 = fn (%a: Tensor[(4), float32], %b: "
+      "Tensor[(4, 2, 3, 3), float32], Primitive=1) {\n"
+      "    multiply(%b, expand_dims(%a, axis=1, num_newaxis=3))\n"
+      "  };\n  %0(%s, %w)\n}\n",
+      sm3);
+  ASSERT_TRUE(m3);
+  const Function *scale = firstPrimitive(*m3);
+  g = GenericShape::get(*scale);
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->getExtents(), llvm::ArrayRef<int64_t>({4, 4, 18}));
+  EXPECT_EQ(axesOf(*g, *scale, 0), std::make_tuple(0u, 1u, uint64_t(1)));
+  EXPECT_EQ(axesOf(*g, *scale, 1), std::make_tuple(1u, 2u, uint64_t(3)));
+
+  // Extents that disagree on an aligned axis of one domain (%s broadcast
+  // against rows of 2 and rows of 5) are not shape-generic; nor is an
+  // operator that reads an axis attribute.
+  llvm::SourceMgr sm2;
+  auto m2 = parseTyped(
+      "def @main(%x: Tensor[(2, 3), float32], %s: Tensor[(3), float32], %t: "
+      "Tensor[(5, 1), float32]) {\n  %0 = fn (%a: Tensor[(2, 3), float32], "
+      "%b: Tensor[(3), float32], %c: Tensor[(5, 1), float32], Primitive=1) {\n"
+      "    (add(%a, %b), add(%b, %c))\n  };\n  %0(%x, %s, %t)\n}\n",
+      sm2);
+  ASSERT_TRUE(m2);
+  EXPECT_FALSE(GenericShape::get(*firstPrimitive(*m2)));
+  Compiled prelu(kernelModule("(4, 2)", "nn.prelu",
+                              "dense<[1, 2]> : Tensor[(2), float32]"));
+  ASSERT_TRUE(prelu.fn);
+  EXPECT_FALSE(GenericShape::get(*prelu.fn));
 }
 
 TEST(EngineTest, RefusesLargeResultsAndBadArguments) {
@@ -167,6 +242,49 @@ TEST(EngineTest, OperatorWithoutComputeIsAnError) {
   ASSERT_FALSE(bool(r));
   EXPECT_NE(llvm::toString(r.takeError())
                 .find("operator 'test.no_compute' has no compute"),
+            std::string::npos);
+}
+
+TEST(EngineTest, ComputeBreakingTheShapeGenericPromiseIsAnError) {
+  // An operator marked as following the broadcasting rule whose compute
+  // bakes in its static result shape would produce a wrong shape-generic
+  // kernel: the lowering refuses it at the call.
+  registerAllOps();
+  static std::once_flag once;
+  std::call_once(once, [] {
+    OpRegistry::instance()
+        .add("test.static_shape")
+        .setNumInputs(1)
+        .addArgument("data", "Tensor")
+        .setAttr<TypeRelationFn>(
+            kTypeRelationAttr,
+            [](llvm::ArrayRef<const Type *> args, const Attrs *,
+               const TypeRelationContext &) -> llvm::Expected<Ref<Type>> {
+              return Ref<Type>(const_cast<Type *>(args[0]));
+            })
+        .setAttr<bool>(kTEBroadcastRuleAttr, true);
+    setOpCompute("test.static_shape", [](const ComputeArgs &args)
+                     -> llvm::Expected<std::vector<te::Tensor>> {
+      const te::Tensor &x = args.arg(0);
+      return std::vector<te::Tensor>{te::compute(
+          te::makeShape(llvm::cast<TensorType>(args.resultType)->getShape()),
+          [&](llvm::ArrayRef<te::Expr>) { return x({te::Expr(0)}); },
+          "static")};
+    });
+  });
+  Compiled c("def @main(%x: Tensor[(4), float32]) {\n"
+             "  %0 = fn (%a: Tensor[(4), float32], Primitive=1) {\n"
+             "    test.static_shape(%a)\n"
+             "  };\n"
+             "  %0(%x)\n"
+             "}\n");
+  ASSERT_TRUE(c.fn);
+  auto engine = llvm::cantFail(ExecutionEngine::create());
+  auto r = engine->run(*c.fn, {filled({4}, 0)});
+  ASSERT_FALSE(bool(r));
+  EXPECT_NE(llvm::toString(r.takeError())
+                .find("compute of 'test.static_shape' does not follow the "
+                      "shape of a shape-generic kernel"),
             std::string::npos);
 }
 

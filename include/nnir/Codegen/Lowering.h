@@ -8,10 +8,23 @@
 ///
 /// Constants inside the function are lifted to kernel inputs (their values
 /// are not part of the kernel, so functions that differ only in constant
-/// values share one kernel). A function whose tensors all have one shape S
-/// or are rank 0, and whose calls are all elementwise or broadcast, can be
-/// lowered *shape-generic*: every full-shape tensor becomes a 1-d tensor of
-/// a runtime extent `n`, so one kernel serves every S.
+/// values share one kernel).
+///
+/// A function whose calls all follow NumPy's broadcasting rule
+/// (kTEBroadcastRuleAttr: the elementwise and broadcast arithmetic) or only
+/// re-shape (kTEReshapeAttr: reshape, expand_dims, squeeze, ...) can be
+/// lowered *shape-generic*, so one kernel serves every shape with the same
+/// broadcasting pattern. The tensors that broadcasting connects form a
+/// domain (a re-shape starts a new one). Within a domain shapes align from
+/// the right as NumPy's do, and on each aligned axis every tensor has
+/// extent 1 or the axis's one extent. Axes of extent 1 everywhere are
+/// dropped and neighbouring axes on which every tensor of the domain agrees
+/// (full on both, or 1 on both) merge, so each tensor becomes a tensor over
+/// its domain's merged axes, whose extents are runtime values `dims[g]`:
+/// a same-shape elementwise chain gets one axis (the element count), a
+/// per-channel `add(conv, bias[C,1,1])` two (channels, pixels). Merging and
+/// dropping keep every tensor's row-major element order, so buffers are
+/// passed as they are.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,7 +34,11 @@
 #include "nnir/IR/Expr.h"
 #include "nnir/TE/Tensor.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
+
+#include <optional>
 
 #include <vector>
 
@@ -37,11 +54,43 @@ struct TEFunction {
   /// The flattened result.
   std::vector<te::Tensor> outputs;
   /// The runtime extents the kernel reads from `dims`, in order (shape-generic
-  /// kernels: the element count).
+  /// kernels: one per merged axis, GenericShape::getExtents()).
   std::vector<te::Expr> dimVars;
   /// Shape-generic kernels: the element count of the function lowered (the
   /// first shape the kernel serves), a hint for cost estimates.
   int64_t genericElementsHint = 0;
+};
+
+/// How the tensors of a shape-generic function map onto the merged axes
+/// (see the file comment).
+class GenericShape {
+public:
+  /// The mapping for \p fn, or std::nullopt if \p fn cannot be lowered
+  /// shape-generic.
+  static std::optional<GenericShape> get(const Function &fn);
+
+  /// This function's extent of each merged axis, all domains in turn: the
+  /// kernel's `dims`.
+  llvm::ArrayRef<int64_t> getExtents() const { return extents; }
+
+  /// The merged axes of one tensor: its domain's are `dims[first]` to
+  /// `dims[first + count - 1]`; bit g of \p mask set where the tensor spans
+  /// `dims[first + g]`, clear where its extent is 1.
+  struct TensorAxes {
+    unsigned first = 0;
+    unsigned count = 0;
+    uint64_t mask = 0;
+  };
+  /// The axes of the \p field-th tensor (flattened) of \p e's value; \p e
+  /// is a parameter, constant or call of the function.
+  TensorAxes getAxes(const Expr *e, unsigned field = 0) const;
+
+private:
+  llvm::SmallVector<int64_t, 4> extents;
+  /// Per tensor value, in numbering order.
+  std::vector<TensorAxes> axes;
+  /// The first tensor value of each parameter, constant and call.
+  llvm::DenseMap<const Expr *, unsigned> firstValue;
 };
 
 /// Calls \p visit on every node of \p fn's body in post-order (operands
@@ -50,13 +99,12 @@ struct TEFunction {
 void forEachPrimitiveNode(const Function &fn,
                           llvm::function_ref<void(const Expr *)> visit);
 
-/// True if \p fn can be lowered shape-generic (see the file comment).
-bool isShapeGeneric(const Function &fn);
-
-/// Lowers the primitive function \p fn. Errors (an operator without a
-/// compute, a compute that fails, an unsupported construct) carry the
-/// location of the offending call.
-llvm::Expected<TEFunction> lowerToTE(const Function &fn, bool shapeGeneric);
+/// Lowers the primitive function \p fn, shape-generic when \p generic
+/// (GenericShape::get(fn)) is given. Errors (an operator without a compute,
+/// a compute that fails, an unsupported construct) carry the location of the
+/// offending call.
+llvm::Expected<TEFunction> lowerToTE(const Function &fn,
+                                     const GenericShape *generic);
 
 } // namespace nnir
 

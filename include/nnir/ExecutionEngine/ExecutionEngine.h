@@ -94,6 +94,10 @@ public:
   /// The kernel of the primitive function \p fn (compiled, or from a cache).
   /// Errors carry the location of the call that cannot be lowered.
   llvm::Expected<const CompiledKernel *> getKernel(const Function &fn);
+  /// The same, and the runtime extents \p fn passes to it as `dims` (none
+  /// for a shape-specific kernel).
+  llvm::Expected<const CompiledKernel *>
+  getKernel(const Function &fn, llvm::SmallVectorImpl<int64_t> &dims);
 
   /// Runs \p fn (through its kernel) on \p args, one per flattened
   /// parameter. Returns the flattened result, in freshly allocated arrays.

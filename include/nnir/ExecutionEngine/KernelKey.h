@@ -5,9 +5,9 @@
 /// The key under which a compiled kernel is cached: the structure of a
 /// primitive function with its constants lifted to parameters (TVM's
 /// cache key), so functions that differ only in constant values share a
-/// kernel; for shape-generic functions (nnir/Codegen/Lowering.h) shapes are
-/// reduced to "full" or "scalar", so functions that differ only in shape
-/// share one too.
+/// kernel; for shape-generic functions (nnir/Codegen/Lowering.h) a shape is
+/// reduced to the merged axes it spans, so functions that differ only in
+/// the extents of those axes share one too.
 ///
 /// The key is a flat word sequence (operators by registry index, attribute
 /// hashes, node numbering in post-order, dtypes and shapes) plus the
@@ -32,11 +32,13 @@
 
 namespace nnir {
 
+class GenericShape;
+
 class KernelKey {
 public:
-  /// The key of the primitive function \p fn; \p shapeGeneric as
-  /// isShapeGeneric(fn) says.
-  static KernelKey get(const Function &fn, bool shapeGeneric);
+  /// The key of the primitive function \p fn; \p generic is
+  /// GenericShape::get(fn) (null for a shape-specific kernel).
+  static KernelKey get(const Function &fn, const GenericShape *generic);
 
   llvm::hash_code getHash() const { return hash; }
   bool isShapeGeneric() const { return shapeGeneric; }

@@ -17,10 +17,17 @@
 /// cannot compute; Codegen adds the operator name and the source location.
 ///
 /// Shapes of the argument tensors are TE expressions: constants, or, in
-/// shape-generic kernels of elementwise and broadcast operators, variables
-/// bound when the kernel runs. Elementwise and broadcast computes must work
-/// from the argument shapes alone (te::broadcastShape/broadcastRead); others
-/// may use the static shapes of \p resultType and te::getConstShape.
+/// shape-generic kernels (nnir/Codegen/Lowering.h), variables bound when the
+/// kernel runs. Only two kinds of operators are lowered shape-generic:
+/// - kTEBroadcastRuleAttr: the compute works from the argument shapes alone
+///   by NumPy's rule (te::broadcastShape/broadcastRead) and reads no
+///   attribute that names an axis or a shape, so the lowering may re-shape
+///   the operands (merge and drop axes) consistently;
+/// - kTEReshapeAttr: the result is the argument's elements in row-major
+///   order under a new shape, which the compute reads from
+///   ComputeArgs::getResultShape() (the lowering's, over runtime extents).
+/// Other computes may use the static shapes of \p resultType and
+/// te::getConstShape.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,6 +57,13 @@ struct ComputeArgs {
   llvm::ArrayRef<std::vector<te::Tensor>> args;
   /// The call's inferred type (TensorType or TupleType).
   const Type *resultType;
+  /// Shape-generic lowering of a kTEReshapeAttr operator: the result's shape
+  /// over the runtime extents.
+  const std::vector<te::Expr> *genericResultShape = nullptr;
+
+  /// The shape of a tensor result: genericResultShape when given, else the
+  /// static shape of resultType.
+  std::vector<te::Expr> getResultShape() const;
 
   /// The only tensor of argument \p i.
   const te::Tensor &arg(unsigned i) const { return args[i].front(); }
@@ -59,6 +73,21 @@ using TECompute =
     std::function<llvm::Expected<std::vector<te::Tensor>>(const ComputeArgs &)>;
 
 inline constexpr llvm::StringLiteral kTEComputeAttr = "FTECompute";
+
+/// A bool op attribute: the compute follows NumPy's broadcasting rule alone
+/// (see the file comment); calls of the operator may be lowered
+/// shape-generic.
+inline constexpr llvm::StringLiteral kTEBroadcastRuleAttr = "FTEBroadcastRule";
+
+/// True if \p op is marked kTEBroadcastRuleAttr.
+bool followsBroadcastRule(const Op *op);
+
+/// A bool op attribute: the result is the first argument's elements in
+/// row-major order under the result's shape (see the file comment).
+inline constexpr llvm::StringLiteral kTEReshapeAttr = "FTEReshape";
+
+/// True if \p op is marked kTEReshapeAttr.
+bool isReshapeLike(const Op *op);
 
 /// The compute of \p op, or null when it has none.
 const TECompute *getOpCompute(const Op *op);

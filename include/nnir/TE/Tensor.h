@@ -154,6 +154,8 @@ llvm::SmallVector<Expr, 4> unravel(Expr linear, llvm::ArrayRef<Expr> shape);
 /// Two extents that are provably equal (the same constant or the same
 /// variable).
 bool provablyEqual(const Expr &a, const Expr &b);
+/// Two shapes of the same rank whose extents are provably equal.
+bool provablyEqualShapes(llvm::ArrayRef<Expr> a, llvm::ArrayRef<Expr> b);
 
 } // namespace nnir::te
 
