@@ -77,6 +77,13 @@ void collectReads(const te::Expr &e,
   });
 }
 
+/// Operations in the code of \p e (a reduction's source counted once).
+uint64_t countOperations(const te::Expr &e) {
+  uint64_t count = 0;
+  te::visit(e, [&](const te::ExprNode *) { ++count; });
+  return count;
+}
+
 /// Scalar operations of one evaluation of \p e (a reduction counts its
 /// source times its extent when constant).
 uint64_t estimateCost(const te::Expr &e) {
@@ -1342,6 +1349,9 @@ Error KernelEmitter::emit(StringRef name, KernelInfo &info) {
     const Stage &stage = stages[i];
     ++info.numStages;
     info.work = SaturatingAdd(info.work, stage.work);
+    // An extern stage's loops are its own: count them as a small loop nest.
+    info.codeSize = SaturatingAdd<uint64_t>(
+        info.codeSize, stage.externOp ? 64 : countOperations(stage.body));
     Value *range = b.getInt64(1);
     if (!stage.externOp)
       range =

@@ -322,7 +322,7 @@ ExecutionEngine::getKernel(const Function &fn, SmallVectorImpl<int64_t> &dims) {
     return module.takeError();
   kernel->optLevel = options.optLevel >= 0
                          ? static_cast<unsigned>(options.optLevel)
-                         : chooseOptLevel(kernel->info.work);
+                         : chooseOptLevel(kernel->info.work, kernel->info.codeSize);
 
   Expected<JITDylib &> jd =
       im.jit->createJITDylib(("kernel" + Twine(im.counter++)).str());
@@ -484,7 +484,7 @@ Expected<std::string> ExecutionEngine::getLLVMIR(const Function &fn,
     std::lock_guard<std::mutex> lock(impl->mutex);
     optimizeModule(**module, *impl->tm,
                    options.optLevel >= 0 ? options.optLevel
-                                         : chooseOptLevel(info.work));
+                                         : chooseOptLevel(info.work, info.codeSize));
   }
   std::string text;
   raw_string_ostream os(text);

@@ -50,8 +50,11 @@ struct KernelInfo {
   std::string name;
   unsigned numInputs = 0;
   unsigned numOutputs = 0;
-  /// Estimated scalar operations of one run (picks the optimisation level).
+  /// Estimated scalar operations of one run, and operations in the code
+  /// (a reduction's body counted once): together they pick the
+  /// optimisation level.
   uint64_t work = 0;
+  uint64_t codeSize = 0;
   unsigned numStages = 0;
   unsigned numParallelStages = 0;
 };
@@ -61,10 +64,12 @@ llvm::Expected<std::unique_ptr<llvm::Module>>
 emitKernel(const TEFunction &fn, llvm::LLVMContext &ctx, llvm::StringRef name,
            const CodegenOptions &options, KernelInfo &info);
 
-/// The optimisation level Codegen uses for a kernel of \p work: 0 for tiny
-/// kernels (compile time dominates; the engine also uses the fast
-/// instruction selector), 3 otherwise.
-unsigned chooseOptLevel(uint64_t work);
+/// The optimisation level for a kernel of \p work scalar operations per run
+/// and \p codeSize operations of code: 3 where LLVM's pipeline saves more
+/// run time than it costs compile time, else 0 (no IR pipeline; the engine
+/// also uses the fast instruction selector). Kernels are often run once
+/// (FoldConstant), so one run is what it weighs.
+unsigned chooseOptLevel(uint64_t work, uint64_t codeSize);
 
 /// Runs LLVM's default pipeline at \p optLevel (0-3) on \p module for
 /// \p tm's target (the module's triple and data layout are set from it).
