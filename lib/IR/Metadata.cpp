@@ -847,18 +847,41 @@ public:
     }
     endArray();
   }
-  /// The b64ndarrays field: each tensor saved and base64-encoded when it is
-  /// written, so only one encoding is alive at a time.
+  /// The b64ndarrays field: each tensor's saved form base64-encoded straight
+  /// into the stream, a chunk at a time (the encoding has no character that
+  /// needs escaping), so no copy of a tensor is ever made.
   void tensorArray(ArrayRef<const NDArray *> tensors) {
     beginArray(true);
     for (const NDArray *tensor : tensors) {
       arrayItem();
-      string(encodeBase64(tensor->save()));
+      os << '"';
+      writeBase64(tensor->saveHeader(), tensor->getBytes());
+      os << '"';
     }
     endArray();
   }
 
 private:
+  /// Writes the base64 encoding of \p header followed by \p data. Chunks
+  /// whose size is a multiple of 3 encode without padding, so their
+  /// encodings concatenate to the encoding of the whole.
+  void writeBase64(StringRef header, ArrayRef<uint8_t> data) {
+    constexpr size_t kChunk = 3 << 14;
+    SmallString<kChunk + 64> pending(header);
+    auto flush = [&](bool last) {
+      size_t n = last ? pending.size() : pending.size() / 3 * 3;
+      os << encodeBase64(pending.str().take_front(n));
+      pending.erase(pending.begin(), pending.begin() + n);
+    };
+    while (!data.empty()) {
+      ArrayRef<uint8_t> piece = data.take_front(kChunk);
+      pending.append(piece.begin(), piece.end());
+      data = data.drop_front(piece.size());
+      flush(/*last=*/false);
+    }
+    flush(/*last=*/true);
+  }
+
   void begin(char open, bool multiLine) {
     os << open;
     multiLines.push_back(multiLine);

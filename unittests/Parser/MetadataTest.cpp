@@ -184,6 +184,38 @@ TEST(MetadataTest, RoundTripsDTypesAndShapes) {
   EXPECT_NE(json.find("\"data\": [\n"), std::string::npos);
 }
 
+TEST(MetadataTest, StreamsLargeTensorsInChunksThatEncodeAsOne) {
+  // The writer encodes a tensor's header and data a chunk at a time; the
+  // result must be the base64 of the whole saved form, whatever the header
+  // length (rank) does to the chunk boundaries, and read back bit-exactly.
+  std::vector<Ref<Constant>> owned;
+  uint64_t state = 12345;
+  for (std::vector<int64_t> shape :
+       {std::vector<int64_t>{49153}, {7, 7001}, {3, 1, 16385, 1}, {100000}}) {
+    NDArray data = cantFail(NDArray::create(DataType::float32(), shape));
+    auto *words = static_cast<uint32_t *>(data.getMutableData());
+    for (int64_t i = 0; i < data.getNumElements(); ++i) {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      words[i] = uint32_t(state >> 32);
+    }
+    owned.push_back(Constant::get(data));
+  }
+  std::vector<const Constant *> constants;
+  for (const Ref<Constant> &c : owned)
+    constants.push_back(c.get());
+  std::string json = encodeMetadata(constants);
+  for (const Ref<Constant> &c : owned)
+    EXPECT_NE(json.find("\"" + encodeBase64(c->getData().save()) + "\""),
+              std::string::npos);
+  Expected<MetadataTable> table = decodeMetadata(json);
+  ASSERT_TRUE(bool(table)) << toString(table.takeError());
+  ASSERT_EQ(table->constants.size(), owned.size());
+  for (size_t i = 0; i < owned.size(); ++i)
+    EXPECT_TRUE(
+        table->constants[i]->getData().bitwiseEqual(owned[i]->getData()))
+        << "constant " << i;
+}
+
 TEST(MetadataTest, SharesTheVirtualDeviceAndRepeatedConstants) {
   Ref<Constant> a = makeConstant(DataType::float32(), {2});
   Ref<Constant> b = makeConstant(DataType::int32(), {});

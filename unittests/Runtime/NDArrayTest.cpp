@@ -85,6 +85,26 @@ TEST(NDArrayTest, CreateIsZeroFilledAndAligned) {
   }
 }
 
+TEST(NDArrayTest, LargeArraysStartOnAHugePage) {
+  // Arrays of 2 MiB or more are placed for transparent huge pages on Linux
+  // (NDArray.cpp allocateData); all arrays stay 64-byte aligned, zero-filled
+  // on request and writable to the last byte.
+  for (int64_t elements : {int64_t(1) << 19, (int64_t(1) << 19) + 3,
+                           int64_t(5) << 20}) {
+    NDArray a = llvm::cantFail(NDArray::create(DataType::float32(), {elements}));
+    EXPECT_TRUE(isAligned(a.getData()));
+#if defined(__linux__)
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(a.getData()) % (uintptr_t(2) << 20),
+              0u);
+#endif
+    EXPECT_EQ(a.getElementAsDouble(elements - 1), 0.0);
+    a.setElementFromDouble(elements - 1, 2.5);
+    EXPECT_EQ(a.getElementAsDouble(elements - 1), 2.5);
+  }
+  NDArray small = llvm::cantFail(NDArray::create(DataType::float32(), {1000}));
+  EXPECT_TRUE(isAligned(small.getData()));
+}
+
 TEST(NDArrayTest, CreateZeroDimAndEmpty) {
   NDArray scalar = llvm::cantFail(NDArray::create(DataType::float32(), {}));
   EXPECT_EQ(scalar.getRank(), 0u);

@@ -56,8 +56,10 @@ public:
   /// Reads TVM's binary tensor format. Trailing bytes are an error.
   static llvm::Expected<NDArray> load(llvm::StringRef bytes,
                                       uint64_t maxBytes = UINT64_MAX);
-  /// Writes TVM's binary tensor format.
+  /// Writes TVM's binary tensor format: saveHeader(), then the data bytes.
   std::string save() const;
+  /// The header of TVM's binary tensor format (what precedes the data).
+  std::string saveHeader() const;
 
   explicit operator bool() const { return storage != nullptr; }
 
