@@ -18,7 +18,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
-#include <random>
 
 using namespace llvm;
 using namespace nnir;
@@ -86,14 +85,29 @@ Expected<Ref<Function>> nnir::bindParams(const Function &func,
                        func.getAttrs(), func.getLoc());
 }
 
-/// A value in [0, 1) from the top 53 bits of \p rng (the same on every
-/// platform, unlike std::uniform_real_distribution).
-static double uniform01(std::mt19937_64 &rng) {
-  return double(rng() >> 11) * 0x1.0p-53;
-}
+namespace {
+/// SplitMix64 (Steele, Lea and Flood, 2014): a fast 64-bit generator whose
+/// sequence is the same on every platform (std::uniform_real_distribution's
+/// is not), for weights of any size (ResNet-50 has 25M).
+class SplitMix64 {
+public:
+  explicit SplitMix64(uint64_t seed) : state(seed) {}
+  uint64_t next() {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  /// A value in [0, 1) from 53 random bits.
+  double uniform01() { return double(next() >> 11) * 0x1.0p-53; }
 
-static Expected<NDArray> randomArray(const TensorType &type,
-                                     std::mt19937_64 &rng) {
+private:
+  uint64_t state;
+};
+} // namespace
+
+/// Random values in [0.1, 1.0) (integers 1 to 9, bools true).
+static Expected<NDArray> randomArray(const TensorType &type, SplitMix64 &rng) {
   Expected<NDArray> array =
       NDArray::create(type.getDType(), type.getShape(), UINT64_MAX,
                       /*zeroFill=*/false);
@@ -106,14 +120,21 @@ static Expected<NDArray> randomArray(const TensorType &type,
       array->setElementFromInt(i, 1);
   } else if (dtype.isInteger()) {
     for (int64_t i = 0; i < n; ++i)
-      array->setElementFromInt(i, 1 + int64_t(uniform01(rng) * 9));
+      array->setElementFromInt(i, 1 + int64_t(rng.uniform01() * 9));
   } else if (dtype.isFloat() && dtype.getBits() == 32) {
+    // Two values from each draw, 24 bits each (a float's precision); the
+    // largest, 0.1 + 0.9 * (1 - 2^-24), rounds to a float below 1.
     auto *data = static_cast<float *>(array->getMutableData());
-    for (int64_t i = 0; i < n; ++i)
-      data[i] = float(0.1 + 0.9 * uniform01(rng));
+    for (int64_t i = 0; i < n; i += 2) {
+      uint64_t bits = rng.next();
+      data[i] = float(0.1 + 0.9 * double(bits >> 40) * 0x1.0p-24);
+      if (i + 1 < n)
+        data[i + 1] =
+            float(0.1 + 0.9 * double((bits >> 16) & 0xffffff) * 0x1.0p-24);
+    }
   } else {
     for (int64_t i = 0; i < n; ++i)
-      array->setElementFromDouble(i, 0.1 + 0.9 * uniform01(rng));
+      array->setElementFromDouble(i, 0.1 + 0.9 * rng.uniform01());
   }
   return array;
 }
@@ -149,7 +170,7 @@ collectArrays(const Function &func, const BindParamsOptions &options,
     sources.push_back(options.dir);
   }
   if (options.random) {
-    std::mt19937_64 rng(options.seed);
+    SplitMix64 rng(options.seed);
     for (size_t i = 1; i < func.getParams().size(); ++i) {
       const Var &param = *func.getParams()[i];
       const TensorType *type = getParamType(param);
