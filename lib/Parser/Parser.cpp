@@ -1637,14 +1637,17 @@ Ref<Expr> Parser::parseDense() {
   // Check the size before allocating: a splat can describe a huge tensor.
   if (!checkConstantSize(dtype, shape, loc))
     return nullptr;
-  Expected<NDArray> array = NDArray::create(dtype, shape);
+  // Every element is written below: no zero-fill.
+  Expected<NDArray> array =
+      NDArray::create(dtype, shape, UINT64_MAX, /*zeroFill=*/false);
   if (!array) {
     emitError(array.takeError(), loc);
     return nullptr;
   }
   int64_t count = array->getNumElements();
   if (elems.lists.empty()) {
-    // A splat: convert the scalar once, then replicate its bytes.
+    // A splat: convert the scalar once, then replicate its bytes by
+    // doubling the filled prefix (a few memcpy calls for any size).
     Expected<NDArray> element = NDArray::create(dtype, {});
     if (!element) {
       emitError(element.takeError(), loc);
@@ -1652,10 +1655,14 @@ Ref<Expr> Parser::parseDense() {
     }
     if (!storeDenseScalar(*element, 0, elems.scalars.front()))
       return nullptr;
-    size_t elementBytes = element->getByteSize();
+    size_t total = array->getByteSize();
     auto *out = static_cast<uint8_t *>(array->getMutableData());
-    for (int64_t i = 0; i < count; ++i)
-      std::memcpy(out + i * elementBytes, element->getData(), elementBytes);
+    if (total != 0) {
+      std::memcpy(out, element->getData(), element->getByteSize());
+      for (size_t filled = element->getByteSize(); filled < total;
+           filled *= 2)
+        std::memcpy(out + filled, out, std::min(filled, total - filled));
+    }
   } else {
     for (int64_t i = 0; i < count; ++i)
       if (!storeDenseScalar(*array, i, elems.scalars[i]))
