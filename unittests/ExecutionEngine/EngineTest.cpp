@@ -127,68 +127,55 @@ TEST(EngineTest, DifferentStructureMisses) {
   EXPECT_FALSE(keyOf(*firstPrimitive(*m1)) == keyOf(*firstPrimitive(*m2)));
 }
 
-/// The merged axes of parameter \p i of \p fn as (first, count, mask).
-static std::tuple<unsigned, unsigned, uint64_t>
-axesOf(const GenericShape &g, const Function &fn, unsigned i) {
-  GenericShape::TensorAxes axes = g.getAxes(fn.getParam(i).get());
-  return {axes.first, axes.count, axes.mask};
+/// Checks GenericShape::get(*fn): its extents, and the merged axes (first,
+/// count, mask) of each parameter in turn.
+void expectGeneric(
+    const Function *fn, llvm::ArrayRef<int64_t> extents,
+    llvm::ArrayRef<std::tuple<unsigned, unsigned, uint64_t>> params) {
+  ASSERT_TRUE(fn);
+  std::optional<GenericShape> g = GenericShape::get(*fn);
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->getExtents(), extents);
+  for (auto [i, expected] : llvm::enumerate(params)) {
+    GenericShape::TensorAxes axes = g->getAxes(fn->getParam(i).get());
+    EXPECT_EQ(std::make_tuple(axes.first, axes.count, axes.mask), expected)
+        << "parameter " << i;
+  }
 }
 
 TEST(EngineTest, GenericShapeMergesAxesByBroadcastPattern) {
   // Same-shape elementwise: one axis, the element count.
   Compiled flat(kernelModule("(2, 3, 4)", "add", "1f"));
-  ASSERT_TRUE(flat.fn);
-  std::optional<GenericShape> g = GenericShape::get(*flat.fn);
-  ASSERT_TRUE(g);
-  EXPECT_EQ(g->getExtents(), llvm::ArrayRef<int64_t>({24}));
-  EXPECT_EQ(axesOf(*g, *flat.fn, 0), std::make_tuple(0u, 1u, uint64_t(1)));
+  expectGeneric(flat.fn, {24}, {{0, 1, 1}});
 
   // A per-channel bias: (channels, pixels); the leading 1 is dropped.
-  llvm::SourceMgr sm;
-  auto m = parseTyped(
+  Compiled channel(
       "def @main(%x: Tensor[(1, 8, 5, 5), float32], %b: Tensor[(8, 1, 1), "
       "float32]) {\n  %0 = fn (%a: Tensor[(1, 8, 5, 5), float32], %c: "
       "Tensor[(8, 1, 1), float32], Primitive=1) {\n    nn.relu(add(%a, %c))\n"
-      "  };\n  %0(%x, %b)\n}\n",
-      sm);
-  ASSERT_TRUE(m);
-  const Function *channel = firstPrimitive(*m);
-  g = GenericShape::get(*channel);
-  ASSERT_TRUE(g);
-  EXPECT_EQ(g->getExtents(), llvm::ArrayRef<int64_t>({8, 25}));
-  EXPECT_EQ(axesOf(*g, *channel, 0), std::make_tuple(0u, 2u, uint64_t(3)));
-  EXPECT_EQ(axesOf(*g, *channel, 1), std::make_tuple(0u, 2u, uint64_t(1)));
+      "  };\n  %0(%x, %b)\n}\n");
+  expectGeneric(channel.fn, {8, 25}, {{0, 2, 3}, {0, 2, 1}});
 
   // A re-shape starts a new domain: the scale (C) and the weights
   // (C, K, 3, 3) it multiplies after expand_dims.
-  llvm::SourceMgr sm3;
-  auto m3 = parseTyped(
+  Compiled scale(
       "def @main(%s: Tensor[(4), float32], %w: Tensor[(4, 2, 3, 3), "
       "float32]) {\n  %0 = fn (%a: Tensor[(4), float32], %b: "
       "Tensor[(4, 2, 3, 3), float32], Primitive=1) {\n"
       "    multiply(%b, expand_dims(%a, axis=1, num_newaxis=3))\n"
-      "  };\n  %0(%s, %w)\n}\n",
-      sm3);
-  ASSERT_TRUE(m3);
-  const Function *scale = firstPrimitive(*m3);
-  g = GenericShape::get(*scale);
-  ASSERT_TRUE(g);
-  EXPECT_EQ(g->getExtents(), llvm::ArrayRef<int64_t>({4, 4, 18}));
-  EXPECT_EQ(axesOf(*g, *scale, 0), std::make_tuple(0u, 1u, uint64_t(1)));
-  EXPECT_EQ(axesOf(*g, *scale, 1), std::make_tuple(1u, 2u, uint64_t(3)));
+      "  };\n  %0(%s, %w)\n}\n");
+  expectGeneric(scale.fn, {4, 4, 18}, {{0, 1, 1}, {1, 2, 3}});
 
   // Extents that disagree on an aligned axis of one domain (%s broadcast
   // against rows of 2 and rows of 5) are not shape-generic; nor is an
   // operator that reads an axis attribute.
-  llvm::SourceMgr sm2;
-  auto m2 = parseTyped(
+  Compiled conflict(
       "def @main(%x: Tensor[(2, 3), float32], %s: Tensor[(3), float32], %t: "
       "Tensor[(5, 1), float32]) {\n  %0 = fn (%a: Tensor[(2, 3), float32], "
       "%b: Tensor[(3), float32], %c: Tensor[(5, 1), float32], Primitive=1) {\n"
-      "    (add(%a, %b), add(%b, %c))\n  };\n  %0(%x, %s, %t)\n}\n",
-      sm2);
-  ASSERT_TRUE(m2);
-  EXPECT_FALSE(GenericShape::get(*firstPrimitive(*m2)));
+      "    (add(%a, %b), add(%b, %c))\n  };\n  %0(%x, %s, %t)\n}\n");
+  ASSERT_TRUE(conflict.fn);
+  EXPECT_FALSE(GenericShape::get(*conflict.fn));
   Compiled prelu(kernelModule("(4, 2)", "nn.prelu",
                               "dense<[1, 2]> : Tensor[(2), float32]"));
   ASSERT_TRUE(prelu.fn);
@@ -213,34 +200,41 @@ TEST(EngineTest, RefusesLargeResultsAndBadArguments) {
             std::string::npos);
 }
 
+/// Registers \p name: one tensor argument, a result of the same type.
+OpBuilder addIdentityTestOp(llvm::StringRef name) {
+  return OpRegistry::instance()
+      .add(name)
+      .setNumInputs(1)
+      .addArgument("data", "Tensor")
+      .setAttr<TypeRelationFn>(
+          kTypeRelationAttr,
+          [](llvm::ArrayRef<const Type *> args, const Attrs *,
+             const TypeRelationContext &) -> llvm::Expected<Ref<Type>> {
+            return Ref<Type>(const_cast<Type *>(args[0]));
+          });
+}
+
+/// The error of running a primitive function that calls \p op on a
+/// Tensor[(4), float32].
+std::string runErrorOf(llvm::StringRef op) {
+  Compiled c(("def @main(%x: Tensor[(4), float32]) {\n"
+              "  %0 = fn (%a: Tensor[(4), float32], Primitive=1) {\n    " +
+              op + "(%a)\n  };\n  %0(%x)\n}\n")
+                 .str());
+  if (!c.fn)
+    return "(did not parse)";
+  auto engine = llvm::cantFail(ExecutionEngine::create());
+  auto r = engine->run(*c.fn, {filled({4}, 0)});
+  return r ? "(ran)" : llvm::toString(r.takeError());
+}
+
 TEST(EngineTest, OperatorWithoutComputeIsAnError) {
   // Every operator of the library has a compute; one registered without
   // (as a plugin might) is refused at its call.
   registerAllOps();
   static std::once_flag once;
-  std::call_once(once, [] {
-    OpRegistry::instance()
-        .add("test.no_compute")
-        .setNumInputs(1)
-        .addArgument("data", "Tensor")
-        .setAttr<TypeRelationFn>(
-            kTypeRelationAttr,
-            [](llvm::ArrayRef<const Type *> args, const Attrs *,
-               const TypeRelationContext &) -> llvm::Expected<Ref<Type>> {
-              return Ref<Type>(const_cast<Type *>(args[0]));
-            });
-  });
-  Compiled c("def @main(%x: Tensor[(4), float32]) {\n"
-             "  %0 = fn (%a: Tensor[(4), float32], Primitive=1) {\n"
-             "    test.no_compute(%a)\n"
-             "  };\n"
-             "  %0(%x)\n"
-             "}\n");
-  ASSERT_TRUE(c.fn);
-  auto engine = llvm::cantFail(ExecutionEngine::create());
-  auto r = engine->run(*c.fn, {filled({4}, 0)});
-  ASSERT_FALSE(bool(r));
-  EXPECT_NE(llvm::toString(r.takeError())
+  std::call_once(once, [] { addIdentityTestOp("test.no_compute"); });
+  EXPECT_NE(runErrorOf("test.no_compute")
                 .find("operator 'test.no_compute' has no compute"),
             std::string::npos);
 }
@@ -252,16 +246,7 @@ TEST(EngineTest, ComputeBreakingTheShapeGenericPromiseIsAnError) {
   registerAllOps();
   static std::once_flag once;
   std::call_once(once, [] {
-    OpRegistry::instance()
-        .add("test.static_shape")
-        .setNumInputs(1)
-        .addArgument("data", "Tensor")
-        .setAttr<TypeRelationFn>(
-            kTypeRelationAttr,
-            [](llvm::ArrayRef<const Type *> args, const Attrs *,
-               const TypeRelationContext &) -> llvm::Expected<Ref<Type>> {
-              return Ref<Type>(const_cast<Type *>(args[0]));
-            })
+    addIdentityTestOp("test.static_shape")
         .setAttr<bool>(kTEBroadcastRuleAttr, true);
     setOpCompute("test.static_shape", [](const ComputeArgs &args)
                      -> llvm::Expected<std::vector<te::Tensor>> {
@@ -272,17 +257,7 @@ TEST(EngineTest, ComputeBreakingTheShapeGenericPromiseIsAnError) {
           "static")};
     });
   });
-  Compiled c("def @main(%x: Tensor[(4), float32]) {\n"
-             "  %0 = fn (%a: Tensor[(4), float32], Primitive=1) {\n"
-             "    test.static_shape(%a)\n"
-             "  };\n"
-             "  %0(%x)\n"
-             "}\n");
-  ASSERT_TRUE(c.fn);
-  auto engine = llvm::cantFail(ExecutionEngine::create());
-  auto r = engine->run(*c.fn, {filled({4}, 0)});
-  ASSERT_FALSE(bool(r));
-  EXPECT_NE(llvm::toString(r.takeError())
+  EXPECT_NE(runErrorOf("test.static_shape")
                 .find("compute of 'test.static_shape' does not follow the "
                       "shape of a shape-generic kernel"),
             std::string::npos);

@@ -120,6 +120,25 @@ std::string decodeError(StringRef json, MetadataLimits limits = {}) {
   return toString(table.takeError());
 }
 
+/// Encodes \p owned as a metadata section.
+std::string encodeAll(ArrayRef<Ref<Constant>> owned) {
+  std::vector<const Constant *> constants;
+  for (const Ref<Constant> &c : owned)
+    constants.push_back(c.get());
+  return encodeMetadata(constants);
+}
+
+/// Checks that \p json decodes to exactly \p owned, bit for bit.
+void expectDecodesTo(StringRef json, ArrayRef<Ref<Constant>> owned) {
+  Expected<MetadataTable> table = decodeMetadata(json);
+  ASSERT_TRUE(bool(table)) << toString(table.takeError());
+  ASSERT_EQ(table->constants.size(), owned.size());
+  for (size_t i = 0; i < owned.size(); ++i)
+    EXPECT_TRUE(
+        table->constants[i]->getData().bitwiseEqual(owned[i]->getData()))
+        << "constant " << i;
+}
+
 /// Replaces the first occurrence of \p from in \p text.
 std::string replaceFirst(std::string text, StringRef from, StringRef to) {
   size_t pos = text.find(from.str());
@@ -166,20 +185,11 @@ TEST(MetadataTest, RoundTripsDTypesAndShapes) {
       makeConstant(DataType::uint64(), {2}),
       makeConstant(DataType::int32(), {3000000000, 0}),
   };
-  std::vector<const Constant *> constants;
-  for (const Ref<Constant> &c : owned)
-    constants.push_back(c.get());
-  std::string json = encodeMetadata(constants);
+  std::string json = encodeAll(owned);
   // A dim beyond int32 is written as an int64 IntImm.
   EXPECT_NE(json.find("\"value\": \"3000000000\""), std::string::npos);
   EXPECT_EQ(json.back(), '}');
-  Expected<MetadataTable> table = decodeMetadata(json);
-  ASSERT_TRUE(bool(table)) << toString(table.takeError());
-  ASSERT_EQ(table->constants.size(), owned.size());
-  for (size_t i = 0; i < owned.size(); ++i)
-    EXPECT_TRUE(
-        table->constants[i]->getData().bitwiseEqual(owned[i]->getData()))
-        << "constant " << i;
+  expectDecodesTo(json, owned);
   // More than 10 constants: the Array's data is written one id per line.
   EXPECT_NE(json.find("\"data\": [\n"), std::string::npos);
 }
@@ -200,20 +210,11 @@ TEST(MetadataTest, StreamsLargeTensorsInChunksThatEncodeAsOne) {
     }
     owned.push_back(Constant::get(data));
   }
-  std::vector<const Constant *> constants;
-  for (const Ref<Constant> &c : owned)
-    constants.push_back(c.get());
-  std::string json = encodeMetadata(constants);
+  std::string json = encodeAll(owned);
   for (const Ref<Constant> &c : owned)
     EXPECT_NE(json.find("\"" + encodeBase64(c->getData().save()) + "\""),
               std::string::npos);
-  Expected<MetadataTable> table = decodeMetadata(json);
-  ASSERT_TRUE(bool(table)) << toString(table.takeError());
-  ASSERT_EQ(table->constants.size(), owned.size());
-  for (size_t i = 0; i < owned.size(); ++i)
-    EXPECT_TRUE(
-        table->constants[i]->getData().bitwiseEqual(owned[i]->getData()))
-        << "constant " << i;
+  expectDecodesTo(json, owned);
 }
 
 TEST(MetadataTest, SharesTheVirtualDeviceAndRepeatedConstants) {
