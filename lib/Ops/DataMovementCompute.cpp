@@ -21,11 +21,6 @@ using namespace llvm;
 using namespace nnir;
 using namespace nnir::te;
 
-/// The static shape of a tensor result type.
-static std::vector<te::Expr> resultShape(const nnir::Type *type) {
-  return makeShape(llvm::cast<TensorType>(type)->getShape());
-}
-
 static DataType resultDType(const nnir::Type *type) {
   return llvm::cast<TensorType>(type)->getDType();
 }
@@ -66,7 +61,7 @@ static Expected<std::vector<te::Tensor>> stackCompute(const ComputeArgs &args) {
   unsigned rank = parts[0].getRank() + 1;
   int64_t axis = normalize(llvm::cast<StackAttrs>(args.attrs)->axis, rank);
   return std::vector<te::Tensor>{compute(
-      resultShape(args.resultType),
+      args.getResultShape(),
       [&](ArrayRef<te::Expr> i) {
         SmallVector<te::Expr, 4> in(i.begin(), i.end());
         in.erase(in.begin() + axis);
@@ -82,7 +77,7 @@ static Expected<std::vector<te::Tensor>> stackCompute(const ComputeArgs &args) {
 /// its index modulo the data's extent.
 static Expected<std::vector<te::Tensor>> tileCompute(const ComputeArgs &args) {
   const te::Tensor &data = args.arg(0);
-  std::vector<te::Expr> shape = resultShape(args.resultType);
+  std::vector<te::Expr> shape = args.getResultShape();
   unsigned lead = shape.size() - data.getRank();
   return std::vector<te::Tensor>{compute(
       shape,
@@ -103,7 +98,7 @@ repeatCompute(const ComputeArgs &args) {
   int64_t axis = normalize(attrs->axis.value_or(0), data.getRank());
   int64_t repeats = attrs->repeats;
   return std::vector<te::Tensor>{compute(
-      resultShape(args.resultType),
+      args.getResultShape(),
       [&](ArrayRef<te::Expr> i) {
         SmallVector<te::Expr, 4> in(i.begin(), i.end());
         in[axis] = floorDiv(i[axis], te::Expr(repeats));
@@ -157,7 +152,7 @@ gatherNDCompute(const ComputeArgs &args) {
     return computeError("needs a static index depth");
   unsigned yRank = indices.getRank() - 1;
   return std::vector<te::Tensor>{compute(
-      resultShape(args.resultType),
+      args.getResultShape(),
       [&](ArrayRef<te::Expr> o) {
         SmallVector<te::Expr, 4> in(o.begin(), o.begin() + batchDims);
         for (int64_t k = 0; k < *m; ++k) {
@@ -292,7 +287,7 @@ oneHotCompute(const ComputeArgs &args) {
   if (axis < 0)
     axis += indices.getRank() + 1;
   return std::vector<te::Tensor>{compute(
-      resultShape(args.resultType),
+      args.getResultShape(),
       [&](ArrayRef<te::Expr> i) {
         SmallVector<te::Expr, 4> in(i.begin(), i.end());
         in.erase(in.begin() + axis);
@@ -308,7 +303,7 @@ static Expected<std::vector<te::Tensor>>
 leadingSliceCompute(const ComputeArgs &args) {
   const te::Tensor &data = args.arg(0);
   return std::vector<te::Tensor>{compute(
-      resultShape(args.resultType),
+      args.getResultShape(),
       [&](ArrayRef<te::Expr> i) { return data(i); }, "slice_like")};
 }
 
@@ -325,7 +320,7 @@ layoutTransformCompute(const ComputeArgs &args) {
   if (!dst)
     return dst.takeError();
   return std::vector<te::Tensor>{compute(
-      resultShape(args.resultType),
+      args.getResultShape(),
       [&](ArrayRef<te::Expr> o) {
         // The full coordinate of every primal axis, by letter.
         te::Expr full[26];
@@ -360,7 +355,7 @@ layoutTransformCompute(const ComputeArgs &args) {
 static Expected<std::vector<te::Tensor>>
 collapseSumLikeCompute(const ComputeArgs &args) {
   const te::Tensor &data = args.arg(0);
-  std::vector<te::Expr> shape = resultShape(args.resultType);
+  std::vector<te::Expr> shape = args.getResultShape();
   unsigned lead = data.getRank() - shape.size();
   return std::vector<te::Tensor>{compute(
       shape,
@@ -425,7 +420,7 @@ void nnir::registerDataMovementComputes() {
             axes.push_back(i);
         }
         return std::vector<te::Tensor>{compute(
-            resultShape(args.resultType),
+            args.getResultShape(),
             [&](ArrayRef<te::Expr> i) {
               SmallVector<te::Expr, 4> in(rank);
               for (unsigned k = 0; k < rank; ++k)
@@ -439,7 +434,7 @@ void nnir::registerDataMovementComputes() {
       [](const ComputeArgs &args) -> Expected<std::vector<te::Tensor>> {
     const te::Tensor &data = args.arg(0);
     return std::vector<te::Tensor>{compute(
-        resultShape(args.resultType),
+        args.getResultShape(),
         [&](ArrayRef<te::Expr> i) { return broadcastRead(data, i); },
         "broadcast_to")};
   };
@@ -453,7 +448,7 @@ void nnir::registerDataMovementComputes() {
         int64_t axis =
             normalize(llvm::cast<ConcatenateAttrs>(args.attrs)->axis, rank);
         return std::vector<te::Tensor>{compute(
-            resultShape(args.resultType),
+            args.getResultShape(),
             [&](ArrayRef<te::Expr> i) {
               // Part p covers [offset_p, offset_p + extent_p): later parts take
               // over from their offset on.
@@ -489,7 +484,7 @@ void nnir::registerDataMovementComputes() {
         int64_t offset = 0;
         for (const Ref<nnir::Type> &field :
              llvm::cast<TupleType>(args.resultType)->getFields()) {
-          std::vector<te::Expr> shape = resultShape(field.get());
+          std::vector<te::Expr> shape = makeShape(llvm::cast<TensorType>(field.get())->getShape());
           int64_t start = offset;
           outs.push_back(compute(
               shape,
@@ -547,7 +542,7 @@ void nnir::registerDataMovementComputes() {
           stride[a] = s;
         }
         return std::vector<te::Tensor>{compute(
-            resultShape(args.resultType),
+            args.getResultShape(),
             [&](ArrayRef<te::Expr> i) {
               SmallVector<te::Expr, 4> in;
               for (unsigned a = 0; a < rank; ++a)
@@ -577,7 +572,7 @@ void nnir::registerDataMovementComputes() {
       extent = dataShape[axis];
     std::string mode = attrs->mode;
     return std::vector<te::Tensor>{compute(
-        resultShape(args.resultType),
+        args.getResultShape(),
         [&](ArrayRef<te::Expr> i) {
           unsigned before = flat ? 0 : axis;
           unsigned own = indices.getRank() - batchDims;
@@ -606,7 +601,7 @@ void nnir::registerDataMovementComputes() {
     const te::Tensor &fill = args.arg(0);
     DataType dtype = resultDType(args.resultType);
     return std::vector<te::Tensor>{compute(
-        resultShape(args.resultType),
+        args.getResultShape(),
         [&](ArrayRef<te::Expr>) { return te::cast(dtype, fill({})); }, "full")};
   });
   set("full_like",
@@ -624,7 +619,7 @@ void nnir::registerDataMovementComputes() {
             const ComputeArgs &args) -> Expected<std::vector<te::Tensor>> {
           DataType dtype = resultDType(args.resultType);
           return std::vector<te::Tensor>{compute(
-              resultShape(args.resultType),
+              args.getResultShape(),
               [&](ArrayRef<te::Expr>) { return constant(dtype, value); },
               "init")};
         });
@@ -635,7 +630,7 @@ void nnir::registerDataMovementComputes() {
         const te::Tensor &step = args.arg(2);
         DataType dtype = resultDType(args.resultType);
         return std::vector<te::Tensor>{compute(
-            resultShape(args.resultType),
+            args.getResultShape(),
             [&](ArrayRef<te::Expr> i) {
               return start({}) + te::cast(dtype, i[0]) * step({});
             },

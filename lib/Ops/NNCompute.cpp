@@ -23,10 +23,6 @@ using namespace llvm;
 using namespace nnir;
 using namespace nnir::te;
 
-static std::vector<te::Expr> resultShape(const nnir::Type *type) {
-  return makeShape(llvm::cast<TensorType>(type)->getShape());
-}
-
 /// The (before, after) padding of \p rank spatial axes from 1, rank or
 /// 2 * rank values (as the type relations read them).
 static SmallVector<int64_t, 3> paddingBefore(ArrayRef<int64_t> values,
@@ -134,7 +130,7 @@ static Expected<std::vector<te::Tensor>> convolution(const ComputeArgs &args) {
         "pad", /*materialize=*/true);
   }
   return std::vector<te::Tensor>{compute(
-      resultShape(args.resultType),
+      args.getResultShape(),
       [&](ArrayRef<te::Expr> o) {
         te::Expr oc = o[axisOf(ol, 'C')];
         IterVar ic = reduceAxis(groupChannels, "ic");
@@ -194,7 +190,7 @@ conv2dTranspose(const ComputeArgs &args) {
   StringRef spatial = "HW";
   DataType outType = llvm::cast<TensorType>(args.resultType)->getDType();
   return std::vector<te::Tensor>{compute(
-      resultShape(args.resultType),
+      args.getResultShape(),
       [&](ArrayRef<te::Expr> o) {
         te::Expr oc = o[axisOf(ol, 'C')];
         IterVar ic = reduceAxis(inPerGroup, "ic");
@@ -252,7 +248,7 @@ static Expected<std::vector<te::Tensor>> pool2d(const ComputeArgs &args,
     countPad = attrs->countIncludePad;
   DataType dtype = data.getDType();
   return std::vector<te::Tensor>{compute(
-      resultShape(args.resultType),
+      args.getResultShape(),
       [&](ArrayRef<te::Expr> o) {
         IterVar ry = reduceAxis(ph, "ry"), rx = reduceAxis(pw, "rx");
         te::Expr ih = o[hAxis] * sh + ry.var * dh - before[0];
@@ -298,7 +294,7 @@ static Expected<std::vector<te::Tensor>> adaptivePool2d(const ComputeArgs &args,
   auto inShape = getConstShape(data.getShape());
   if (!inShape)
     return computeError("needs static shapes");
-  std::vector<te::Expr> shape = resultShape(args.resultType);
+  std::vector<te::Expr> shape = args.getResultShape();
   int64_t in[2], out[2], widest[2];
   for (unsigned s = 0; s < 2; ++s) {
     in[s] = (*inShape)[axes[s]];
@@ -400,7 +396,7 @@ static Expected<std::vector<te::Tensor>> matmul(const ComputeArgs &args,
     return t.getShape()[0].isConstInt(1) ? te::Expr(0) : i;
   };
   return std::vector<te::Tensor>{compute(
-      resultShape(args.resultType),
+      args.getResultShape(),
       [&](ArrayRef<te::Expr> o) {
         unsigned r = o.size();
         IterVar rk = reduceAxis(k);
@@ -441,7 +437,7 @@ static Expected<std::vector<te::Tensor>> pad(const ComputeArgs &args) {
   // Empty data has nothing to read: constant padding is all pad value.
   bool empty = llvm::is_contained(*shape, 0);
   return std::vector<te::Tensor>{compute(
-      resultShape(args.resultType),
+      args.getResultShape(),
       [&](ArrayRef<te::Expr> o) {
         if (empty)
           return te::cast(dtype, padValue({}));
