@@ -10,8 +10,9 @@
 ///  - `per_node`: time per binding (one call node, its constant operand and
 ///    its `%n`);
 ///  - `B/node` (bytes per binding): for Parse and InferType the heap the
-///    resulting module keeps (glibc's mallinfo2, live bytes after minus
-///    before); for every stage `peakB/node`, the growth of the peak resident
+///    resulting module keeps (live bytes after minus before: jemalloc's
+///    stats.allocated, or glibc's mallinfo2 in a build without it); for
+///    every stage `peakB/node`, the growth of the peak resident
 ///    set during one run of the stage (Linux's VmHWM, reset through
 ///    /proc/self/clear_refs before it), which is what the stage adds to the
 ///    process's peak.
@@ -39,8 +40,10 @@
 
 #include "benchmark/benchmark.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <dlfcn.h>
 #include <fstream>
 #include <functional>
 #include <malloc.h>
@@ -97,10 +100,38 @@ Ref<IRModule> parseChain(unsigned n) {
   return std::move(*module);
 }
 
-/// Bytes of heap in use (glibc).
+/// jemalloc's control interface when the program runs on it
+/// (cmake/Allocator.cmake), else null (glibc).
+using MallctlFn = int (*)(const char *, void *, size_t *, void *, size_t);
+MallctlFn getMallctl() {
+  static MallctlFn mallctl =
+      reinterpret_cast<MallctlFn>(dlsym(RTLD_DEFAULT, "mallctl"));
+  return mallctl;
+}
+
+/// Bytes of heap in use: jemalloc's stats.allocated, or glibc's mallinfo2.
 size_t getHeapBytes() {
+  if (MallctlFn mallctl = getMallctl()) {
+    uint64_t epoch = 1;
+    size_t size = sizeof(epoch);
+    mallctl("epoch", &epoch, &size, &epoch, sizeof(epoch));
+    size_t allocated = 0;
+    size = sizeof(allocated);
+    mallctl("stats.allocated", &allocated, &size, nullptr, 0);
+    return allocated;
+  }
   struct mallinfo2 info = mallinfo2();
   return info.uordblks + info.hblkhd;
+}
+
+/// Returns freed memory to the system.
+void trimHeap() {
+  if (MallctlFn mallctl = getMallctl()) {
+    // MALLCTL_ARENAS_ALL is 4096.
+    mallctl("arena.4096.purge", nullptr, nullptr, nullptr, 0);
+    return;
+  }
+  malloc_trim(0);
 }
 
 /// A field of /proc/self/status in bytes (VmRSS, VmHWM), or 0.
@@ -133,7 +164,7 @@ struct StageMemory {
 /// Runs \p stage once, untimed, and measures its memory. Freed memory is
 /// returned to the system first, so earlier runs do not hide growth.
 StageMemory measure(const std::function<void()> &stage) {
-  malloc_trim(0);
+  trimHeap();
   StageMemory memory;
   size_t heapBefore = getHeapBytes();
   bool canReset = resetPeakRSS();

@@ -70,6 +70,13 @@ for sanitizer in filter(None, config.nnir_sanitize.split(";")):
         {"address": "asan", "undefined": "ubsan", "thread": "tsan"}.get(
             sanitizer, sanitizer))
 
+# %nnir_allocator: JEMALLOC when the tools are linked with jemalloc
+# (cmake/Allocator.cmake), SYSTEM when not: a FileCheck prefix.
+config.substitutions.append((
+    "%nnir_allocator",
+    "JEMALLOC" if config.nnir_have_jemalloc.upper() in ("1", "ON", "TRUE", "YES")
+    else "SYSTEM"))
+
 # `onnx`: nnir-opt and nnir-run read ONNX models (nnir built with
 # libonnx-dev). `onnx-python`: the NumPy interpreter also has Debian's
 # python3-onnx (%onnx_python), for the conformance runner.
