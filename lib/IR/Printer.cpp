@@ -214,7 +214,10 @@ struct NodeInfo {
   explicit NodeInfo(const Expr *expr) : expr(expr) {}
   const Expr *expr;
   /// `%N` of a bound node.
-  int64_t number = -1;
+  uint32_t number = 0;
+  /// The node index of each child (in getChild's order), or kNoNode for an
+  /// atom or a null: Printer::children[childBegin, +getNumChildren).
+  unsigned childBegin = 0;
   unsigned useCount = 0;
   /// The block holding the node's text (for a bound node, its binding).
   int block = -1;
@@ -247,12 +250,17 @@ struct Item {
   unsigned node;
 };
 
+/// A node index that names no node: an atom or a null child.
+static constexpr unsigned kNoNode = ~0u;
+
 /// A sequence of lines ending in a result: a function body, an if branch or
 /// a parenthesised let. Blocks form a tree following syntactic nesting.
 struct Block {
   int parent;
   unsigned depth;
   const Expr *root;
+  /// The node index of root, or kNoNode.
+  unsigned rootNode;
   std::vector<Item> items;
 };
 
@@ -270,6 +278,12 @@ private:
   void preVisit(unsigned index);
   const Expr *getChild(const NodeInfo &info, unsigned i, Use &use,
                        bool &done) const;
+  unsigned getNumChildren(const NodeInfo &info) const;
+  /// Whether child \p i of \p info is an attribute's value.
+  bool isAttrChild(const NodeInfo &info, unsigned i) const;
+  unsigned getChildNode(const NodeInfo &info, unsigned i) const {
+    return children[info.childBegin + i];
+  }
   void visitAtom(const Expr *expr);
   void collectBinders();
   int getHoistBlock(const NodeInfo &info) const;
@@ -278,8 +292,8 @@ private:
     return ArrayRef<unsigned>(binderPool)
         .slice(info.bindersBegin, info.numBinders);
   }
-  void addUse(const Expr *child, int block);
-  int newBlock(int parent, const Expr *root);
+  void addUse(unsigned child, int block);
+  int newBlock(int parent, const Expr *root, unsigned rootNode);
   int commonAncestor(int a, int b) const;
   void collectAttrExprs(const Attrs *attrs);
   void collectAttrExprs(const AttrValue &value);
@@ -293,7 +307,10 @@ private:
   // nesting; what does not recurse is kept out of their frames, which
   // AddressSanitizer makes several times larger.
   void emitBlock(int block, unsigned indent);
-  void emitRef(const Expr *expr, unsigned indent);
+  /// \p node is the node index of \p expr when the caller knows it (a
+  /// child's); otherwise it is looked up, which only nodes in nodeIndex
+  /// allow.
+  void emitRef(const Expr *expr, unsigned indent, unsigned node = kNoNode);
   void emitNode(const NodeInfo &info, unsigned indent);
   LLVM_ATTRIBUTE_NOINLINE void emitFlatNode(const NodeInfo &info,
                                             unsigned indent);
@@ -330,7 +347,8 @@ private:
   const PrintOptions &options;
 
   // State shared by every unit of a printed module.
-  int64_t nextNumber = 0;
+  /// 32 bits: a module of 2^32 bound nodes would not fit in memory.
+  uint32_t nextNumber = 0;
   /// TVM's name_alloc_map_: every name given out, with its last suffix.
   StringMap<unsigned> usedNames;
   std::vector<const Constant *> metaConstants;
@@ -352,6 +370,12 @@ private:
   /// stored last (a chain's nodes all depend on the same parameters) shares
   /// it.
   std::vector<unsigned> binderPool;
+  /// See NodeInfo::childBegin.
+  std::vector<unsigned> children;
+  /// The index of each node that can be reached twice (held more than once)
+  /// or is an attribute's value; a node its one parent alone holds is found
+  /// through the parent's children, so a chain of a million calls needs no
+  /// hashing.
   DenseMap<const Expr *, unsigned> nodeIndex;
   std::vector<Block> blocks;
   std::vector<const Expr *> attrExprs;
@@ -529,6 +553,32 @@ const Expr *Printer::getChild(const NodeInfo &info, unsigned i, Use &use,
   return nullptr;
 }
 
+unsigned Printer::getNumChildren(const NodeInfo &info) const {
+  const Expr *e = info.expr;
+  switch (e->getKind()) {
+  case Expr::Kind::Call:
+    return cast<Call>(e)->getNumArgs() + info.attrCount + 1;
+  case Expr::Kind::Tuple:
+    return cast<Tuple>(e)->size();
+  case Expr::Kind::TupleGetItem:
+    return 1;
+  case Expr::Kind::Let:
+    return 2;
+  case Expr::Kind::If:
+    return 3;
+  case Expr::Kind::Function:
+    return info.attrCount + 1;
+  default:
+    return 0;
+  }
+}
+
+bool Printer::isAttrChild(const NodeInfo &info, unsigned i) const {
+  if (const auto *call = dyn_cast<Call>(info.expr))
+    return i >= call->getNumArgs() && i < call->getNumArgs() + info.attrCount;
+  return isa<Function>(info.expr) && i < info.attrCount;
+}
+
 void Printer::visitAtom(const Expr *expr) {
   if (const auto *var = dyn_cast<Var>(expr)) {
     // Binders are named before their scope is walked, so an unnamed variable
@@ -556,9 +606,9 @@ void Printer::visitAtom(const Expr *expr) {
   }
 }
 
-int Printer::newBlock(int parent, const Expr *root) {
+int Printer::newBlock(int parent, const Expr *root, unsigned rootNode) {
   unsigned depth = parent < 0 ? 0 : blocks[parent].depth + 1;
-  blocks.push_back(Block{parent, depth, root, {}});
+  blocks.push_back(Block{parent, depth, root, rootNode, {}});
   return blocks.size() - 1;
 }
 
@@ -572,10 +622,10 @@ int Printer::commonAncestor(int a, int b) const {
   return a;
 }
 
-void Printer::addUse(const Expr *child, int block) {
-  if (!child || isAtomic(child))
+void Printer::addUse(unsigned child, int block) {
+  if (child == kNoNode)
     return;
-  NodeInfo &info = nodes[nodeIndex.find(child)->second];
+  NodeInfo &info = nodes[child];
   info.block = info.block < 0 ? block : commonAncestor(info.block, block);
 }
 
@@ -583,6 +633,7 @@ void Printer::analyze(const Expr *root) {
   nodes.clear();
   events.clear();
   binderPool.clear();
+  children.clear();
   nodeIndex.clear();
   blocks.clear();
   attrExprs.clear();
@@ -590,13 +641,13 @@ void Printer::analyze(const Expr *root) {
   varBinders.clear();
   freeVars.clear();
   freeVarBlock = 0;
-  newBlock(-1, root);
-  if (!root)
-    return;
-  if (isAtomic(root)) {
-    visitAtom(root);
+  if (!root || isAtomic(root)) {
+    newBlock(-1, root, kNoNode);
+    if (root)
+      visitAtom(root);
     return;
   }
+  newBlock(-1, root, 0);
 
   // Phase 1a: iterative DFS in TVM's printing order. Events record when a
   // node finishes (its binding would be printed) and when a let's value is
@@ -613,6 +664,11 @@ void Printer::analyze(const Expr *root) {
   nodes[0].isRoot = true;
   preVisit(0);
   stack.push_back({0, 0});
+  auto allocateChildren = [&](NodeInfo &info) {
+    info.childBegin = children.size();
+    children.resize(children.size() + getNumChildren(info), kNoNode);
+  };
+  allocateChildren(nodes[0]);
   while (!stack.empty()) {
     unsigned index = stack.back().node;
     unsigned childIndex = stack.back().next;
@@ -636,11 +692,19 @@ void Printer::analyze(const Expr *root) {
       visitAtom(child);
       continue;
     }
-    auto [it, inserted] = nodeIndex.try_emplace(child, nodes.size());
-    unsigned childNode = it->second;
+    // A node held once is reached once: only its parent's children name it.
+    unsigned childNode = nodes.size();
+    bool inserted = true;
+    if (child->getRefCount() != 1 || isAttrChild(nodes[index], childIndex)) {
+      auto found = nodeIndex.try_emplace(child, childNode);
+      childNode = found.first->second;
+      inserted = found.second;
+    }
+    children[nodes[index].childBegin + childIndex] = childNode;
     if (inserted) {
       nodes.emplace_back(child);
       preVisit(childNode);
+      allocateChildren(nodes[childNode]);
     }
     ++nodes[childNode].useCount;
     nodes[childNode].lastUse = use;
@@ -691,7 +755,7 @@ void Printer::collectBinders() {
         if (binder != varBinders.end())
           merged.push_back(binder->second);
       } else if (!isAtomic(child)) {
-        const NodeInfo &childInfo = nodes[nodeIndex.find(child)->second];
+        const NodeInfo &childInfo = nodes[getChildNode(info, i)];
         tooMany |= childInfo.tooManyBinders;
         ArrayRef<unsigned> binders = getBinders(childInfo);
         merged.append(binders.begin(), binders.end());
@@ -759,55 +823,51 @@ void Printer::placeNodes() {
       }
     }
     int block = info.block;
+    // The blocks the node opens, then each child's use in its block.
     switch (e->getKind()) {
-    case Expr::Kind::Call: {
-      const auto *call = cast<Call>(e);
-      for (const Ref<Expr> &arg : call->getArgs())
-        addUse(arg.get(), block);
-      for (unsigned i = 0; i < info.attrCount; ++i)
-        addUse(attrExprs[info.attrBegin + i], block);
-      addUse(call->getCallee().get(), block);
-      break;
-    }
-    case Expr::Kind::Tuple:
-      for (const Ref<Expr> &field : cast<Tuple>(e)->getFields())
-        addUse(field.get(), block);
-      break;
-    case Expr::Kind::TupleGetItem:
-      addUse(cast<TupleGetItem>(e)->getTuple().get(), block);
-      break;
     case Expr::Kind::If: {
       const auto *ifExpr = cast<If>(e);
-      addUse(ifExpr->getCond().get(), block);
-      int thenBlock = newBlock(block, ifExpr->getThen().get());
-      int elseBlock = newBlock(block, ifExpr->getElse().get());
+      int thenBlock =
+          newBlock(block, ifExpr->getThen().get(), getChildNode(info, 1));
+      int elseBlock =
+          newBlock(block, ifExpr->getElse().get(), getChildNode(info, 2));
       assert(elseBlock == thenBlock + 1 && "emission finds it there");
+      (void)elseBlock;
       info.inner = thenBlock;
-      addUse(ifExpr->getThen().get(), thenBlock);
-      addUse(ifExpr->getElse().get(), elseBlock);
       break;
     }
-    case Expr::Kind::Function: {
-      const auto *fn = cast<Function>(e);
-      for (unsigned i = 0; i < info.attrCount; ++i)
-        addUse(attrExprs[info.attrBegin + i], block);
-      info.inner = newBlock(block, fn->getBody().get());
-      addUse(fn->getBody().get(), info.inner);
+    case Expr::Kind::Function:
+      info.inner = newBlock(block, cast<Function>(e)->getBody().get(),
+                            getChildNode(info, info.attrCount));
       break;
-    }
     case Expr::Kind::Let: {
       // A let continues its block when it ends a scope (the chain
       // `let ...; let ...; body`); otherwise it is parenthesised.
-      const auto *let = cast<Let>(e);
       bool parenthesised =
           info.bound || (!info.isRoot && info.lastUse == Use::LetValue);
-      info.inner = parenthesised ? newBlock(block, e) : block;
-      addUse(let->getValue().get(), info.inner);
-      addUse(let->getBody().get(), info.inner);
+      info.inner = parenthesised ? newBlock(block, e, *it) : block;
       break;
     }
     default:
       break;
+    }
+    Use use;
+    bool done;
+    for (unsigned i = 0;; ++i) {
+      getChild(info, i, use, done);
+      if (done)
+        break;
+      switch (use) {
+      case Use::Bind:
+        addUse(getChildNode(info, i), block);
+        break;
+      case Use::Else:
+        addUse(getChildNode(info, i), info.inner + 1);
+        break;
+      default: // The then-branch, a function's body, a let's value and body.
+        addUse(getChildNode(info, i), info.inner);
+        break;
+      }
     }
   }
 }
@@ -874,7 +934,7 @@ void Printer::emitAtom(const Expr *expr) {
   }
 }
 
-void Printer::emitRef(const Expr *expr, unsigned indent) {
+void Printer::emitRef(const Expr *expr, unsigned indent, unsigned node) {
   if (!expr) {
     os << "<null>";
     return;
@@ -883,7 +943,7 @@ void Printer::emitRef(const Expr *expr, unsigned indent) {
     emitAtom(expr);
     return;
   }
-  const NodeInfo *info = lookup(expr);
+  const NodeInfo *info = node != kNoNode ? &nodes[node] : lookup(expr);
   if (!info) { // Not reached by the analysis; cannot happen for valid IR.
     os << "<unknown>";
     return;
@@ -988,7 +1048,7 @@ void Printer::emitNode(const NodeInfo &info, unsigned indent) {
   case Expr::Kind::If: {
     const auto *ifExpr = cast<If>(e);
     os << "if (";
-    emitRef(ifExpr->getCond().get(), indent);
+    emitRef(ifExpr->getCond().get(), indent, getChildNode(info, 0));
     os << ") {";
     emitNewline(indent + 2);
     emitBlock(info.inner, indent + 2);
@@ -1025,15 +1085,16 @@ void Printer::emitFlatNode(const NodeInfo &info, unsigned indent) {
   switch (e->getKind()) {
   case Expr::Kind::Call: {
     const auto *call = cast<Call>(e);
-    emitRef(call->getCallee().get(), indent);
+    unsigned numArgs = call->getNumArgs();
+    emitRef(call->getCallee().get(), indent,
+            getChildNode(info, numArgs + info.attrCount));
     os << '(';
-    bool first = true;
-    for (const Ref<Expr> &arg : call->getArgs()) {
-      if (!first)
+    for (unsigned i = 0; i != numArgs; ++i) {
+      if (i)
         os << ", ";
-      first = false;
-      emitRef(arg.get(), indent);
+      emitRef(call->getArg(i).get(), indent, getChildNode(info, i));
     }
+    bool first = numArgs == 0;
     emitCallAttrs(call, first, indent);
     os << ')';
     return;
@@ -1044,7 +1105,7 @@ void Printer::emitFlatNode(const NodeInfo &info, unsigned indent) {
     for (size_t i = 0, n = tuple->size(); i != n; ++i) {
       if (i)
         os << ", ";
-      emitRef(tuple->getField(i).get(), indent);
+      emitRef(tuple->getField(i).get(), indent, getChildNode(info, i));
     }
     if (tuple->size() == 1)
       os << ',';
@@ -1053,7 +1114,7 @@ void Printer::emitFlatNode(const NodeInfo &info, unsigned indent) {
   }
   case Expr::Kind::TupleGetItem: {
     const auto *item = cast<TupleGetItem>(e);
-    emitRef(item->getTuple().get(), indent);
+    emitRef(item->getTuple().get(), indent, getChildNode(info, 0));
     os << '.' << item->getIndex();
     return;
   }
@@ -1085,7 +1146,7 @@ void Printer::emitBlock(int block, unsigned indent) {
       else
         os << "<null>";
       os << " = ";
-      emitRef(let->getValue().get(), indent);
+      emitRef(let->getValue().get(), indent, getChildNode(info, 0));
     } else {
       os << '%' << info.number << " = ";
       emitNode(info, indent);
@@ -1096,13 +1157,12 @@ void Printer::emitBlock(int block, unsigned indent) {
   }
   // The result: follow the let chain that continues this block.
   const Expr *result = blocks[block].root;
-  while (result && isa<Let>(result)) {
-    const NodeInfo *info = lookup(result);
-    if (!info || info->inner != block)
-      break;
+  unsigned node = blocks[block].rootNode;
+  while (node != kNoNode && isa<Let>(result) && nodes[node].inner == block) {
     result = cast<Let>(result)->getBody().get();
+    node = getChildNode(nodes[node], 1);
   }
-  emitRef(result, indent);
+  emitRef(result, indent, node);
 }
 
 void Printer::printModule(const IRModule &module) {
