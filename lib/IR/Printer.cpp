@@ -261,7 +261,7 @@ struct Block {
   const Expr *root;
   /// The node index of root, or kNoNode.
   unsigned rootNode;
-  std::vector<Item> items;
+  SmallVector<Item, 0> items;
 };
 
 class Printer {
@@ -361,17 +361,20 @@ private:
   DenseMap<const MetaObject *, unsigned> metaObjectIndex;
 
   // State of the unit being printed.
-  std::vector<NodeInfo> nodes;
+  // The tables of a unit grow with its nodes. SmallVector grows trivially
+  // copyable elements with realloc, which extends a large buffer in place
+  // when it can: no copy, and no second buffer at the peak.
+  SmallVector<NodeInfo, 0> nodes;
   /// What the analysis meets in TVM's printing order: a node finishing
   /// (its index), or a let's `let` line (its index | kLetLine).
   static constexpr uint32_t kLetLine = 1u << 31;
-  std::vector<uint32_t> events;
+  SmallVector<uint32_t, 0> events;
   /// The binder sets of NodeInfo::bindersBegin; a node whose set is the one
   /// stored last (a chain's nodes all depend on the same parameters) shares
   /// it.
-  std::vector<unsigned> binderPool;
+  SmallVector<unsigned, 0> binderPool;
   /// See NodeInfo::childBegin.
-  std::vector<unsigned> children;
+  SmallVector<unsigned, 0> children;
   /// The index of each node that can be reached twice (held more than once)
   /// or is an attribute's value; a node its one parent alone holds is found
   /// through the parent's children, so a chain of a million calls needs no
