@@ -38,7 +38,6 @@
 
 #include <cmath>
 #include <cstring>
-#include <deque>
 #include <optional>
 #include <vector>
 
@@ -166,16 +165,38 @@ private:
   // Scopes
   //===--------------------------------------------------------------------===//
 
+  /// One per binding in scope, so it is kept to 32 bytes.
   struct Binding {
-    bool isGraph;
-    StringRef name;
-    uint64_t number;
+    static Binding local(StringRef name, Ref<Expr> value, unsigned scope,
+                         int64_t shadowed) {
+      Binding b{std::move(value), {}, uint32_t(name.size()), scope, false,
+                shadowed};
+      b.key.nameData = name.data();
+      return b;
+    }
+    static Binding graph(uint64_t number, Ref<Expr> value, unsigned scope,
+                         int64_t shadowed) {
+      Binding b{std::move(value), {}, 0, scope, true, shadowed};
+      b.key.number = number;
+      return b;
+    }
+    /// A let or parameter's name (the text outlives the parser).
+    StringRef getName() const { return StringRef(key.nameData, nameSize); }
+
     Ref<Expr> value;
+    union {
+      const char *nameData;
+      /// `%N`'s N.
+      uint64_t number;
+    } key;
+    uint32_t nameSize;
     /// The scope depth the binding was made at.
-    unsigned scope;
+    unsigned scope : 31;
+    unsigned isGraph : 1;
     /// The binding it shadows (an index into bindings), or -1.
     int64_t shadowed;
   };
+  static_assert(sizeof(Binding) == 32, "one per binding: keep it small");
 
   void pushScope() { scopeMarks.push_back(bindings.size()); }
   void popScope() {
@@ -183,12 +204,12 @@ private:
     while (bindings.size() > mark) {
       Binding &b = bindings.back();
       if (b.isGraph) {
-        setGraphBinding(b.number, b.shadowed);
+        setGraphBinding(b.key.number, b.shadowed);
       } else {
         if (b.shadowed >= 0)
-          localIndex[b.name] = b.shadowed;
+          localIndex[b.getName()] = b.shadowed;
         else
-          localIndex.erase(b.name);
+          localIndex.erase(b.getName());
       }
       bindings.pop_back();
     }
@@ -197,8 +218,8 @@ private:
     auto it = localIndex.find(name);
     int64_t shadowed = it == localIndex.end() ? -1 : int64_t(it->second);
     localIndex[name] = bindings.size();
-    bindings.push_back({false, name, 0, std::move(var),
-                        unsigned(scopeMarks.size()), shadowed});
+    bindings.push_back(Binding::local(name, std::move(var),
+                                      scopeMarks.size(), shadowed));
   }
   bool bindGraph(const Token &nameTok, Ref<Expr> value) {
     int64_t shadowed = findGraphBinding(nameTok.number);
@@ -207,8 +228,8 @@ private:
                                              " is already defined in this "
                                              "scope");
     setGraphBinding(nameTok.number, bindings.size());
-    bindings.push_back({true, StringRef(), nameTok.number, std::move(value),
-                        unsigned(scopeMarks.size()), shadowed});
+    bindings.push_back(Binding::graph(nameTok.number, std::move(value),
+                                      scopeMarks.size(), shadowed));
     return true;
   }
 
@@ -385,9 +406,10 @@ private:
   SMLoc errorLoc;
   std::string errorMessage;
 
-  /// Every binding in scope, innermost last. A deque: it never moves its
-  /// elements, so a 1,000,000-binding body grows it without copies.
-  std::deque<Binding> bindings;
+  /// Every binding in scope, innermost last. One buffer, not a deque: the
+  /// deque's small blocks sat between the nodes allocated at the same time,
+  /// so once freed their memory could not serve the printer's tables.
+  SmallVector<Binding, 0> bindings;
   SmallVector<size_t, 16> scopeMarks;
   StringMap<size_t> localIndex;
   /// Graph numbers below denseGraphLimit (TVM's printer numbers from 0 up,
@@ -395,7 +417,7 @@ private:
   /// ones in graphIndex. The limit is proportional to the text's size, so
   /// graphSlots is too, whatever numbers the text uses.
   uint64_t denseGraphLimit;
-  std::vector<int64_t> graphSlots;
+  SmallVector<int64_t, 0> graphSlots;
   DenseMap<uint64_t, size_t> graphIndex;
   StringMap<Ref<Var>> freeVars;
 
