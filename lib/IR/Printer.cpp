@@ -208,10 +208,11 @@ enum class Use : uint8_t {
 };
 
 /// Analysis results for one non-atomic node. One per node of the unit
-/// printed, so it is kept small (56 bytes) and trivially copyable; what only
+/// printed, so it is kept small (48 bytes) and trivially copyable; what only
 /// some nodes need lives in side tables.
 struct NodeInfo {
-  explicit NodeInfo(const Expr *expr) : expr(expr) {}
+  explicit NodeInfo(const Expr *expr)
+      : expr(expr), isRoot(false), bound(false), tooManyBinders(false) {}
   const Expr *expr;
   /// `%N` of a bound node.
   uint32_t number = 0;
@@ -224,30 +225,35 @@ struct NodeInfo {
   /// Let: the block of its `let` line. If: the then-block (the else-block
   /// follows it). Function: the body.
   int inner = -1;
-  /// Expression-valued attributes of a Call or Function, in attrExprs.
-  unsigned attrBegin = 0;
+  union {
+    /// Call, Function: its expression-valued attributes,
+    /// attrExprs[attrBegin, +attrCount).
+    unsigned attrBegin = 0;
+    /// Let (which has no attributes): the number of nodes finished when its
+    /// `let` line is printed.
+    unsigned letLine;
+  };
   unsigned attrCount = 0;
   /// Position in the post-order (when the node finishes printing).
   unsigned finish = 0;
-  /// Let: the number of nodes finished when its `let` line is printed.
-  unsigned letLine = 0;
   /// The functions and lets (node indices, sorted) whose variables the node
   /// uses free: binderPool[bindersBegin, +numBinders); see
   /// kMaxTrackedBinders.
   unsigned bindersBegin = 0;
   uint8_t numBinders = 0;
   Use lastUse = Use::Bind;
-  bool isRoot = false;
-  bool bound = false;
-  bool tooManyBinders = false;
+  bool isRoot : 1;
+  bool bound : 1;
+  bool tooManyBinders : 1;
 };
 static_assert(std::is_trivially_copyable_v<NodeInfo>,
               "NodeInfo is copied in bulk when the table grows");
+static_assert(sizeof(NodeInfo) <= 48, "one per node: keep it small");
 
 /// A line of a block before its result: `%N = ...;` or `let %x = ...;`.
 struct Item {
-  bool isLet;
-  unsigned node;
+  unsigned node : 31;
+  unsigned isLet : 1;
 };
 
 /// A node index that names no node: an atom or a null child.
@@ -725,10 +731,10 @@ void Printer::analyze(const Expr *root) {
     unsigned index = event & ~kLetLine;
     NodeInfo &info = nodes[index];
     if (event & kLetLine) {
-      blocks[info.inner].items.push_back({true, index});
+      blocks[info.inner].items.push_back({index, true});
     } else if (info.bound) {
       info.number = nextNumber++;
-      blocks[info.block].items.push_back({false, index});
+      blocks[info.block].items.push_back({index, false});
     }
   }
 }
