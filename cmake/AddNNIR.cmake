@@ -37,7 +37,11 @@ function(add_nnir_library name)
     set_target_properties(${target} PROPERTIES
       VERSION ${PROJECT_VERSION}
       SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR}
-      INSTALL_RPATH "$ORIGIN")
+      INSTALL_RPATH "$ORIGIN"
+      # No -DNNIR<Name>_EXPORTS (nothing reads it): the archives of a
+      # static build then compile with the same flags, and .ci/run's
+      # static-link job finds its objects in ccache.
+      DEFINE_SYMBOL "")
   else()
     add_library(${target} STATIC ${ARG_UNPARSED_ARGUMENTS})
   endif()

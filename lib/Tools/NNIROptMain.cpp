@@ -36,6 +36,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/Support/BuryPointer.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -948,9 +949,15 @@ static int runNNIROptOnStack(const NNIROptConfig &config, raw_ostream &errs) {
   }
 
   // The output is opened last, so a failed run leaves no partial file.
-  return writeOutput(config, errs, [&](raw_ostream &os) {
+  int status = writeOutput(config, errs, [&](raw_ostream &os) {
     printModule(**module, os, config.printOptions);
   });
+  if (config.disableFree) {
+    // One more reference, kept reachable for leak checkers.
+    (*module)->Retain();
+    BuryPointer(module->get());
+  }
+  return status;
 }
 
 int nnir::runNNIROpt(const NNIROptConfig &config, raw_ostream &errs) {
@@ -971,5 +978,7 @@ int nnir::nnirOptMain(int argc, char **argv) {
     printErrors(config.takeError(), SourceMgr(), kNNIROptToolName, errs());
     return 1;
   }
+  // The process exits when the run returns.
+  config->disableFree = true;
   return runNNIROpt(*config, errs());
 }
