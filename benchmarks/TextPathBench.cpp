@@ -32,6 +32,7 @@
 #include "nnir/IR/Printer.h"
 #include "nnir/IR/Verifier.h"
 #include "nnir/Parser/Parser.h"
+#include "nnir/Support/Heap.h"
 #include "nnir/Transforms/InferType.h"
 
 #include "llvm/Support/MemoryBuffer.h"
@@ -40,13 +41,10 @@
 
 #include "benchmark/benchmark.h"
 
-#include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <dlfcn.h>
 #include <fstream>
 #include <functional>
-#include <malloc.h>
 #include <map>
 #include <string>
 
@@ -100,40 +98,6 @@ Ref<IRModule> parseChain(unsigned n) {
   return std::move(*module);
 }
 
-/// jemalloc's control interface when the program runs on it
-/// (cmake/Allocator.cmake), else null (glibc).
-using MallctlFn = int (*)(const char *, void *, size_t *, void *, size_t);
-MallctlFn getMallctl() {
-  static MallctlFn mallctl =
-      reinterpret_cast<MallctlFn>(dlsym(RTLD_DEFAULT, "mallctl"));
-  return mallctl;
-}
-
-/// Bytes of heap in use: jemalloc's stats.allocated, or glibc's mallinfo2.
-size_t getHeapBytes() {
-  if (MallctlFn mallctl = getMallctl()) {
-    uint64_t epoch = 1;
-    size_t size = sizeof(epoch);
-    mallctl("epoch", &epoch, &size, &epoch, sizeof(epoch));
-    size_t allocated = 0;
-    size = sizeof(allocated);
-    mallctl("stats.allocated", &allocated, &size, nullptr, 0);
-    return allocated;
-  }
-  struct mallinfo2 info = mallinfo2();
-  return info.uordblks + info.hblkhd;
-}
-
-/// Returns freed memory to the system.
-void trimHeap() {
-  if (MallctlFn mallctl = getMallctl()) {
-    // MALLCTL_ARENAS_ALL is 4096.
-    mallctl("arena.4096.purge", nullptr, nullptr, nullptr, 0);
-    return;
-  }
-  malloc_trim(0);
-}
-
 /// A field of /proc/self/status in bytes (VmRSS, VmHWM), or 0.
 size_t getStatusBytes(const char *field) {
   std::ifstream status("/proc/self/status");
@@ -164,15 +128,15 @@ struct StageMemory {
 /// Runs \p stage once, untimed, and measures its memory. Freed memory is
 /// returned to the system first, so earlier runs do not hide growth.
 StageMemory measure(const std::function<void()> &stage) {
-  trimHeap();
+  releaseFreeHeap();
   StageMemory memory;
-  size_t heapBefore = getHeapBytes();
+  size_t heapBefore = getHeapBytesInUse();
   bool canReset = resetPeakRSS();
   size_t rssBefore = getStatusBytes("VmRSS");
   stage();
   if (canReset)
     memory.peakBytes = double(getStatusBytes("VmHWM")) - double(rssBefore);
-  memory.heapBytes = double(getHeapBytes()) - double(heapBefore);
+  memory.heapBytes = double(getHeapBytesInUse()) - double(heapBefore);
   return memory;
 }
 

@@ -484,7 +484,8 @@ void nnir::registerDataMovementComputes() {
         int64_t offset = 0;
         for (const Ref<nnir::Type> &field :
              llvm::cast<TupleType>(args.resultType)->getFields()) {
-          std::vector<te::Expr> shape = makeShape(llvm::cast<TensorType>(field.get())->getShape());
+          std::vector<te::Expr> shape =
+              makeShape(llvm::cast<TensorType>(field.get())->getShape());
           int64_t start = offset;
           outs.push_back(compute(
               shape,

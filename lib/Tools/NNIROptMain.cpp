@@ -26,6 +26,7 @@
 #include "nnir/Pass/PassRegistry.h"
 #include "nnir/Pass/RemarkStreamer.h"
 #include "nnir/Support/Diagnostics.h"
+#include "nnir/Support/Heap.h"
 #include "nnir/Support/Suggestions.h"
 #include "nnir/Transforms/InferType.h"
 #include "nnir/Transforms/Pipelines.h"
@@ -44,7 +45,6 @@
 #include "llvm/Support/WithColor.h"
 
 #include <algorithm>
-#include <dlfcn.h>
 #include <memory>
 
 #ifndef NNIR_VERSION_STRING
@@ -665,28 +665,11 @@ static Error installRemarkStreamer(const NNIROptConfig &config,
 // The driver
 //===----------------------------------------------------------------------===//
 
-/// The allocator the process runs on: jemalloc (cmake/Allocator.cmake) is
-/// found by its control interface, and asked for its version and its huge
-/// page setting, so a build or an environment that lost it shows here.
-static void printAllocator(raw_ostream &os) {
-  using MallctlFn = int (*)(const char *, void *, size_t *, void *, size_t);
-  auto mallctl = reinterpret_cast<MallctlFn>(dlsym(RTLD_DEFAULT, "mallctl"));
-  if (!mallctl) {
-    os << "  allocator: system malloc\n";
-    return;
-  }
-  const char *version = "?", *thp = "?";
-  size_t size = sizeof(const char *);
-  mallctl("version", &version, &size, nullptr, 0);
-  size = sizeof(const char *);
-  mallctl("opt.thp", &thp, &size, nullptr, 0);
-  os << "  allocator: jemalloc " << version << ", thp:" << thp << "\n";
-}
-
 void nnir::printNNIRVersion(raw_ostream &os) {
   os << "nnir version " << NNIR_VERSION_STRING << "\n";
   os << "  LLVM version " << LLVM_VERSION_STRING << "\n";
-  printAllocator(os);
+  // A build or an environment that lost jemalloc shows here.
+  os << "  allocator: " << describeAllocator() << "\n";
 }
 
 /// Prints \p module, parses the text again and compares. The reparsed text
