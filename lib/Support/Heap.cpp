@@ -2,9 +2,13 @@
 
 #include "nnir/Support/Heap.h"
 
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Process.h"
+
 #include <cstdint>
 #include <dlfcn.h>
 #include <malloc.h>
+#include <sys/mman.h>
 
 using namespace nnir;
 
@@ -56,4 +60,18 @@ void nnir::releaseFreeHeap() {
     return;
   }
   malloc_trim(0);
+}
+
+void nnir::releaseMappedPages(const llvm::MemoryBuffer &buffer) {
+  if (buffer.getBufferKind() != llvm::MemoryBuffer::MemoryBuffer_MMap)
+    return;
+  // Only the pages wholly inside the buffer: its first and last page may
+  // hold memory that is not the file's.
+  uintptr_t pageSize = llvm::sys::Process::getPageSizeEstimate();
+  uintptr_t begin = reinterpret_cast<uintptr_t>(buffer.getBufferStart());
+  uintptr_t end = reinterpret_cast<uintptr_t>(buffer.getBufferEnd());
+  begin = (begin + pageSize - 1) & ~(pageSize - 1);
+  end &= ~(pageSize - 1);
+  if (begin < end)
+    madvise(reinterpret_cast<void *>(begin), end - begin, MADV_DONTNEED);
 }

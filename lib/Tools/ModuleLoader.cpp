@@ -10,6 +10,7 @@
 #include "nnir/Tools/ModuleLoader.h"
 #include "nnir/Runtime/NumPy.h"
 #include "nnir/Support/Diagnostics.h"
+#include "nnir/Support/Heap.h"
 #include "nnir/Support/Stack.h"
 
 #ifdef NNIR_HAVE_ONNX
@@ -62,7 +63,10 @@ Expected<Ref<IRModule>> nnir::loadModule(SourceMgr &sourceMgr,
     if (!options.inputShapes.empty())
       return makeError("--input-shape applies to ONNX models; '" +
                        buffer.getBufferIdentifier() + "' is nnir text");
-    return parseModule(sourceMgr, bufferId, options.parserOptions);
+    Expected<Ref<IRModule>> module =
+        parseModule(sourceMgr, bufferId, options.parserOptions);
+    releaseMappedPages(buffer);
+    return module;
   }
 #ifdef NNIR_HAVE_ONNX
   ONNXImportOptions importOptions;
@@ -71,7 +75,10 @@ Expected<Ref<IRModule>> nnir::loadModule(SourceMgr &sourceMgr,
   for (const auto &entry : options.inputValues)
     importOptions.inputValues[entry.getKey()] = entry.getValue();
   importOptions.maxTensorBytes = options.parserOptions.maxConstantBytes;
-  return importONNX(buffer.getMemBufferRef(), importOptions);
+  Expected<Ref<IRModule>> module =
+      importONNX(buffer.getMemBufferRef(), importOptions);
+  releaseMappedPages(buffer);
+  return module;
 #else
   return makeError("'" + buffer.getBufferIdentifier() +
                    "' is an ONNX model, but this nnir was built without ONNX "

@@ -13,6 +13,10 @@
 #include <cstddef>
 #include <string>
 
+namespace llvm {
+class MemoryBuffer;
+} // namespace llvm
+
 namespace nnir {
 
 /// `jemalloc <version>, thp:<setting>`, or `system malloc`.
@@ -24,6 +28,15 @@ size_t getHeapBytesInUse();
 /// Returns freed heap memory to the system (jemalloc's purge of every arena,
 /// or glibc's malloc_trim).
 void releaseFreeHeap();
+
+/// Drops the resident pages of a memory-mapped input file from the process
+/// (madvise MADV_DONTNEED on the whole pages it spans); the contents stay
+/// readable, as later reads fault the pages back in from the page cache.
+/// Called once a file has been parsed, so that its text (32 MB for a
+/// million-call chain) no longer counts toward the peak while the passes and
+/// the printer run; diagnostics that quote a line still work. No effect on a
+/// buffer that is not a mapping of a file.
+void releaseMappedPages(const llvm::MemoryBuffer &buffer);
 
 } // namespace nnir
 
