@@ -81,7 +81,13 @@ Expected<Ref<Type>> nnir::broadcastTypes(const TensorType *lhs,
       broadcastShapes(lhs->getShape(), rhs->getShape());
   if (!shape)
     return ctx.error("cannot broadcast " + lhs->str() + " with " + rhs->str());
-  return makeTensorType(*shape, outDType.value_or(lhs->getDType()), ctx);
+  DataType dtype = outDType.value_or(lhs->getDType());
+  // The result is most often an operand's type (`add(%x, 1f)`): reuse it
+  // rather than look it up in the process-wide table.
+  for (const TensorType *operand : {lhs, rhs})
+    if (operand->getDType() == dtype && operand->getShape() == ArrayRef(*shape))
+      return Ref<Type>(const_cast<TensorType *>(operand));
+  return makeTensorType(*shape, dtype, ctx);
 }
 
 Expected<unsigned> nnir::normalizeAxis(int64_t axis, unsigned rank,

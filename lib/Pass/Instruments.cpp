@@ -722,7 +722,9 @@ Error nnir::verifyCheckedTypes(const IRModule &module) {
     stack.push_back(entry.func.get());
     while (!stack.empty()) {
       const Expr *e = stack.pop_back_val();
-      if (!e || !seen.insert(e).second)
+      // A node held by one reference has one user, which reaches it once:
+      // only shared nodes need the set (as in the verifier).
+      if (!e || (e->getRefCount() > 1 && !seen.insert(e).second))
         continue;
       if (!isa<Op, GlobalVar>(e) && !e->getCheckedType()) {
         SMLoc loc = e->getLoc().isValid() ? e->getLoc() : entry.func->getLoc();
