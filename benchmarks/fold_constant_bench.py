@@ -10,8 +10,11 @@ plus FoldConstant's own time from --time-passes.
 
 Programs (TVM's times from the issue):
   chain-N   N x `x = add(multiply(x, 1.0001f), 0.5f)` on a 256x256 float32
-            constant: N=10 1.08 s, N=100 10.4 s, N=1000 99.9 s
-  add-4096  add of two 4096x4096 float32 constants: 0.134 s
+            constant: N=10 1.08 s, N=100 10.4 s, N=1000 99.9 s. The
+            constant's elements differ, so every kernel runs in full.
+  add-4096  add of two 4096x4096 float32 constants: 0.134 s. Written as
+            splats (`dense<1>`), as text writes such constants, so the kernel
+            runs on one element and the result stays a splat.
   none-10k  a 10,000-call chain where nothing folds: 0.29 s
   none-1M   a 1,000,000-call chain where nothing folds (goal: < 1 s in
             FoldConstant)
@@ -27,8 +30,12 @@ import time
 
 
 def chain(n):
+    # Not a splat: 0, 0.125, ..., 31.25, 0, ... (251 distinct values).
+    rows = ", ".join(
+        "[" + ", ".join(str(((256 * r + c) % 251) / 8) for c in range(256)) +
+        "]" for r in range(256))
     lines = ['#[version = "0.0.5"]', "def @main() {",
-             "  %0 = dense<1> : Tensor[(256, 256), float32];"]
+             f"  %0 = dense<[{rows}]> : Tensor[(256, 256), float32];"]
     for i in range(n):
         lines.append(f"  %{2 * i + 1} = multiply(%{2 * i}, 1.0001f);")
         lines.append(f"  %{2 * i + 2} = add(%{2 * i + 1}, 0.5f);")

@@ -72,6 +72,7 @@ void EngineStats::print(raw_ostream &os) const {
   line(diskWrites, "kernel cache entries written (disk)");
   line(diskCorrupt, "corrupt kernel cache entries replaced (disk)");
   line(kernelRuns, "kernel runs");
+  line(splatRuns, "kernel runs on splats (one element each)");
   line(bytesAllocated, "bytes allocated for results");
   os << formatv("{0,12:f3} ms compiling kernels\n", compileNanos / 1e6);
   os << formatv("{0,12:f3} ms running kernels\n", runNanos / 1e6);
@@ -391,20 +392,25 @@ ExecutionEngine::getKernel(const Function &fn, SmallVectorImpl<int64_t> &dims) {
   return remember(result);
 }
 
+/// The error for a result of \p dtype and \p shape that cannot be made.
+static Error makeAllocationError(DataType dtype, ArrayRef<int64_t> shape,
+                                 SMLoc loc, Error cause) {
+  std::string message = toString(std::move(cause));
+  std::string type;
+  raw_string_ostream os(type);
+  os << "Tensor[";
+  printShape(os, shape);
+  os << ", " << dtype << "]";
+  return makeError(loc,
+                   "cannot allocate a result of type " + type + ": " + message);
+}
+
 Expected<NDArray>
 ExecutionEngine::allocate(DataType dtype, ArrayRef<int64_t> shape, SMLoc loc) {
   Expected<NDArray> array =
       NDArray::create(dtype, shape, options.maxTensorBytes, /*zeroFill=*/false);
-  if (!array) {
-    std::string message = toString(array.takeError());
-    std::string type;
-    raw_string_ostream os(type);
-    os << "Tensor[";
-    printShape(os, shape);
-    os << ", " << dtype << "]";
-    return makeError(loc, "cannot allocate a result of type " + type + ": " +
-                              message);
-  }
+  if (!array)
+    return makeAllocationError(dtype, shape, loc, array.takeError());
   stats.bytesAllocated += array->getByteSize();
   return array;
 }
@@ -441,30 +447,71 @@ Expected<std::vector<NDArray>> ExecutionEngine::run(const Function &fn,
       return makeError(fn.getLoc(), "argument " + Twine(i) +
                                         " does not match the parameter type");
 
-  SmallVector<void *, 16> buffers;
+  SmallVector<const NDArray *, 16> inputs;
   for (const NDArray &a : args)
-    buffers.push_back(const_cast<void *>(a.getData()));
+    inputs.push_back(&a);
   forEachPrimitiveNode(fn, [&](const Expr *e) {
     if (const auto *c = dyn_cast<Constant>(e))
-      buffers.push_back(const_cast<void *>(c->getData().getData()));
+      inputs.push_back(&c->getData());
   });
-  std::vector<NDArray> outputs;
-  for (const TensorType *t : resultTypes) {
+  for (const TensorType *t : resultTypes)
     if (!t)
       return makeError(fn.getLoc(), "the function's result type is unknown");
-    Expected<NDArray> out = allocate(t->getDType(), t->getShape(), fn.getLoc());
+
+  // A shape-generic kernel (broadcasts and re-shapes only) maps splat inputs
+  // to splat results: run it once on one element of each (every extent 1)
+  // and keep the results as splats, without a buffer of any full size.
+  bool splatRun =
+      (*kernel)->shapeGeneric && llvm::all_of(dims, [](int64_t d) {
+        return d > 0;
+      }) &&
+      llvm::any_of(inputs, [](const NDArray *a) { return a->isSplat(); }) &&
+      llvm::all_of(inputs, [](const NDArray *a) {
+        return a->isSplat() || a->getNumElements() == 1;
+      });
+  std::vector<NDArray> elements;
+  SmallVector<void *, 16> buffers;
+  for (const NDArray *a : inputs) {
+    if (!splatRun) {
+      buffers.push_back(const_cast<void *>(a->getData()));
+      continue;
+    }
+    elements.push_back(
+        cantFail(NDArray::splat(a->getDType(), {}, a->getElementBits(0))));
+    buffers.push_back(elements.back().getMutableData());
+  }
+  std::vector<NDArray> outputs;
+  for (const TensorType *t : resultTypes) {
+    Expected<NDArray> out =
+        splatRun ? allocate(t->getDType(), {}, fn.getLoc())
+                 : allocate(t->getDType(), t->getShape(), fn.getLoc());
     if (!out)
       return out.takeError();
     buffers.push_back(out->getMutableData());
     outputs.push_back(std::move(*out));
   }
+  SmallVector<int64_t, 2> runDims(dims.begin(), dims.end());
+  if (splatRun)
+    std::fill(runDims.begin(), runDims.end(), 1);
   Clock::time_point start = Clock::now();
-  int32_t status = (*kernel)->fn(buffers.data(), dims.data());
+  int32_t status = (*kernel)->fn(buffers.data(), runDims.data());
   stats.runNanos += nanosSince(start);
   ++stats.kernelRuns;
   if (status != kKernelOK)
     return makeError(fn.getLoc(),
                      Twine("kernel failed: ") + getKernelStatusMessage(status));
+  if (splatRun) {
+    ++stats.splatRuns;
+    for (auto [out, t] : llvm::zip_equal(outputs, resultTypes)) {
+      Expected<NDArray> full =
+          NDArray::splat(t->getDType(), t->getShape(), out.getElementBits(0),
+                         options.maxTensorBytes);
+      if (!full)
+        return makeAllocationError(t->getDType(), t->getShape(), fn.getLoc(),
+                                   full.takeError());
+      out = std::move(*full);
+    }
+  }
   return outputs;
 }
 

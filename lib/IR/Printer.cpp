@@ -129,19 +129,6 @@ static void printScalarLiteral(raw_ostream &os, const Constant *c) {
   printElement(os, data, 0);
 }
 
-/// True if there are at least two elements and all are bitwise equal.
-static bool isSplat(const NDArray &data) {
-  int64_t n = data.getNumElements();
-  if (n < 2)
-    return false;
-  size_t size = data.getDType().getStorageBytes();
-  const auto *bytes = static_cast<const uint8_t *>(data.getData());
-  for (int64_t i = 1; i < n; ++i)
-    if (std::memcmp(bytes, bytes + i * size, size) != 0)
-      return false;
-  return true;
-}
-
 /// Prints the elements of dimensions [dim, rank) starting at element
 /// \p offset as nested brackets (recursion on the rank only).
 static void printNestedElements(raw_ostream &os, const NDArray &data,
@@ -167,7 +154,7 @@ static void printNestedElements(raw_ostream &os, const NDArray &data,
 static void printDense(raw_ostream &os, const Constant *c) {
   const NDArray &data = c->getData();
   os << "dense<";
-  if (isSplat(data))
+  if (data.isRepeated())
     printElement(os, data, 0);
   else
     printNestedElements(os, data, data.getShape(), 0, 0);
@@ -606,9 +593,11 @@ void Printer::visitAtom(const Expr *expr) {
       return;
     // A limit of 0 promises TVM's syntax: even an empty constant goes to the
     // metadata section.
+    // A constant of one repeated value prints as `dense<v>` at any size.
     int64_t limit = options.inlineConstantLimit;
     if (inAttr || limit == 0 ||
-        (limit > 0 && c->getData().getNumElements() > limit)) {
+        (limit > 0 && c->getData().getNumElements() > limit &&
+         !c->getData().isRepeated())) {
       metaIndex[c] = metaConstants.size();
       metaConstants.push_back(c);
     }

@@ -1659,17 +1659,9 @@ Ref<Expr> Parser::parseDense() {
   // Check the size before allocating: a splat can describe a huge tensor.
   if (!checkConstantSize(dtype, shape, loc))
     return nullptr;
-  // Every element is written below: no zero-fill.
-  Expected<NDArray> array =
-      NDArray::create(dtype, shape, UINT64_MAX, /*zeroFill=*/false);
-  if (!array) {
-    emitError(array.takeError(), loc);
-    return nullptr;
-  }
-  int64_t count = array->getNumElements();
   if (elems.lists.empty()) {
-    // A splat: convert the scalar once, then replicate its bytes by
-    // doubling the filled prefix (a few memcpy calls for any size).
+    // A splat: convert the scalar once; the array keeps only that element
+    // until its buffer is needed.
     Expected<NDArray> element = NDArray::create(dtype, {});
     if (!element) {
       emitError(element.takeError(), loc);
@@ -1677,19 +1669,24 @@ Ref<Expr> Parser::parseDense() {
     }
     if (!storeDenseScalar(*element, 0, elems.scalars.front()))
       return nullptr;
-    size_t total = array->getByteSize();
-    auto *out = static_cast<uint8_t *>(array->getMutableData());
-    if (total != 0) {
-      std::memcpy(out, element->getData(), element->getByteSize());
-      for (size_t filled = element->getByteSize(); filled < total;
-           filled *= 2)
-        std::memcpy(out + filled, out, std::min(filled, total - filled));
+    Expected<NDArray> array =
+        NDArray::splat(dtype, shape, element->getElementBits(0));
+    if (!array) {
+      emitError(array.takeError(), loc);
+      return nullptr;
     }
-  } else {
-    for (int64_t i = 0; i < count; ++i)
-      if (!storeDenseScalar(*array, i, elems.scalars[i]))
-        return nullptr;
+    return Constant::get(std::move(*array), loc);
   }
+  // Every element is written below: no zero-fill.
+  Expected<NDArray> array =
+      NDArray::create(dtype, shape, UINT64_MAX, /*zeroFill=*/false);
+  if (!array) {
+    emitError(array.takeError(), loc);
+    return nullptr;
+  }
+  for (int64_t i = 0, count = array->getNumElements(); i < count; ++i)
+    if (!storeDenseScalar(*array, i, elems.scalars[i]))
+      return nullptr;
   return Constant::get(std::move(*array), loc);
 }
 

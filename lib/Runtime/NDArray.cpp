@@ -55,8 +55,9 @@ static void *allocateData(size_t bytes) {
   return std::aligned_alloc(NDArray::kAlignment, bytes);
 }
 
-Expected<NDArray> NDArray::create(DataType dtype, ArrayRef<int64_t> shape,
-                                  uint64_t maxBytes, bool zeroFill) {
+Expected<NDArray::Storage *> NDArray::makeStorage(DataType dtype,
+                                                  ArrayRef<int64_t> shape,
+                                                  uint64_t maxBytes) {
   if (!isSupported(dtype))
     return createStringError(inconvertibleErrorCode(),
                              "unsupported dtype '%s'", dtype.str().c_str());
@@ -72,27 +73,80 @@ Expected<NDArray> NDArray::create(DataType dtype, ArrayRef<int64_t> shape,
         formatv("tensor of {0} bytes exceeds the limit of {1} bytes", *bytes,
                 maxBytes)
             .str());
+  // The buffer is rounded up to the alignment (getAllocBytes).
+  if (static_cast<uint64_t>(*bytes) > SIZE_MAX - kAlignment)
+    return createStringError(inconvertibleErrorCode(), "tensor too large");
   auto *s = new Storage();
   s->dtype = dtype;
   s->shape.assign(shape.begin(), shape.end());
   s->numElements = *count;
   s->byteSize = static_cast<size_t>(*bytes);
-  // aligned_alloc needs a size that is a multiple of the alignment.
-  size_t allocBytes = alignTo(std::max<size_t>(s->byteSize, 1), kAlignment);
-  if (allocBytes < s->byteSize) {
-    delete s;
-    return createStringError(inconvertibleErrorCode(), "tensor too large");
-  }
-  s->data = allocateData(allocBytes);
-  if (!s->data) {
-    delete s;
+  return s;
+}
+
+/// The bytes a buffer of \p byteSize bytes is allocated with (aligned_alloc
+/// needs a multiple of the alignment).
+static size_t getAllocBytes(size_t byteSize) {
+  return alignTo(std::max<size_t>(byteSize, 1), NDArray::kAlignment);
+}
+
+Expected<NDArray> NDArray::create(DataType dtype, ArrayRef<int64_t> shape,
+                                  uint64_t maxBytes, bool zeroFill) {
+  Expected<Storage *> s = makeStorage(dtype, shape, maxBytes);
+  if (!s)
+    return s.takeError();
+  NDArray array(*s);
+  size_t allocBytes = getAllocBytes((*s)->byteSize);
+  (*s)->data = allocateData(allocBytes);
+  if (!(*s)->data)
     return createStringError(
         inconvertibleErrorCode(),
-        formatv("cannot allocate a tensor of {0} bytes", *bytes).str());
-  }
+        formatv("cannot allocate a tensor of {0} bytes", (*s)->byteSize)
+            .str());
   if (zeroFill)
-    std::memset(s->data, 0, allocBytes);
-  return NDArray(s);
+    std::memset((*s)->data, 0, allocBytes);
+  return array;
+}
+
+/// Stores the low bits of \p bits, as a \p size-byte element, at \p address.
+static void storeBits(void *address, size_t size, uint64_t bits) {
+  switch (size) {
+  case 1: {
+    uint8_t v = bits;
+    std::memcpy(address, &v, 1);
+    return;
+  }
+  case 2: {
+    uint16_t v = bits;
+    std::memcpy(address, &v, 2);
+    return;
+  }
+  case 4: {
+    uint32_t v = bits;
+    std::memcpy(address, &v, 4);
+    return;
+  }
+  default:
+    std::memcpy(address, &bits, 8);
+  }
+}
+
+Expected<NDArray> NDArray::splat(DataType dtype, ArrayRef<int64_t> shape,
+                                 uint64_t elementBits, uint64_t maxBytes) {
+  std::optional<int64_t> count = nnir::getNumElements(shape);
+  if (count && *count < 2) {
+    // Nothing to save: a buffer of at most one element.
+    Expected<NDArray> array = create(dtype, shape, maxBytes);
+    if (array && *count)
+      array->setElementBits(0, elementBits);
+    return array;
+  }
+  Expected<Storage *> s = makeStorage(dtype, shape, maxBytes);
+  if (!s)
+    return s.takeError();
+  (*s)->splat = true;
+  storeBits((*s)->element, dtype.getStorageBytes(), elementBits);
+  return NDArray(*s);
 }
 
 Expected<NDArray> NDArray::fromBytes(DataType dtype, ArrayRef<int64_t> shape,
@@ -138,16 +192,60 @@ size_t NDArray::getByteSize() const {
 }
 const void *NDArray::getData() const {
   assert(storage && "accessing a null NDArray");
-  return storage->data;
+  Storage &s = *storage;
+  if (s.splat)
+    std::call_once(s.filled, [&s] {
+      size_t allocBytes = getAllocBytes(s.byteSize);
+      auto *out = static_cast<uint8_t *>(allocateData(allocBytes));
+      if (!out)
+        report_bad_alloc_error("cannot fill a splat tensor");
+      // Replicate the element by doubling the filled prefix (a few memcpy
+      // calls for any size).
+      size_t size = s.dtype.getStorageBytes();
+      std::memcpy(out, s.element, size);
+      for (size_t filled = size; filled < s.byteSize; filled *= 2)
+        std::memcpy(out + filled, out, std::min(filled, s.byteSize - filled));
+      s.data = out;
+    });
+  return s.data;
 }
 void *NDArray::getMutableData() {
-  assert(storage && "accessing a null NDArray");
-  return storage->data;
+  void *data = const_cast<void *>(getData());
+  storage->splat = false;
+  return data;
 }
 
 ArrayRef<uint8_t> NDArray::getBytes() const {
-  return ArrayRef<uint8_t>(static_cast<const uint8_t *>(storage->data),
+  return ArrayRef<uint8_t>(static_cast<const uint8_t *>(getData()),
                            storage->byteSize);
+}
+
+bool NDArray::isSplat() const {
+  assert(storage && "accessing a null NDArray");
+  return storage->splat;
+}
+
+/// Whether the \p count elements of \p size bytes at \p data are all equal:
+/// each element equals the next one exactly when the buffer equals itself
+/// shifted by one element.
+static bool repeats(const uint8_t *data, int64_t count, size_t size) {
+  return count >= 2 &&
+         std::memcmp(data, data + size, (count - 1) * size) == 0;
+}
+
+bool NDArray::isRepeated() const {
+  if (isSplat())
+    return true;
+  return repeats(static_cast<const uint8_t *>(getData()), getNumElements(),
+                 getDType().getStorageBytes());
+}
+
+const void *NDArray::getElementAddress(int64_t index) const {
+  assert(storage && "accessing a null NDArray");
+  if (storage->splat)
+    return storage->element;
+  return static_cast<const uint8_t *>(storage->data) +
+         index * getDType().getStorageBytes();
 }
 
 //===----------------------------------------------------------------------===//
@@ -233,10 +331,9 @@ float nnir::bfloat16ToFloat(uint16_t bits) {
 // Element access
 //===----------------------------------------------------------------------===//
 
-template <typename T> static T loadAs(const void *data, int64_t index) {
+template <typename T> static T loadAs(const void *address) {
   T value;
-  std::memcpy(&value, static_cast<const char *>(data) + index * sizeof(T),
-              sizeof(T));
+  std::memcpy(&value, address, sizeof(T));
   return value;
 }
 
@@ -248,28 +345,28 @@ static void storeAs(void *data, int64_t index, T value) {
 
 double NDArray::getElementAsDouble(int64_t index) const {
   DataType t = getDType();
-  const void *d = getData();
+  const void *d = getElementAddress(index);
   if (t.isBool())
-    return loadAs<uint8_t>(d, index) ? 1.0 : 0.0;
+    return loadAs<uint8_t>(d) ? 1.0 : 0.0;
   switch (t.getCode()) {
   case DataType::Float:
     if (t.getBits() == 16)
-      return halfToFloat(loadAs<uint16_t>(d, index));
+      return halfToFloat(loadAs<uint16_t>(d));
     if (t.getBits() == 32)
-      return loadAs<float>(d, index);
-    return loadAs<double>(d, index);
+      return loadAs<float>(d);
+    return loadAs<double>(d);
   case DataType::BFloat:
-    return bfloat16ToFloat(loadAs<uint16_t>(d, index));
+    return bfloat16ToFloat(loadAs<uint16_t>(d));
   case DataType::UInt:
     switch (t.getBits()) {
     case 8:
-      return loadAs<uint8_t>(d, index);
+      return loadAs<uint8_t>(d);
     case 16:
-      return loadAs<uint16_t>(d, index);
+      return loadAs<uint16_t>(d);
     case 32:
-      return loadAs<uint32_t>(d, index);
+      return loadAs<uint32_t>(d);
     default:
-      return static_cast<double>(loadAs<uint64_t>(d, index));
+      return static_cast<double>(loadAs<uint64_t>(d));
     }
   default:
     return static_cast<double>(getElementAsInt(index));
@@ -278,9 +375,9 @@ double NDArray::getElementAsDouble(int64_t index) const {
 
 int64_t NDArray::getElementAsInt(int64_t index) const {
   DataType t = getDType();
-  const void *d = getData();
+  const void *d = getElementAddress(index);
   if (t.isBool())
-    return loadAs<uint8_t>(d, index) ? 1 : 0;
+    return loadAs<uint8_t>(d) ? 1 : 0;
   if (t.isFloatingPoint())
     return static_cast<int64_t>(getElementAsDouble(index));
   bool isSigned = t.isInt();
@@ -288,16 +385,16 @@ int64_t NDArray::getElementAsInt(int64_t index) const {
   // Each branch converts to int64 on its own: `c ? int32_t : uint32_t` would
   // convert the signed value to uint32_t first.
   case 8:
-    return isSigned ? int64_t(loadAs<int8_t>(d, index))
-                    : int64_t(loadAs<uint8_t>(d, index));
+    return isSigned ? int64_t(loadAs<int8_t>(d))
+                    : int64_t(loadAs<uint8_t>(d));
   case 16:
-    return isSigned ? int64_t(loadAs<int16_t>(d, index))
-                    : int64_t(loadAs<uint16_t>(d, index));
+    return isSigned ? int64_t(loadAs<int16_t>(d))
+                    : int64_t(loadAs<uint16_t>(d));
   case 32:
-    return isSigned ? int64_t(loadAs<int32_t>(d, index))
-                    : int64_t(loadAs<uint32_t>(d, index));
+    return isSigned ? int64_t(loadAs<int32_t>(d))
+                    : int64_t(loadAs<uint32_t>(d));
   default:
-    return loadAs<int64_t>(d, index);
+    return loadAs<int64_t>(d);
   }
 }
 
@@ -358,48 +455,30 @@ void NDArray::setElementFromInt(int64_t index, int64_t value) {
   DataType t = getDType();
   if (t.isFloatingPoint())
     return setElementFromDouble(index, static_cast<double>(value));
-  void *d = getMutableData();
   if (t.isBool())
-    return storeAs<uint8_t>(d, index, value != 0 ? 1 : 0);
+    return setElementBits(index, value != 0 ? 1 : 0);
   // Two's complement truncation, as a C cast to the narrower type does.
-  switch (t.getBits()) {
-  case 8:
-    return storeAs<uint8_t>(d, index, static_cast<uint8_t>(value));
-  case 16:
-    return storeAs<uint16_t>(d, index, static_cast<uint16_t>(value));
-  case 32:
-    return storeAs<uint32_t>(d, index, static_cast<uint32_t>(value));
-  default:
-    return storeAs<uint64_t>(d, index, static_cast<uint64_t>(value));
-  }
+  setElementBits(index, static_cast<uint64_t>(value));
 }
 
 uint64_t NDArray::getElementBits(int64_t index) const {
-  const void *d = getData();
+  const void *d = getElementAddress(index);
   switch (getDType().getStorageBytes()) {
   case 1:
-    return loadAs<uint8_t>(d, index);
+    return loadAs<uint8_t>(d);
   case 2:
-    return loadAs<uint16_t>(d, index);
+    return loadAs<uint16_t>(d);
   case 4:
-    return loadAs<uint32_t>(d, index);
+    return loadAs<uint32_t>(d);
   default:
-    return loadAs<uint64_t>(d, index);
+    return loadAs<uint64_t>(d);
   }
 }
 
 void NDArray::setElementBits(int64_t index, uint64_t bits) {
-  void *d = getMutableData();
-  switch (getDType().getStorageBytes()) {
-  case 1:
-    return storeAs<uint8_t>(d, index, static_cast<uint8_t>(bits));
-  case 2:
-    return storeAs<uint16_t>(d, index, static_cast<uint16_t>(bits));
-  case 4:
-    return storeAs<uint32_t>(d, index, static_cast<uint32_t>(bits));
-  default:
-    return storeAs<uint64_t>(d, index, bits);
-  }
+  size_t size = getDType().getStorageBytes();
+  storeBits(static_cast<uint8_t *>(getMutableData()) + index * size, size,
+            bits);
 }
 
 bool NDArray::bitwiseEqual(const NDArray &other) const {
@@ -407,8 +486,18 @@ bool NDArray::bitwiseEqual(const NDArray &other) const {
     return true;
   if (!storage || !other.storage)
     return false;
-  return getDType() == other.getDType() && getShape() == other.getShape() &&
-         getBytes() == other.getBytes();
+  if (getDType() != other.getDType() || getShape() != other.getShape())
+    return false;
+  // A splat equals an array whose elements all are its element, which is
+  // decided without filling its buffer.
+  if (isSplat() || other.isSplat()) {
+    const NDArray &splat = isSplat() ? *this : other;
+    const NDArray &rest = isSplat() ? other : *this;
+    return getNumElements() == 0 ||
+           (splat.getElementBits(0) == rest.getElementBits(0) &&
+            rest.isRepeated());
+  }
+  return getBytes() == other.getBytes();
 }
 
 hash_code NDArray::hash() const {

@@ -116,8 +116,9 @@ struct CLOptions {
       cl::init(false), cl::cat(cat)};
   cl::opt<int64_t> inlineConstantLimit{
       "inline-constant-limit",
-      cl::desc("Print constants with at most N elements inline; larger ones "
-               "go to the metadata section (negative: inline all)"),
+      cl::desc("Print constants with at most N elements, or of one repeated "
+               "value, inline; others go to the metadata section (0: TVM's "
+               "syntax, every non-scalar constant; negative: inline all)"),
       cl::value_desc("N"), cl::init(PrintOptions().inlineConstantLimit),
       cl::cat(cat)};
   cl::opt<bool> noVersionHeader{

@@ -200,6 +200,42 @@ TEST(EngineTest, RefusesLargeResultsAndBadArguments) {
             std::string::npos);
 }
 
+TEST(EngineTest, SplatInputsRunOnOneElement) {
+  auto engine = llvm::cantFail(ExecutionEngine::create());
+  // 2^30 elements (4 GiB): a full-size run would allocate the result.
+  Compiled huge(kernelModule("(1024, 1048576)", "add", "1.5f"));
+  ASSERT_TRUE(huge.fn);
+  NDArray splat = llvm::cantFail(NDArray::splat(
+      DataType::float32(), {1024, 1048576}, 0x40000000 /*2.0f*/));
+  auto r = engine->run(*huge.fn, {splat});
+  ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
+  EXPECT_TRUE((*r)[0].isSplat());
+  EXPECT_EQ((*r)[0].getShape(), llvm::ArrayRef<int64_t>({1024, 1048576}));
+  EXPECT_EQ((*r)[0].getElementAsDouble(123456789), 3.5);
+  EXPECT_EQ(engine->getStats().splatRuns, 1u);
+  EXPECT_EQ(engine->getStats().bytesAllocated, 4u);
+
+  // The same kernel on a dense argument runs in full.
+  Compiled small(kernelModule("(2, 3)", "add", "1.5f"));
+  auto dense = engine->run(*small.fn, {filled({2, 3}, 1)});
+  ASSERT_TRUE(bool(dense)) << llvm::toString(dense.takeError());
+  EXPECT_FALSE((*dense)[0].isSplat());
+  EXPECT_EQ((*dense)[0].getElementAsDouble(5), 7.5);
+  EXPECT_EQ(engine->getStats().splatRuns, 1u);
+
+  // A reduction is not shape-generic: its result is not the element.
+  Compiled sum("def @main(%x: Tensor[(2, 3), float32]) {\n"
+               "  %0 = fn (%a: Tensor[(2, 3), float32], Primitive=1) {\n"
+               "    sum(%a, axis=[1])\n  };\n  %0(%x)\n}\n");
+  ASSERT_TRUE(sum.fn);
+  auto summed = engine->run(*sum.fn, {llvm::cantFail(NDArray::splat(
+                                         DataType::float32(), {2, 3},
+                                         0x40000000 /*2.0f*/))});
+  ASSERT_TRUE(bool(summed)) << llvm::toString(summed.takeError());
+  EXPECT_EQ((*summed)[0].getElementAsDouble(1), 6.0);
+  EXPECT_EQ(engine->getStats().splatRuns, 1u);
+}
+
 /// Registers \p name: one tensor argument, a result of the same type.
 OpBuilder addIdentityTestOp(llvm::StringRef name) {
   return OpRegistry::instance()

@@ -548,20 +548,24 @@ TEST_F(PrinterTest, DenseConstants) {
 TEST_F(PrinterTest, InlineLimitSendsLargeConstantsToMetadata) {
   DataType f32t = DataType::float32();
   Ref<Constant> sixteen = tensor(f32t, {4, 4}, {1});
-  Ref<Constant> seventeen = tensor(f32t, {17}, {});
-  Ref<Constant> other = tensor(f32t, {20}, {});
-  Ref<Expr> tuple = Tuple::get({seventeen, sixteen, other, seventeen});
+  Ref<Constant> seventeen = tensor(f32t, {17}, {1});
+  Ref<Constant> other = tensor(f32t, {20}, {2});
+  // One repeated value prints inline at any size.
+  Ref<Constant> zeros = tensor(f32t, {20}, {});
+  Ref<Expr> tuple = Tuple::get({seventeen, sixteen, other, seventeen, zeros});
   PrintOptions options;
   options.printMetadata = false;
   EXPECT_EQ(toString(tuple.get(), options),
             "(meta[relay.Constant][0], dense<[[1, 0, 0, 0], [0, 0, 0, 0], "
             "[0, 0, 0, 0], [0, 0, 0, 0]]> : Tensor[(4, 4), float32], "
-            "meta[relay.Constant][1], meta[relay.Constant][0])");
+            "meta[relay.Constant][1], meta[relay.Constant][0], "
+            "dense<0> : Tensor[(20), float32])");
 
   options.inlineConstantLimit = 0;
   EXPECT_EQ(toString(tuple.get(), options),
             "(meta[relay.Constant][0], meta[relay.Constant][1], "
-            "meta[relay.Constant][2], meta[relay.Constant][0])");
+            "meta[relay.Constant][2], meta[relay.Constant][0], "
+            "meta[relay.Constant][3])");
 
   // Scalars with a TVM literal never go to the metadata section.
   EXPECT_EQ(toString(scalar(f32t, 1).get(), options), "1f");
@@ -570,8 +574,11 @@ TEST_F(PrinterTest, InlineLimitSendsLargeConstantsToMetadata) {
             "meta[relay.Constant][0]");
 
   options.inlineConstantLimit = -1;
+  std::string elements = "1";
+  for (int i = 1; i < 17; ++i)
+    elements += ", 0";
   EXPECT_EQ(toString(seventeen.get(), options),
-            "dense<0> : Tensor[(17), float32]");
+            "dense<[" + elements + "]> : Tensor[(17), float32]");
 }
 
 TEST_F(PrinterTest, MetaIndicesAreModuleWide) {
@@ -579,7 +586,8 @@ TEST_F(PrinterTest, MetaIndicesAreModuleWide) {
   for (const char *name : {"f", "g"}) {
     Ref<Var> x = Var::get("x", f32({20}));
     module->addOrUpdate(
-        name, fn({x}, call("add", {x, tensor(DataType::float32(), {20}, {})})));
+        name,
+        fn({x}, call("add", {x, tensor(DataType::float32(), {20}, {1})})));
   }
   PrintOptions options;
   options.printMetadata = false;

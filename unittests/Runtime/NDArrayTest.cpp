@@ -55,6 +55,12 @@ NDArray patterned(DataType dtype, llvm::ArrayRef<int64_t> shape) {
   return a;
 }
 
+uint64_t floatBits(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  return bits;
+}
+
 /// The bits of element \p index of a 16-bit array.
 uint16_t bits16(const NDArray &a, int64_t index) {
   uint16_t v;
@@ -435,6 +441,86 @@ TEST(NDArrayTest, BitwiseEqualAndHash) {
 //===----------------------------------------------------------------------===//
 // TVM's binary format
 //===----------------------------------------------------------------------===//
+
+TEST(NDArrayTest, SplatKeepsOneElementUntilItsBufferIsNeeded) {
+  // 2^40 float32 elements (4 TiB): element access and equality must not
+  // allocate the buffer, or this test dies.
+  int64_t huge = int64_t(1) << 40;
+  NDArray a = llvm::cantFail(
+      NDArray::splat(DataType::float32(), {huge}, floatBits(2.5f)));
+  NDArray b = llvm::cantFail(
+      NDArray::splat(DataType::float32(), {huge}, floatBits(2.5f)));
+  NDArray c = llvm::cantFail(
+      NDArray::splat(DataType::float32(), {huge}, floatBits(3.0f)));
+  EXPECT_TRUE(a.isSplat());
+  EXPECT_TRUE(a.isRepeated());
+  EXPECT_EQ(a.getNumElements(), huge);
+  EXPECT_EQ(a.getByteSize(), size_t(huge) * 4);
+  EXPECT_EQ(a.getElementAsDouble(huge - 1), 2.5);
+  EXPECT_EQ(a.getElementBits(12345), floatBits(2.5f));
+  EXPECT_EQ(a.getElementAsInt(7), 2);
+  EXPECT_TRUE(a.bitwiseEqual(b));
+  EXPECT_FALSE(a.bitwiseEqual(c));
+  // The size limit applies to the buffer it stands for.
+  llvm::Expected<NDArray> over =
+      NDArray::splat(DataType::float32(), {huge}, 0, /*maxBytes=*/1 << 20);
+  ASSERT_FALSE(bool(over));
+  EXPECT_NE(llvm::toString(over.takeError()).find("exceeds the limit"),
+            std::string::npos);
+  EXPECT_FALSE(bool(NDArray::splat(DataType::float32(), {-1}, 0)));
+}
+
+TEST(NDArrayTest, SplatFillsItsBufferOnDemand) {
+  // 105 int16 elements: the doubling fill ends with a partial copy.
+  NDArray a = llvm::cantFail(NDArray::splat(DataType::int16(), {3, 5, 7}, 0xfffe));
+  const auto *data = static_cast<const int16_t *>(a.getData());
+  for (int64_t i = 0; i < a.getNumElements(); ++i)
+    ASSERT_EQ(data[i], -2) << "element " << i;
+  EXPECT_EQ(a.getData(), data); // Filled once.
+  EXPECT_TRUE(a.isSplat());
+
+  // Equal to a dense array of the same elements, and hashed alike.
+  NDArray dense = llvm::cantFail(NDArray::create(DataType::int16(), {3, 5, 7}));
+  for (int64_t i = 0; i < dense.getNumElements(); ++i)
+    dense.setElementFromInt(i, -2);
+  EXPECT_FALSE(dense.isSplat());
+  EXPECT_TRUE(dense.isRepeated());
+  NDArray fresh = llvm::cantFail(NDArray::splat(DataType::int16(), {3, 5, 7}, 0xfffe));
+  EXPECT_TRUE(fresh.bitwiseEqual(dense));
+  EXPECT_TRUE(dense.bitwiseEqual(fresh));
+  EXPECT_EQ(fresh.hash(), dense.hash());
+  dense.setElementFromInt(104, 0);
+  EXPECT_FALSE(dense.isRepeated());
+  EXPECT_FALSE(fresh.bitwiseEqual(dense));
+  EXPECT_FALSE(dense.bitwiseEqual(fresh));
+  // Another shape or dtype is never equal.
+  NDArray flat = llvm::cantFail(NDArray::splat(DataType::int16(), {105}, 0xfffe));
+  EXPECT_FALSE(flat.bitwiseEqual(fresh));
+}
+
+TEST(NDArrayTest, WritingASplatMakesItDense) {
+  NDArray a = llvm::cantFail(
+      NDArray::splat(DataType::float32(), {2, 3}, floatBits(1.5f)));
+  a.setElementFromDouble(4, 7);
+  EXPECT_FALSE(a.isSplat());
+  EXPECT_FALSE(a.isRepeated());
+  EXPECT_EQ(a.getElementAsDouble(3), 1.5);
+  EXPECT_EQ(a.getElementAsDouble(4), 7.0);
+  EXPECT_EQ(a.getElementAsDouble(5), 1.5);
+}
+
+TEST(NDArrayTest, SplatOfFewerThanTwoElementsIsDense) {
+  NDArray one = llvm::cantFail(NDArray::splat(DataType::int8(), {1, 1}, 0x85));
+  EXPECT_FALSE(one.isSplat());
+  EXPECT_FALSE(one.isRepeated());
+  EXPECT_EQ(one.getElementAsInt(0), -123);
+  NDArray none = llvm::cantFail(NDArray::splat(DataType::int8(), {0, 4}, 1));
+  EXPECT_FALSE(none.isSplat());
+  EXPECT_EQ(none.getByteSize(), 0u);
+  NDArray scalar = llvm::cantFail(NDArray::splat(DataType::float64(), {}, 0));
+  EXPECT_EQ(scalar.getNumElements(), 1);
+  EXPECT_EQ(scalar.getElementAsDouble(0), 0.0);
+}
 
 TEST(NDArrayTest, SaveMatchesTVMBytes) {
   // The (1, 3) float32 ones tensor of TVM's metadata example.

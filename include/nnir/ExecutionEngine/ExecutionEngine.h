@@ -68,6 +68,8 @@ struct EngineStats {
   std::atomic<uint64_t> diskWrites{0};
   std::atomic<uint64_t> diskCorrupt{0};
   std::atomic<uint64_t> kernelRuns{0};
+  /// Runs on splat inputs, done on one element each (see run()).
+  std::atomic<uint64_t> splatRuns{0};
   std::atomic<uint64_t> compileNanos{0};
   std::atomic<uint64_t> runNanos{0};
   std::atomic<uint64_t> bytesAllocated{0};
@@ -101,6 +103,9 @@ public:
 
   /// Runs \p fn (through its kernel) on \p args, one per flattened
   /// parameter. Returns the flattened result, in freshly allocated arrays.
+  /// A shape-generic kernel whose inputs (arguments and lifted constants)
+  /// are splats or single elements runs on one element of each and returns
+  /// splats (EngineStats::splatRuns).
   llvm::Expected<std::vector<NDArray>> run(const Function &fn,
                                            llvm::ArrayRef<NDArray> args);
 

@@ -11,8 +11,10 @@
 /// print as TVM's scalar literals (`3f`, `2i64`, `True`), with enough digits
 /// to read back bit-exactly. Other constants with at most
 /// PrintOptions::inlineConstantLimit elements print inline with nnir's
-/// `dense<...> : type` extension (docs/TextFormat.md); larger ones go to the
-/// `#[metadata]` section as `meta[relay.Constant][i]`, in TVM's JSON format.
+/// `dense<...> : type` extension (docs/TextFormat.md), as do constants of any
+/// size whose elements are all equal (`dense<1f> : Tensor[(4096, 4096),
+/// float32]`); the others go to the `#[metadata]` section as
+/// `meta[relay.Constant][i]`, in TVM's JSON format.
 ///
 /// The printer never recurses on dataflow depth.
 //
@@ -35,9 +37,10 @@ class Type;
 struct PrintOptions {
   /// Print `/* ty=... */` after nodes that have a checked type.
   bool showTypes = false;
-  /// Non-scalar constants with at most this many elements print inline
-  /// (`dense<...>`); larger ones go to the metadata section. A negative value
-  /// inlines every constant.
+  /// Non-scalar constants with at most this many elements, or with one
+  /// repeated value, print inline (`dense<...>`); larger ones go to the
+  /// metadata section. A negative value inlines every constant; 0 promises
+  /// TVM's syntax and sends every non-scalar constant to the metadata.
   int64_t inlineConstantLimit = 16;
   /// Print the `#[version = "0.0.5"]` header (modules only).
   bool printVersion = true;

@@ -5,6 +5,11 @@
 /// aligned buffer shared by reference counting (copying an NDArray shares the
 /// buffer). IR constants hold NDArrays; kernels read and write them.
 ///
+/// A splat (every element the same, as `dense<1f> : Tensor[(4096, 4096),
+/// float32]` writes) keeps only its element until something asks for the
+/// buffer: element access, equality and the execution engine's splat runs
+/// never allocate it; getData() fills it once, thread-safely.
+///
 /// save()/load() use TVM's binary format (SaveDLTensor / NDArray::Load), so
 /// tensors from TVM's metadata sections and params files load unchanged.
 //
@@ -23,6 +28,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <mutex>
 #include <string>
 
 namespace nnir {
@@ -53,6 +59,15 @@ public:
   /// rounded to nearest even).
   static NDArray scalar(DataType dtype, double value);
 
+  /// An array of \p shape whose every element has the raw bits
+  /// \p elementBits (as setElementBits takes them). Fails as create() does,
+  /// \p maxBytes bounding the size the buffer would have; an array of fewer
+  /// than two elements is allocated at once.
+  static llvm::Expected<NDArray> splat(DataType dtype,
+                                       llvm::ArrayRef<int64_t> shape,
+                                       uint64_t elementBits,
+                                       uint64_t maxBytes = UINT64_MAX);
+
   /// Reads TVM's binary tensor format. Trailing bytes are an error.
   static llvm::Expected<NDArray> load(llvm::StringRef bytes,
                                       uint64_t maxBytes = UINT64_MAX);
@@ -69,11 +84,19 @@ public:
   int64_t getNumElements() const;
   size_t getByteSize() const;
 
+  /// The buffer (a splat's is filled on the first call).
   const void *getData() const;
   /// Writable access. The array must not yet be shared with IR that others
-  /// can see (constants are immutable once built).
+  /// can see (constants are immutable once built). A splat stops being one.
   void *getMutableData();
   llvm::ArrayRef<uint8_t> getBytes() const;
+
+  /// Made by splat() (and not written through getMutableData() since): its
+  /// elements are known equal without reading a buffer.
+  bool isSplat() const;
+  /// At least two elements, all bitwise equal (a splat, or a buffer that
+  /// happens to hold one value).
+  bool isRepeated() const;
 
   /// Element \p index converted to double (integers exactly up to 2^53).
   double getElementAsDouble(int64_t index) const;
@@ -89,6 +112,7 @@ public:
 
   /// Same dtype, shape and bytes.
   bool bitwiseEqual(const NDArray &other) const;
+  /// Hashes the bytes (filling a splat's buffer).
   llvm::hash_code hash() const;
 
   /// Two arrays share one buffer.
@@ -101,9 +125,20 @@ private:
     int64_t numElements = 0;
     size_t byteSize = 0;
     void *data = nullptr;
+    /// A splat: data stays null until getData() fills it (once) from
+    /// element, the raw bits of every element.
+    bool splat = false;
+    alignas(8) uint8_t element[8] = {};
+    std::once_flag filled;
     ~Storage();
   };
   explicit NDArray(Storage *s) : storage(s) {}
+  /// The checked, unallocated storage of an array (see create()).
+  static llvm::Expected<Storage *> makeStorage(DataType dtype,
+                                               llvm::ArrayRef<int64_t> shape,
+                                               uint64_t maxBytes);
+  /// Where element \p index is: a splat's one element needs no buffer.
+  const void *getElementAddress(int64_t index) const;
   llvm::IntrusiveRefCntPtr<Storage> storage;
 };
 
