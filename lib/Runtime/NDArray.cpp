@@ -503,10 +503,15 @@ bool NDArray::bitwiseEqual(const NDArray &other) const {
 hash_code NDArray::hash() const {
   if (!storage)
     return hash_value(0);
+  hash_code header =
+      hash_combine(getDType(),
+                   hash_combine_range(getShape().begin(), getShape().end()));
+  // Equal arrays are both repeated or both not, so a repeated one hashes
+  // its element alone: a splat's buffer is never filled for it.
+  if (isRepeated())
+    return hash_combine(header, getElementBits(0));
   ArrayRef<uint8_t> bytes = getBytes();
-  return hash_combine(getDType(),
-                      hash_combine_range(getShape().begin(), getShape().end()),
-                      hash_combine_range(bytes.begin(), bytes.end()));
+  return hash_combine(header, hash_combine_range(bytes.begin(), bytes.end()));
 }
 
 //===----------------------------------------------------------------------===//

@@ -296,7 +296,7 @@ Expected<NNIROptConfig> NNIROptConfig::createFromCLOptions() {
   config.parserOptions.maxConstantBytes = options->maxConstantBytes;
   for (const std::string &spec : options->inputShapes)
     if (Error err = parseInputShape(spec, config.inputShapes))
-      return std::move(err);
+      return err;
   config.verify = options->verify && !options->noVerify;
   config.verifyRoundtrip = options->verifyRoundtrip;
   config.printOptions.showTypes = options->printTypes;

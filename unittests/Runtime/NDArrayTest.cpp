@@ -461,6 +461,8 @@ TEST(NDArrayTest, SplatKeepsOneElementUntilItsBufferIsNeeded) {
   EXPECT_EQ(a.getElementAsInt(7), 2);
   EXPECT_TRUE(a.bitwiseEqual(b));
   EXPECT_FALSE(a.bitwiseEqual(c));
+  EXPECT_EQ(a.hash(), b.hash());
+  EXPECT_NE(a.hash(), c.hash());
   // The size limit applies to the buffer it stands for.
   llvm::Expected<NDArray> over =
       NDArray::splat(DataType::float32(), {huge}, 0, /*maxBytes=*/1 << 20);

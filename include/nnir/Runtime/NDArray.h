@@ -112,7 +112,7 @@ public:
 
   /// Same dtype, shape and bytes.
   bool bitwiseEqual(const NDArray &other) const;
-  /// Hashes the bytes (filling a splat's buffer).
+  /// Consistent with bitwiseEqual; a splat's buffer is not filled for it.
   llvm::hash_code hash() const;
 
   /// Two arrays share one buffer.
