@@ -592,8 +592,8 @@ void Printer::visitAtom(const Expr *expr) {
     if (!inAttr && hasScalarLiteral(c, tvmSyntax()))
       return;
     // A limit of 0 promises TVM's syntax: even an empty constant goes to the
-    // metadata section.
-    // A constant of one repeated value prints as `dense<v>` at any size.
+    // metadata section. Otherwise a constant of one repeated value prints as
+    // `dense<v>` at any size.
     int64_t limit = options.inlineConstantLimit;
     if (inAttr || limit == 0 ||
         (limit > 0 && c->getData().getNumElements() > limit &&

@@ -108,26 +108,23 @@ Expected<NDArray> NDArray::create(DataType dtype, ArrayRef<int64_t> shape,
   return array;
 }
 
+template <typename T>
+static void storeAs(void *data, int64_t index, T value) {
+  std::memcpy(static_cast<char *>(data) + index * sizeof(T), &value,
+              sizeof(T));
+}
+
 /// Stores the low bits of \p bits, as a \p size-byte element, at \p address.
 static void storeBits(void *address, size_t size, uint64_t bits) {
   switch (size) {
-  case 1: {
-    uint8_t v = bits;
-    std::memcpy(address, &v, 1);
-    return;
-  }
-  case 2: {
-    uint16_t v = bits;
-    std::memcpy(address, &v, 2);
-    return;
-  }
-  case 4: {
-    uint32_t v = bits;
-    std::memcpy(address, &v, 4);
-    return;
-  }
+  case 1:
+    return storeAs<uint8_t>(address, 0, bits);
+  case 2:
+    return storeAs<uint16_t>(address, 0, bits);
+  case 4:
+    return storeAs<uint32_t>(address, 0, bits);
   default:
-    std::memcpy(address, &bits, 8);
+    return storeAs<uint64_t>(address, 0, bits);
   }
 }
 
@@ -335,12 +332,6 @@ template <typename T> static T loadAs(const void *address) {
   T value;
   std::memcpy(&value, address, sizeof(T));
   return value;
-}
-
-template <typename T>
-static void storeAs(void *data, int64_t index, T value) {
-  std::memcpy(static_cast<char *>(data) + index * sizeof(T), &value,
-              sizeof(T));
 }
 
 double NDArray::getElementAsDouble(int64_t index) const {

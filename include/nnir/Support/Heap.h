@@ -1,6 +1,7 @@
-//===- Heap.h - What the process's allocator is and holds ---------*- C++ -*-===//
+//===- Heap.h - What the process's memory holds -----------------*- C++ -*-===//
 //
 /// \file
+/// The process's memory: the allocator and the pages of a mapped input file.
 /// The one place that knows jemalloc's control interface (mallctl), found at
 /// run time: nnir's programs link jemalloc (cmake/Allocator.cmake), the
 /// libraries do not, and a sanitized build runs on the sanitizers' malloc.
