@@ -193,6 +193,15 @@ TEST(EngineTest, RefusesLargeResultsAndBadArguments) {
   EXPECT_NE(llvm::toString(r.takeError())
                 .find("cannot allocate a result of type Tensor[(8), float32]"),
             std::string::npos);
+  // A run on splats allocates one element, but its result is bounded by
+  // the size it stands for.
+  auto splat = engine->run(
+      *c.fn, {llvm::cantFail(NDArray::splat(DataType::float32(), {8}, 0))});
+  ASSERT_FALSE(bool(splat));
+  EXPECT_NE(llvm::toString(splat.takeError())
+                .find("cannot allocate a result of type Tensor[(8), float32]: "
+                      "tensor of 32 bytes exceeds the limit of 16 bytes"),
+            std::string::npos);
   auto engine2 = llvm::cantFail(ExecutionEngine::create());
   auto wrong = engine2->run(*c.fn, {filled({8}, 0, DataType::float64())});
   ASSERT_FALSE(bool(wrong));
