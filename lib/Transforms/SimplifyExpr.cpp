@@ -185,7 +185,9 @@ private:
   bool isIdentity(const Expr *e, double value) const {
     if (const auto *constant = dyn_cast<Constant>(e)) {
       const NDArray &data = constant->getData();
-      for (int64_t i = 0, n = data.getNumElements(); i < n; ++i)
+      // One value repeated (a splat): its first element decides.
+      int64_t n = data.isRepeated() ? 1 : data.getNumElements();
+      for (int64_t i = 0; i < n; ++i)
         if (data.getElementAsDouble(i) != value)
           return false;
       return true;
