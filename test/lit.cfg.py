@@ -64,6 +64,10 @@ if shutil.which("split-file", path=config.llvm_tools_dir):
 # LLVM's remark tool reads the YAML that --pass-remarks-output writes.
 if shutil.which("llvm-remarkutil", path=config.llvm_tools_dir):
     config.available_features.add("llvm-remarkutil")
+# `root`: the tests run as root, so they can make files of another user
+# (chown) to test what nnir trusts.
+if hasattr(os, "geteuid") and os.geteuid() == 0:
+    config.available_features.add("root")
 # The sanitizers of the build (-DNNIR_SANITIZE): `asan`, `ubsan`, `tsan`.
 for sanitizer in filter(None, config.nnir_sanitize.split(";")):
     config.available_features.add(

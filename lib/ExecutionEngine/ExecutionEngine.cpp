@@ -3,19 +3,19 @@
 /// \file
 /// The LLJIT setup (in the manner of MLIR's ExecutionEngine: our own
 /// TargetMachine and optimisation, an ObjectCache hook to capture objects),
-/// the in-memory and on-disk kernel caches, and running kernels.
-///
-/// Disk cache entry format: "NNIRKC01", the payload size (u64 LE), the
-/// payload's SHA-256 (32 bytes), then the payload (the relocatable object).
+/// the in-memory kernel cache and the use of the disk cache
+/// (nnir/ExecutionEngine/DiskCache.h), and running kernels.
 //
 //===----------------------------------------------------------------------===//
 
 #include "nnir/ExecutionEngine/ExecutionEngine.h"
 #include "nnir/Codegen/Lowering.h"
+#include "nnir/ExecutionEngine/DiskCache.h"
 #include "nnir/IR/Type.h"
 #include "nnir/Support/Diagnostics.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/ExecutionEngine/ObjectCache.h"
 #include "llvm/ExecutionEngine/Orc/CompileUtils.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
@@ -25,10 +25,8 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Endian.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -46,9 +44,6 @@
 using namespace llvm;
 using namespace llvm::orc;
 using namespace nnir;
-
-static constexpr char kCacheMagic[] = "NNIRKC01";
-static constexpr size_t kCacheHeader = 8 + 8 + 32;
 
 extern "C" {
 // float16 conversions that LLVM calls on hosts without F16C.
@@ -71,6 +66,8 @@ void EngineStats::print(raw_ostream &os) const {
   line(diskHits, "kernel cache hits (disk)");
   line(diskWrites, "kernel cache entries written (disk)");
   line(diskCorrupt, "corrupt kernel cache entries replaced (disk)");
+  line(diskOtherKey, "kernel cache entries of another key replaced (disk)");
+  line(diskUntrusted, "untrusted kernel cache entries replaced (disk)");
   line(kernelRuns, "kernel runs");
   line(splatRuns, "kernel runs on splats (one element each)");
   line(bytesAllocated, "bytes allocated for results");
@@ -109,6 +106,7 @@ public:
   std::unique_ptr<TargetMachine> tm;
   std::unique_ptr<LLJIT> jit;
   CapturingObjectCache objectCache;
+  std::unique_ptr<DiskCache> diskCache;
   std::string triple, cpu, features;
   std::mutex mutex;
   std::unordered_map<KernelKey, std::unique_ptr<CompiledKernel>, KeyHash> cache;
@@ -197,77 +195,14 @@ ExecutionEngine::create(EngineOptions options) {
     return process.takeError();
   main.addGenerator(std::move(*process));
 
-  if (!engine->options.cacheDir.empty())
-    if (std::error_code ec =
-            sys::fs::create_directories(engine->options.cacheDir))
-      return createStringError(ec,
-                               "cannot create the kernel cache directory "
-                               "'%s': %s",
-                               engine->options.cacheDir.c_str(),
-                               ec.message().c_str());
+  if (!engine->options.cacheDir.empty()) {
+    Expected<std::unique_ptr<DiskCache>> disk =
+        DiskCache::open(engine->options.cacheDir);
+    if (!disk)
+      return disk.takeError();
+    impl.diskCache = std::move(*disk);
+  }
   return engine;
-}
-
-//===----------------------------------------------------------------------===//
-// Disk cache
-//===----------------------------------------------------------------------===//
-
-/// The payload of a valid entry, or std::nullopt for a missing one; a
-/// corrupt entry is removed and reported through \p corrupt.
-static std::optional<std::string> readCacheEntry(StringRef path,
-                                                 bool &corrupt) {
-  corrupt = false;
-  ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
-      MemoryBuffer::getFile(path, false, false);
-  if (!buffer)
-    return std::nullopt;
-  StringRef bytes = (*buffer)->getBuffer();
-  if (bytes.size() >= kCacheHeader &&
-      bytes.starts_with(StringRef(kCacheMagic, 8))) {
-    uint64_t size = support::endian::read64le(bytes.data() + 8);
-    StringRef sum = bytes.substr(16, 32);
-    StringRef payload = bytes.drop_front(kCacheHeader);
-    if (payload.size() == size) {
-      std::array<uint8_t, 32> actual = SHA256::hash(
-          ArrayRef<uint8_t>(payload.bytes_begin(), payload.bytes_end()));
-      if (StringRef(reinterpret_cast<const char *>(actual.data()), 32) == sum)
-        return payload.str();
-    }
-  }
-  corrupt = true;
-  sys::fs::remove(path);
-  return std::nullopt;
-}
-
-/// Writes an entry through a temporary file renamed into place. Failures
-/// are ignored: the cache is an optimisation.
-static bool writeCacheEntry(StringRef path, StringRef payload) {
-  SmallString<256> temp;
-  int fd;
-  if (sys::fs::createUniqueFile(path + ".tmp%%%%%%", fd, temp))
-    return false;
-  {
-    raw_fd_ostream os(fd, true);
-    os.write(kCacheMagic, 8);
-    char size[8];
-    support::endian::write64le(size, payload.size());
-    os.write(size, 8);
-    std::array<uint8_t, 32> sum = SHA256::hash(
-        ArrayRef<uint8_t>(payload.bytes_begin(), payload.bytes_end()));
-    os.write(reinterpret_cast<const char *>(sum.data()), 32);
-    os << payload;
-    os.close();
-    if (os.has_error()) {
-      os.clear_error();
-      sys::fs::remove(temp);
-      return false;
-    }
-  }
-  if (sys::fs::rename(temp, path)) {
-    sys::fs::remove(temp);
-    return false;
-  }
-  return true;
 }
 
 //===----------------------------------------------------------------------===//
@@ -331,32 +266,47 @@ ExecutionEngine::getKernel(const Function &fn, SmallVectorImpl<int64_t> &dims) {
     return jd.takeError();
   jd->addToLinkOrder(im.jit->getMainJITDylib());
 
-  std::string cachePath;
+  // The disk cache's key: everything the object depends on, recorded in
+  // the entry and checked on load.
+  std::string diskKey;
   bool fromDisk = false;
-  if (!options.cacheDir.empty()) {
+  if (im.diskCache) {
     (*module)->setTargetTriple(im.triple);
     (*module)->setDataLayout(im.tm->createDataLayout());
     std::string text;
     raw_string_ostream os(text);
     (*module)->print(os, nullptr);
-    os << "\ntriple=" << im.triple << "\ncpu=" << im.cpu
-       << "\nfeatures=" << im.features << "\nopt=" << kernel->optLevel
-       << "\nnnir=" << NNIR_VERSION_STRING << "\n";
-    std::array<uint8_t, 32> digest = SHA256::hash(ArrayRef<uint8_t>(
-        reinterpret_cast<const uint8_t *>(text.data()), text.size()));
-    SmallString<256> path(options.cacheDir);
-    sys::path::append(path, toHex(digest, true) + ".o");
-    cachePath = path.str().str();
-    bool corrupt;
-    if (std::optional<std::string> object =
-            readCacheEntry(cachePath, corrupt)) {
+    diskKey = formatv("nnir kernel\nabi={0}\nnnir={1}\nllvm={2}\ntriple={3}"
+                      "\ncpu={4}\nfeatures={5}\nopt={6}\nmodule-sha256={7}\n",
+                      kKernelABIVersion, NNIR_VERSION_STRING,
+                      LLVM_VERSION_STRING, im.triple, im.cpu, im.features,
+                      kernel->optLevel,
+                      toHex(SHA256::hash(ArrayRef<uint8_t>(
+                                reinterpret_cast<const uint8_t *>(text.data()),
+                                text.size())),
+                            /*LowerCase=*/true))
+                  .str();
+    DiskCache::Lookup entry = im.diskCache->lookup(diskKey);
+    switch (entry.status) {
+    case DiskCache::Status::Hit:
       if (Error e = im.jit->addObjectFile(
-              *jd, MemoryBuffer::getMemBufferCopy(*object, cachePath)))
+              *jd, MemoryBuffer::getMemBufferCopy(
+                       entry.object, DiskCache::getEntryName(diskKey))))
         return e;
       fromDisk = true;
       ++stats.diskHits;
-    } else if (corrupt) {
+      break;
+    case DiskCache::Status::Missing:
+      break;
+    case DiskCache::Status::Corrupt:
       ++stats.diskCorrupt;
+      break;
+    case DiskCache::Status::OtherKey:
+      ++stats.diskOtherKey;
+      break;
+    case DiskCache::Status::Untrusted:
+      ++stats.diskUntrusted;
+      break;
     }
   }
   if (!fromDisk) {
@@ -378,8 +328,8 @@ ExecutionEngine::getKernel(const Function &fn, SmallVectorImpl<int64_t> &dims) {
   kernel->fn = addr->toPtr<KernelFn>();
   if (!fromDisk) {
     ++stats.kernelsCompiled;
-    if (!cachePath.empty() && !im.objectCache.last.empty() &&
-        writeCacheEntry(cachePath, im.objectCache.last))
+    if (im.diskCache && !im.objectCache.last.empty() &&
+        im.diskCache->store(diskKey, im.objectCache.last))
       ++stats.diskWrites;
   }
   stats.compileNanos += nanosSince(start);

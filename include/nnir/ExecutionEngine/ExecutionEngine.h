@@ -17,12 +17,13 @@
 /// - In-memory cache keyed by KernelKey (structural, constants lifted,
 ///   shape-generic where possible), with a structural-equality check on hit,
 ///   plus an identity memo so a function node seen before costs one lookup.
-/// - Optional persistent cache (EngineOptions::cacheDir): one file per
-///   kernel, named by the SHA-256 of the unoptimised LLVM module, the target
-///   triple, CPU, features and the nnir version; each file carries its own
-///   checksum, so a corrupt or truncated entry is detected, removed and
-///   recompiled; entries are written to a temporary file and renamed, so two
-///   processes writing one entry leave a valid one.
+/// - Optional persistent cache (EngineOptions::cacheDir,
+///   nnir/ExecutionEngine/DiskCache.h): one file per kernel, keyed by the
+///   SHA-256 of the unoptimised LLVM module, the kernel ABI, the nnir and
+///   LLVM versions, the target triple, CPU, features and optimisation level;
+///   an entry is used only if it records exactly that key, passes its
+///   checksum and is a regular file of this user that no one else can
+///   write; anything else is a miss, and the entry is rewritten.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,7 +52,8 @@ namespace nnir {
 struct EngineOptions {
   /// Allocations above this many bytes are refused (before they are made).
   uint64_t maxTensorBytes = UINT64_MAX;
-  /// The persistent kernel cache directory ("" = none).
+  /// The persistent kernel cache directory ("" = none); create() fails when
+  /// it cannot be used or trusted (DiskCache::open).
   std::string cacheDir;
   /// Use the in-memory kernel cache (off: every primitive function compiles).
   bool memoryCache = true;
@@ -67,6 +69,10 @@ struct EngineStats {
   std::atomic<uint64_t> diskHits{0};
   std::atomic<uint64_t> diskWrites{0};
   std::atomic<uint64_t> diskCorrupt{0};
+  /// Valid entries recorded for another key (copied, or stale).
+  std::atomic<uint64_t> diskOtherKey{0};
+  /// Entries that are not regular files of this user, writable by it alone.
+  std::atomic<uint64_t> diskUntrusted{0};
   std::atomic<uint64_t> kernelRuns{0};
   /// Runs on splat inputs, done on one element each (see run()).
   std::atomic<uint64_t> splatRuns{0};
@@ -88,7 +94,7 @@ struct CompiledKernel {
 class ExecutionEngine {
 public:
   /// Creates an engine for the host CPU. \p options.cacheDir, when set, is
-  /// created if missing.
+  /// created if missing (mode 0700); an error if it cannot be used.
   static llvm::Expected<std::unique_ptr<ExecutionEngine>>
   create(EngineOptions options = {});
   ~ExecutionEngine();

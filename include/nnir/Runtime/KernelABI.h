@@ -35,6 +35,10 @@ namespace nnir {
 
 using KernelFn = int32_t (*)(void *const *buffers, const int64_t *dims);
 
+/// The version of this calling convention and of the runtime entry points
+/// below: the disk cache keys objects by it, so a change here must bump it.
+constexpr unsigned kKernelABIVersion = 1;
+
 enum KernelStatus : int32_t {
   kKernelOK = 0,
   kKernelOutOfMemory = 1,
