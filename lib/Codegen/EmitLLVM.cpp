@@ -1246,6 +1246,12 @@ llvm::Function *KernelEmitter::emitTrampoline(llvm::Function *stageFn) {
 Error KernelEmitter::emit(StringRef name, KernelInfo &info) {
   if (Error e = schedule())
     return e;
+  // The output each output tensor is (for the run-time work of stages
+  // whose extents are run-time values).
+  DenseMap<const te::TensorNode *, unsigned> outputIndex;
+  for (unsigned i = 0; i < outputTensors.size(); ++i)
+    outputIndex.try_emplace(outputTensors[i].get(), i);
+  info.outputWork.assign(outputTensors.size(), 0);
   // Collapse and cost each compute stage.
   for (Stage &stage : stages) {
     if (stage.externOp) {
@@ -1255,6 +1261,7 @@ Error KernelEmitter::emit(StringRef name, KernelInfo &info) {
           stage.work = SaturatingAdd<uint64_t>(
               stage.work,
               static_cast<uint64_t>(nnir::getNumElements(*s).value_or(0)));
+      info.fixedWork = SaturatingAdd(info.fixedWork, stage.work);
       continue;
     }
     ArrayRef<te::Expr> shape = stage.tensor.getShape();
@@ -1271,6 +1278,12 @@ Error KernelEmitter::emit(StringRef name, KernelInfo &info) {
       elements = uint64_t(1) << 20;
     stage.cost = std::max<uint64_t>(1, estimateCost(stage.body));
     stage.work = SaturatingMultiply<uint64_t>(elements, stage.cost);
+    auto output = outputIndex.find(stage.tensor.get());
+    if (!constShape && output != outputIndex.end())
+      info.outputWork[output->second] =
+          SaturatingAdd(info.outputWork[output->second], stage.cost);
+    else
+      info.fixedWork = SaturatingAdd(info.fixedWork, stage.work);
     // Collapse leading axes until the outer range has enough iterations;
     // run-time extents: every axis but the innermost.
     unsigned p = shape.empty() ? 0 : 1;
@@ -1324,6 +1337,14 @@ Error KernelEmitter::emit(StringRef name, KernelInfo &info) {
       "nnir_free", FunctionType::get(b.getVoidTy(), {b.getPtrTy()}, false));
   SmallVector<Value *, 4> scratch;
   for (unsigned i = numIO; i < buffers.size(); ++i) {
+    // Scratch extents are constants (shape-generic kernels materialise only
+    // their outputs); one that is not is counted as unbounded.
+    uint64_t constBytes = UINT64_MAX;
+    if (auto shape = te::getConstShape(buffers[i].getShape()))
+      if (std::optional<int64_t> size = nnir::getByteSize(
+              *shape, buffers[i].getDType().getStorageBytes()))
+        constBytes = uint64_t(*size);
+    info.largestScratchBytes = std::max(info.largestScratchBytes, constBytes);
     Value *bytes =
         b.CreateMul(emitShapeProduct(buffers[i].getShape()),
                     b.getInt64(buffers[i].getDType().getStorageBytes()));

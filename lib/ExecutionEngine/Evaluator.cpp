@@ -112,7 +112,7 @@ Expected<RuntimeValue> Evaluator::runPrimitive(const Function &fn,
       return makeError(loc, "cannot pass a function to a primitive function");
     a.flatten(flat);
   }
-  Expected<std::vector<NDArray>> results = engine.run(fn, flat);
+  Expected<std::vector<NDArray>> results = engine.run(fn, flat, &budget);
   if (!results)
     return results.takeError();
   ArrayRef<NDArray> rest = *results;
@@ -331,17 +331,26 @@ Evaluator::evaluateIn(const Expr &root, DenseMap<const Var *, RuntimeValue> env,
   return values[&root];
 }
 
+void Evaluator::resetBudget() {
+  budget = RunBudget();
+  budget.maxBufferBytes = options.maxBufferBytes;
+  budget.maxWork = options.maxWork;
+}
+
 Expected<RuntimeValue>
 Evaluator::evaluate(const Expr &expr,
                     const DenseMap<const Var *, RuntimeValue> &bindings) {
+  resetBudget();
   return evaluateIn(expr, bindings, 0);
 }
 
 Expected<RuntimeValue> Evaluator::evaluate(const Expr &expr) {
+  resetBudget();
   return evaluateIn(expr, DenseMap<const Var *, RuntimeValue>(), 0);
 }
 
 Expected<RuntimeValue> Evaluator::call(const Function &fn,
                                        ArrayRef<RuntimeValue> args) {
+  resetBudget();
   return callFunction(fn, args, nullptr, 0, fn.getLoc());
 }

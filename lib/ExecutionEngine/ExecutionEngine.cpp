@@ -24,7 +24,6 @@
 #include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Support/Endian.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SHA256.h"
@@ -365,6 +364,62 @@ ExecutionEngine::allocate(DataType dtype, ArrayRef<int64_t> shape, SMLoc loc) {
   return array;
 }
 
+/// Refuses a run of \p kernel (for \p fn, whose flattened result types are
+/// \p results; on one element of each when \p splatRun) that would exceed
+/// the engine's scratch limit or \p budget; otherwise adds its work to the
+/// budget.
+Error ExecutionEngine::checkRunCost(const CompiledKernel &kernel,
+                                    const Function &fn,
+                                    ArrayRef<const TensorType *> results,
+                                    bool splatRun, RunBudget *budget) const {
+  uint64_t maxBytes = budget ? budget->maxBufferBytes : UINT64_MAX;
+  const KernelInfo &info = kernel.info;
+  uint64_t work = info.fixedWork;
+  for (auto [i, t] : llvm::enumerate(results)) {
+    uint64_t elements = 1;
+    if (!splatRun)
+      for (int64_t d : t->getShape())
+        elements = SaturatingMultiply<uint64_t>(elements, uint64_t(d));
+    if (i < info.outputWork.size())
+      work = SaturatingAdd(
+          work, SaturatingMultiply<uint64_t>(info.outputWork[i], elements));
+    uint64_t bytes = SaturatingMultiply<uint64_t>(
+        elements, t->getDType().getStorageBytes());
+    if (bytes > maxBytes)
+      return make_error<ResourceLimitError>(
+          fn.getLoc(), formatv("the result of type {0} would take {1} bytes, "
+                               "more than the limit of {2} bytes per buffer",
+                               TensorType::get(t->getShape(), t->getDType())
+                                   ->str(),
+                               bytes, maxBytes)
+                           .str());
+  }
+  uint64_t maxScratch = std::min(maxBytes, options.maxTensorBytes);
+  if (info.largestScratchBytes > maxScratch)
+    return make_error<ResourceLimitError>(
+        fn.getLoc(),
+        info.largestScratchBytes == UINT64_MAX
+            ? formatv("the kernel needs a scratch buffer of a run-time size, "
+                      "and buffers are limited to {0} bytes",
+                      maxScratch)
+                  .str()
+            : formatv("the kernel needs a scratch buffer of {0} bytes, more "
+                      "than the limit of {1} bytes per buffer",
+                      info.largestScratchBytes, maxScratch)
+                  .str());
+  if (!budget)
+    return Error::success();
+  if (work > budget->maxWork - std::min(budget->workUsed, budget->maxWork))
+    return make_error<ResourceLimitError>(
+        fn.getLoc(),
+        formatv("the evaluation would take more than {0} scalar operations "
+                "(this kernel {1}, the kernels before it {2})",
+                budget->maxWork, work, budget->workUsed)
+            .str());
+  budget->workUsed += work;
+  return Error::success();
+}
+
 static void flattenTensorTypes(const nnir::Type *type,
                                SmallVectorImpl<const TensorType *> &out) {
   if (const auto *tuple = dyn_cast_or_null<TupleType>(type)) {
@@ -375,8 +430,11 @@ static void flattenTensorTypes(const nnir::Type *type,
   out.push_back(dyn_cast_or_null<TensorType>(type));
 }
 
+char ResourceLimitError::ID = 0;
+
 Expected<std::vector<NDArray>> ExecutionEngine::run(const Function &fn,
-                                                    ArrayRef<NDArray> args) {
+                                                    ArrayRef<NDArray> args,
+                                                    RunBudget *budget) {
   SmallVector<int64_t, 2> dims;
   Expected<const CompiledKernel *> kernel = getKernel(fn, dims);
   if (!kernel)
@@ -430,6 +488,8 @@ Expected<std::vector<NDArray>> ExecutionEngine::run(const Function &fn,
         cantFail(NDArray::splat(a->getDType(), {}, a->getElementBits(0))));
     buffers.push_back(elements.back().getMutableData());
   }
+  if (Error e = checkRunCost(**kernel, fn, resultTypes, splatRun, budget))
+    return e;
   std::vector<NDArray> outputs;
   for (const TensorType *t : resultTypes) {
     Expected<NDArray> out =

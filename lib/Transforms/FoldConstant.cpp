@@ -93,9 +93,10 @@ enum class SkipReason : unsigned {
   InsidePrimitive,
   NoCompute,
   SizeGuard,
+  ResourceLimit,
   EvaluationFailed,
 };
-constexpr unsigned kNumSkipReasons = 7;
+constexpr unsigned kNumSkipReasons = 8;
 
 struct SkipReasonInfo {
   StringLiteral remark;
@@ -115,6 +116,8 @@ constexpr SkipReasonInfo kSkipReasons[kNumSkipReasons] = {
      "Constant calls of operators without a compute not folded"},
     {"SizeGuard", "num-skipped-size-guard",
      "Constant values not materialised by the size guard"},
+    {"ResourceLimit", "num-skipped-resource-limit",
+     "Constant calls whose evaluation would exceed a bound"},
     {"EvaluationFailed", "num-skipped-evaluation-failed",
      "Constant calls whose evaluation failed"},
 };
@@ -176,13 +179,21 @@ Expected<Ref<Expr>> valueToExpr(const RuntimeValue &value, SMLoc loc) {
   return Ref<Expr>(Tuple::get(fields, loc));
 }
 
+/// The evaluator's bounds for \p options.
+EvaluatorOptions getEvaluatorOptions(const FoldConstantOptions &options) {
+  EvaluatorOptions evaluatorOptions;
+  evaluatorOptions.maxBufferBytes = options.maxBufferBytes;
+  evaluatorOptions.maxWork = options.maxWork;
+  return evaluatorOptions;
+}
+
 class ConstantFolder final : public ExprMutator {
 public:
   ConstantFolder(const IRModule *module, PassContext &ctx,
                  const FoldConstantOptions &options, StringRef function,
                  ExecutionEngine &engine)
       : module(module), ctx(ctx), options(options), function(function.str()),
-        engine(engine), evaluator(engine, nullptr),
+        engine(engine), evaluator(engine, nullptr, getEvaluatorOptions(options)),
         shapeOf(Op::lookup("shape_of")),
         ndarraySize(Op::lookup("ndarray_size")),
         deviceCopy(Op::lookup("device_copy")),
@@ -714,6 +725,21 @@ void ConstantFolder::evaluatePerCall(ArrayRef<Expr *> roots) {
     if (!err)
       continue;
     unfolded.insert(node);
+    // A bound is not an error of the program: a remark, not a warning.
+    bool limited = false;
+    err = handleErrors(std::move(err), [&](const ResourceLimitError &limit) {
+      limited = true;
+      skip(SkipReason::ResourceLimit, node,
+           "not folded: " + limit.getMessage() + " (" +
+               kFoldConstantMaxBufferBytesConfig + " is " +
+               Twine(options.maxBufferBytes) + ", " +
+               kFoldConstantMaxWorkConfig + " is " + Twine(options.maxWork) +
+               ")");
+    });
+    if (limited) {
+      consumeError(std::move(err));
+      continue;
+    }
     std::string message = toString(std::move(err));
     // The error is located at the call that failed, usually this one.
     warn(node->getLoc(), "cannot fold this call: " + message);
@@ -955,12 +981,17 @@ Ref<Pass> nnir::createFoldConstantPass(bool perCall) {
                 PassContext &ctx) -> Expected<Ref<Function>> {
         FoldConstantOptions options;
         options.perCall = perCall;
-        int64_t maxBytes = ctx.getConfigInt(kFoldConstantMaxBytesConfig,
-                                            int64_t(options.maxBytes));
-        if (maxBytes < 0)
-          return makeError(Twine(kFoldConstantMaxBytesConfig) +
-                           " must not be negative, got " + Twine(maxBytes));
-        options.maxBytes = uint64_t(maxBytes);
+        for (auto [key, field] :
+             {std::make_pair(kFoldConstantMaxBytesConfig, &options.maxBytes),
+              std::make_pair(kFoldConstantMaxBufferBytesConfig,
+                             &options.maxBufferBytes),
+              std::make_pair(kFoldConstantMaxWorkConfig, &options.maxWork)}) {
+          int64_t value = ctx.getConfigInt(key, int64_t(*field));
+          if (value < 0)
+            return makeError(Twine(key) + " must not be negative, got " +
+                             Twine(value));
+          *field = uint64_t(value);
+        }
         StringRef name;
         if (ctx.isRemarkEnabled(RemarkKind::Passed, kPassName) ||
             ctx.isRemarkEnabled(RemarkKind::Missed, kPassName))

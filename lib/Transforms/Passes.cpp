@@ -129,6 +129,14 @@ void nnir::registerTransformPasses() {
                            "FoldConstant: do not materialise a value larger "
                            "than this and than its constant inputs "
                            "(default 10 MiB)");
+    configs.registerOption(kFoldConstantMaxBufferBytesConfig, OptionType::Int,
+                           "FoldConstant: leave unfolded what would need a "
+                           "buffer larger than this to evaluate (default "
+                           "4 GiB)");
+    configs.registerOption(kFoldConstantMaxWorkConfig, OptionType::Int,
+                           "FoldConstant: leave unfolded what would take more "
+                           "scalar operations than this to evaluate (default "
+                           "2^34)");
 
     PassRegistration fuseOps;
     fuseOps.name = "FuseOps";

@@ -3,7 +3,9 @@
 /// \file
 /// Let, if (both branches), tuples and projections, calls of global
 /// functions (recursion, and its depth limit), closures, unbound variables,
-/// and a 50,000-binding let chain (no native recursion along it).
+/// a 50,000-binding let chain (no native recursion along it), and the
+/// budget of an evaluation (buffers, scratch buffers and work, refused
+/// before anything runs).
 //
 //===----------------------------------------------------------------------===//
 
@@ -108,6 +110,99 @@ TEST_F(EvaluatorTest, LongLetChainIsIterative) {
   EXPECT_EQ(run(text), "[50000]");
   // Every add shares one kernel.
   EXPECT_EQ(engine->getStats().kernelsCompiled, 1u);
+}
+
+/// True when \p error (consumed) is a ResourceLimitError.
+bool isResourceLimit(llvm::Error error) {
+  bool limit = false;
+  llvm::handleAllErrors(
+      std::move(error), [&](const ResourceLimitError &) { limit = true; },
+      [](const llvm::ErrorInfoBase &) {});
+  return limit;
+}
+
+TEST_F(EvaluatorTest, BudgetBoundsBuffersAndWorkBeforeRunning) {
+  // Two kernels of 4,000 bytes and 1,000 elements each.
+  const std::string twoKernels =
+      "def @main(%x: Tensor[(1000), float32]) { exp(negative(%x)) }\n";
+  llvm::SourceMgr sm;
+  Ref<IRModule> m = parseTyped(twoKernels, sm);
+  ASSERT_TRUE(m);
+  NDArray x = llvm::cantFail(NDArray::create(DataType::float32(), {1000}));
+  RuntimeValue arg = RuntimeValue::tensor(x);
+
+  // The first kernel's work, from the message of a budget of 1.
+  EvaluatorOptions work;
+  work.maxWork = 1;
+  llvm::Expected<RuntimeValue> none =
+      Evaluator(*engine, m.get(), work).call(*m->lookup("main"), arg);
+  ASSERT_FALSE(bool(none));
+  std::string first = llvm::toString(none.takeError());
+  size_t at = first.find("(this kernel ");
+  ASSERT_NE(at, std::string::npos) << first;
+  uint64_t kernelWork = std::stoull(first.substr(at + 13));
+  EXPECT_GE(kernelWork, 1000u);
+  EXPECT_EQ(engine->getStats().kernelRuns, 0u);
+
+  // Room for the first kernel only.
+  work.maxWork = kernelWork;
+  Evaluator bounded(*engine, m.get(), work);
+  llvm::Expected<RuntimeValue> refused = bounded.call(*m->lookup("main"), arg);
+  ASSERT_FALSE(bool(refused));
+  std::string message;
+  llvm::Error error = llvm::handleErrors(
+      refused.takeError(), [&](std::unique_ptr<ResourceLimitError> e) {
+        message = e->getMessage();
+        return llvm::Error(std::move(e));
+      });
+  EXPECT_TRUE(isResourceLimit(std::move(error)));
+  EXPECT_NE(message.find("the kernels before it " + std::to_string(kernelWork)),
+            std::string::npos)
+      << message;
+  // The first kernel ran, the second did not.
+  EXPECT_EQ(engine->getStats().kernelRuns, 1u);
+  // The budget is per evaluation: a second call starts afresh.
+  work.maxWork = 10 * kernelWork;
+  Evaluator enough(*engine, m.get(), work);
+  EXPECT_TRUE(bool(enough.call(*m->lookup("main"), arg)));
+  EXPECT_TRUE(bool(enough.call(*m->lookup("main"), arg)));
+
+  EvaluatorOptions buffers;
+  buffers.maxBufferBytes = 3999;
+  uint64_t allocated = engine->getStats().bytesAllocated;
+  Evaluator small(*engine, m.get(), buffers);
+  llvm::Expected<RuntimeValue> tooBig = small.call(*m->lookup("main"), arg);
+  ASSERT_FALSE(bool(tooBig));
+  EXPECT_TRUE(isResourceLimit(tooBig.takeError()));
+  EXPECT_EQ(engine->getStats().bytesAllocated, allocated);
+}
+
+TEST_F(EvaluatorTest, BudgetBoundsScratchBuffers) {
+  // The softmax's row maxima and sums are 4,000-byte scratch buffers of a
+  // kernel whose result is 4 bytes.
+  std::string text = "def @main(%x: Tensor[(1000, 4), float32]) {\n"
+                     "  %0 = fn (%a: Tensor[(1000, 4), float32], Primitive=1) "
+                     "{\n"
+                     "    sum(nn.softmax(%a, axis=1))\n"
+                     "  };\n"
+                     "  %0(%x)\n"
+                     "}\n";
+  llvm::SourceMgr sm;
+  Ref<IRModule> m = parseTyped(text, sm);
+  ASSERT_TRUE(m);
+  NDArray x = llvm::cantFail(NDArray::create(DataType::float32(), {1000, 4}));
+  EvaluatorOptions options;
+  options.maxBufferBytes = 1000;
+  Evaluator evaluator(*engine, m.get(), options);
+  llvm::Expected<RuntimeValue> v =
+      evaluator.call(*m->lookup("main"), RuntimeValue::tensor(x));
+  ASSERT_FALSE(bool(v));
+  std::string message = llvm::toString(v.takeError());
+  EXPECT_NE(message.find("the kernel needs a scratch buffer of 4000 bytes, "
+                         "more than the limit of 1000 bytes per buffer"),
+            std::string::npos)
+      << message;
+  EXPECT_EQ(engine->getStats().kernelRuns, 0u);
 }
 
 } // namespace

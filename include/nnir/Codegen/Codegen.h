@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace llvm {
 class LLVMContext;
@@ -55,6 +56,17 @@ struct KernelInfo {
   /// optimisation level.
   uint64_t work = 0;
   uint64_t codeSize = 0;
+  /// The work of one run as a function of the shapes it runs on (what a
+  /// caller bounds before running): `fixedWork` plus, for each output,
+  /// `outputWork[i]` times its element count. Stages whose extents are
+  /// run-time values (a shape-generic kernel's outputs) count there; all
+  /// others, with constant extents, in fixedWork (a shape-specific kernel's
+  /// fixedWork is its work).
+  uint64_t fixedWork = 0;
+  std::vector<uint64_t> outputWork;
+  /// The largest scratch buffer a run allocates, in bytes (0 when none;
+  /// UINT64_MAX when a scratch extent is a run-time value).
+  uint64_t largestScratchBytes = 0;
   unsigned numStages = 0;
   unsigned numParallelStages = 0;
 };

@@ -64,6 +64,12 @@ private:
 struct EvaluatorOptions {
   /// Nesting of calls of non-primitive functions (recursion) allowed.
   unsigned maxCallDepth = 1000;
+  /// Limits of each evaluation (one evaluate() or call()): no kernel
+  /// result or scratch buffer larger than maxBufferBytes, at most maxWork
+  /// scalar operations in all (RunBudget). A kernel that would exceed them
+  /// does not run: the evaluation fails with a ResourceLimitError.
+  uint64_t maxBufferBytes = UINT64_MAX;
+  uint64_t maxWork = UINT64_MAX;
 };
 
 class Evaluator {
@@ -103,9 +109,13 @@ private:
   llvm::Expected<RuntimeValue> runOp(const Call &call,
                                      llvm::ArrayRef<RuntimeValue> args);
 
+  /// A fresh budget from the options, for one evaluation.
+  void resetBudget();
+
   ExecutionEngine &engine;
   const IRModule *module;
   EvaluatorOptions options;
+  RunBudget budget;
   /// Operator calls wrapped as primitive functions, per call node.
   llvm::DenseMap<const Call *, std::pair<Ref<Call>, Ref<Function>>> wrappers;
 };

@@ -35,6 +35,7 @@
 #include "nnir/IR/Expr.h"
 #include "nnir/Runtime/KernelABI.h"
 #include "nnir/Runtime/NDArray.h"
+#include "nnir/Support/Diagnostics.h"
 
 #include "llvm/Support/Error.h"
 
@@ -48,6 +49,8 @@ class raw_ostream;
 } // namespace llvm
 
 namespace nnir {
+
+class TensorType;
 
 struct EngineOptions {
   /// Allocations above this many bytes are refused (before they are made).
@@ -83,6 +86,29 @@ struct EngineStats {
   void print(llvm::raw_ostream &os) const;
 };
 
+/// Limits on one evaluation (all the kernels an Evaluator call runs),
+/// checked from the shapes before each kernel runs and before any of its
+/// buffers is allocated: nothing runs that would exceed them.
+struct RunBudget {
+  /// No result or scratch buffer may be larger than this many bytes.
+  uint64_t maxBufferBytes = UINT64_MAX;
+  /// The kernels together may do at most this many scalar operations (as
+  /// Codegen estimates them: KernelInfo::fixedWork, outputWork).
+  uint64_t maxWork = UINT64_MAX;
+  /// What the kernels run so far used.
+  uint64_t workUsed = 0;
+};
+
+/// A run refused by a limit (RunBudget, EngineOptions::maxTensorBytes for
+/// scratch buffers) before anything was allocated or run; located at the
+/// function or call that would exceed it.
+class ResourceLimitError
+    : public llvm::ErrorInfo<ResourceLimitError, DiagnosticError> {
+public:
+  static char ID;
+  using ErrorInfo::ErrorInfo;
+};
+
 /// A compiled kernel and what calling it needs.
 struct CompiledKernel {
   KernelFn fn = nullptr;
@@ -111,9 +137,12 @@ public:
   /// parameter. Returns the flattened result, in freshly allocated arrays.
   /// A shape-generic kernel whose inputs (arguments and lifted constants)
   /// are splats or single elements runs on one element of each and returns
-  /// splats (EngineStats::splatRuns).
+  /// splats (EngineStats::splatRuns). With a \p budget, a run that would
+  /// exceed it fails with a ResourceLimitError before it allocates or runs
+  /// anything, and its work is added to the budget's.
   llvm::Expected<std::vector<NDArray>> run(const Function &fn,
-                                           llvm::ArrayRef<NDArray> args);
+                                           llvm::ArrayRef<NDArray> args,
+                                           RunBudget *budget = nullptr);
 
   /// The LLVM IR of \p fn's kernel: as emitted, or after the optimisation
   /// pipeline the engine would run when \p optimized.
@@ -131,6 +160,9 @@ public:
 private:
   class Impl;
   explicit ExecutionEngine(EngineOptions options);
+  llvm::Error checkRunCost(const CompiledKernel &kernel, const Function &fn,
+                           llvm::ArrayRef<const TensorType *> results,
+                           bool splatRun, RunBudget *budget) const;
   EngineOptions options;
   EngineStats stats;
   std::unique_ptr<Impl> impl;

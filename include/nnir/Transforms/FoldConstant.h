@@ -34,6 +34,15 @@
 ///  - a size guard: a value larger than `FoldConstant.max_bytes` (config,
 ///    default 10 MiB) and larger than the constants it is computed from
 ///    together is not materialised (its operands may be);
+///  - bounds on every evaluation, checked from the shapes before a kernel
+///    allocates or runs anything: no buffer (a kernel's result or scratch)
+///    larger than `FoldConstant.max_buffer_bytes` (default 4 GiB) and at
+///    most `FoldConstant.max_work` scalar operations (default 2^34, seconds
+///    of work) in all. A call whose evaluation would exceed them stays
+///    unfolded, with a Missed remark (`ResourceLimit`), not a warning: the
+///    program is fine, folding it is not worth it. Splats are folded on one
+///    element, so a shape-generic chain over `broadcast_to` of a scalar costs
+///    one element whatever its shape;
 ///  - an evaluation that fails (an operator without a compute, an error at
 ///    run time) leaves the subexpression unfolded, warns at its location and
 ///    goes on; it never fails the pass.
@@ -67,6 +76,11 @@ class ExecutionEngine;
 struct FoldConstantOptions {
   /// The size guard (see the file comment).
   uint64_t maxBytes = uint64_t(10) << 20;
+  /// The bounds of one evaluation (see the file comment): the largest
+  /// buffer a kernel may allocate, and the scalar operations of all its
+  /// kernels together, as Codegen estimates them.
+  uint64_t maxBufferBytes = uint64_t(4) << 30;
+  uint64_t maxWork = uint64_t(1) << 34;
   /// Evaluate every foldable call on its own, in post-order, as TVM does
   /// (for testing that batching changes nothing, and for comparison).
   bool perCall = false;
@@ -74,6 +88,10 @@ struct FoldConstantOptions {
 
 inline constexpr llvm::StringLiteral kFoldConstantMaxBytesConfig =
     "FoldConstant.max_bytes";
+inline constexpr llvm::StringLiteral kFoldConstantMaxBufferBytesConfig =
+    "FoldConstant.max_buffer_bytes";
+inline constexpr llvm::StringLiteral kFoldConstantMaxWorkConfig =
+    "FoldConstant.max_work";
 
 /// The ExecutionEngine constant evaluation uses: one per process, created on
 /// first use (with the disk cache of $NNIR_KERNEL_CACHE_DIR when set).
