@@ -118,7 +118,10 @@ Expected<NDArray> GraphImporter::evaluate(const Value &value) {
   Expected<Ref<Expr>> typed = inferExprTypes(value.expr);
   if (!typed)
     return typed.takeError();
-  Evaluator evaluator(*engine, nullptr);
+  EvaluatorOptions bounds;
+  bounds.maxBufferBytes = options.maxTensorBytes;
+  bounds.maxWork = options.maxEvaluationWork;
+  Evaluator evaluator(*engine, nullptr, bounds);
   Expected<RuntimeValue> result = evaluator.evaluate(**typed, knownInputs);
   if (!result)
     return result.takeError();

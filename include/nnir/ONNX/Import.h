@@ -50,6 +50,9 @@ struct ONNXImportOptions {
   llvm::StringMap<NDArray> inputValues;
   /// Largest tensor (bytes) import will create or evaluate.
   uint64_t maxTensorBytes = uint64_t(1) << 34;
+  /// The scalar operations one import-time evaluation (of a shape, say) may
+  /// take (EvaluatorOptions::maxWork); beyond it the import fails.
+  uint64_t maxEvaluationWork = uint64_t(1) << 34;
 };
 
 /// The oldest and newest opset versions of the default domain the importer
