@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnir/Runtime/NumPy.h"
+#include "nnir/Support/Files.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
@@ -216,7 +217,24 @@ private:
 // .npy
 //===----------------------------------------------------------------------===//
 
-Expected<NDArray> nnir::readNpy(StringRef bytes, uint64_t maxBytes) {
+namespace {
+/// What a `.npy` header declares.
+struct NpyHeader {
+  DataType dtype;
+  Shape shape;
+  /// Where the data starts, and its bytes.
+  uint64_t dataOffset = 0;
+  uint64_t dataBytes = 0;
+};
+} // namespace
+
+/// The bytes a header needs before its length is known: magic, version and
+/// the length field of versions 2 and 3.
+static constexpr size_t kNpyPrefix = kMagicSize + 2 + 4;
+
+/// The size of the header that \p bytes (at least kNpyPrefix bytes, or all
+/// of a shorter file) starts: magic, version, length field and dict.
+static Expected<uint64_t> getNpyHeaderSize(StringRef bytes) {
   if (bytes.size() < kMagicSize + 4 ||
       !bytes.starts_with(StringRef(kMagic, kMagicSize)))
     return npyError("not a .npy file (no \\x93NUMPY magic)");
@@ -228,52 +246,82 @@ Expected<NDArray> nnir::readNpy(StringRef bytes, uint64_t maxBytes) {
                             major, minor)
                         .str());
   size_t pos = kMagicSize + 2;
-  uint64_t headerSize;
-  if (major == 1) {
-    headerSize = support::endian::read16le(bytes.data() + pos);
-    pos += 2;
-  } else {
-    if (bytes.size() < pos + 4)
-      return npyError("truncated .npy header");
-    headerSize = support::endian::read32le(bytes.data() + pos);
-    pos += 4;
-  }
-  if (bytes.size() - pos < headerSize)
+  if (major == 1)
+    return pos + 2 + support::endian::read16le(bytes.data() + pos);
+  if (bytes.size() < pos + 4)
     return npyError("truncated .npy header");
-  HeaderParser header(bytes.substr(pos, headerSize));
-  if (Error e = header.parse())
+  return pos + 4 + uint64_t(support::endian::read32le(bytes.data() + pos));
+}
+
+/// Parses the header at the start of \p bytes, which must hold all of it,
+/// and checks the array it declares against \p maxBytes.
+static Expected<NpyHeader> parseNpyHeader(StringRef bytes, uint64_t maxBytes) {
+  Expected<uint64_t> headerEnd = getNpyHeaderSize(bytes);
+  if (!headerEnd)
+    return headerEnd.takeError();
+  size_t dictStart =
+      static_cast<uint8_t>(bytes[kMagicSize]) == 1 ? kMagicSize + 4
+                                                   : kMagicSize + 6;
+  if (bytes.size() < *headerEnd)
+    return npyError("truncated .npy header");
+  HeaderParser parser(bytes.slice(dictStart, *headerEnd));
+  if (Error e = parser.parse())
     return e;
-  pos += headerSize;
-  Expected<DataType> dtype = parseDescr(header.descr);
+  Expected<DataType> dtype = parseDescr(parser.descr);
   if (!dtype)
     return dtype.takeError();
-  std::optional<int64_t> expected =
-      getByteSize(header.shape, dtype->getStorageBytes());
-  if (!expected)
+  std::optional<int64_t> size =
+      getByteSize(parser.shape, dtype->getStorageBytes());
+  if (!size)
     return npyError("the array size overflows");
   // Fortran order of a 0-d or 1-d array is the same layout as C order.
-  if (header.fortranOrder && header.shape.size() > 1)
+  if (parser.fortranOrder && parser.shape.size() > 1)
     return npyError("Fortran-order arrays are not supported; save "
                     "numpy.ascontiguousarray(arr)");
-  if (static_cast<uint64_t>(*expected) > maxBytes)
+  if (static_cast<uint64_t>(*size) > maxBytes)
     return npyError(formatv("array of {0} bytes exceeds the limit of {1} bytes",
-                            *expected, maxBytes)
+                            *size, maxBytes)
                         .str());
-  uint64_t available = bytes.size() - pos;
-  if (available < static_cast<uint64_t>(*expected))
+  NpyHeader header;
+  header.dtype = *dtype;
+  header.shape = std::move(parser.shape);
+  header.dataOffset = *headerEnd;
+  header.dataBytes = uint64_t(*size);
+  return header;
+}
+
+/// The error for a file of \p available data bytes whose header declares
+/// \p expected, or success when they agree.
+static Error checkDataSize(uint64_t available, uint64_t expected) {
+  if (available < expected)
     return npyError(formatv("truncated .npy data: {0} bytes, expected {1}",
-                            available, *expected)
+                            available, expected)
                         .str());
-  if (available > static_cast<uint64_t>(*expected))
+  if (available > expected)
     return npyError(
-        formatv("{0} trailing bytes after the .npy data", available - *expected)
+        formatv("{0} trailing bytes after the .npy data", available - expected)
             .str());
-  Expected<NDArray> array =
-      NDArray::create(*dtype, header.shape, maxBytes, /*zeroFill=*/false);
+  return Error::success();
+}
+
+Expected<NDArray> nnir::readNpy(StringRef bytes, uint64_t maxBytes,
+                                NpyHeaderCheck check) {
+  Expected<NpyHeader> header = parseNpyHeader(bytes, maxBytes);
+  if (!header)
+    return header.takeError();
+  if (check)
+    if (Error e = check(header->dtype, header->shape))
+      return e;
+  if (Error e = checkDataSize(bytes.size() - header->dataOffset,
+                              header->dataBytes))
+    return e;
+  Expected<NDArray> array = NDArray::create(header->dtype, header->shape,
+                                            maxBytes, /*zeroFill=*/false);
   if (!array)
     return array.takeError();
-  if (*expected)
-    std::memcpy(array->getMutableData(), bytes.data() + pos, *expected);
+  if (header->dataBytes)
+    std::memcpy(array->getMutableData(), bytes.data() + header->dataOffset,
+                header->dataBytes);
   return array;
 }
 
@@ -319,19 +367,19 @@ std::string nnir::writeNpy(const NDArray &array) {
   return out;
 }
 
-Expected<NDArray> nnir::loadNpyFile(StringRef path, uint64_t maxBytes) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
-      MemoryBuffer::getFile(path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
+Expected<NDArray> nnir::loadNpyFile(StringRef path, uint64_t maxBytes,
+                                    NpyHeaderCheck check) {
+  Expected<std::unique_ptr<MemoryBuffer>> buffer = readRegularFile(path);
   if (!buffer)
-    return createStringError(buffer.getError(), "cannot read '%s': %s",
-                             path.str().c_str(),
-                             buffer.getError().message().c_str());
-  Expected<NDArray> array = readNpy((*buffer)->getBuffer(), maxBytes);
+    return buffer.takeError();
+  Expected<NDArray> array = readNpy((*buffer)->getBuffer(), maxBytes, check);
   if (!array)
-    return createStringError(inconvertibleErrorCode(), "'%s': %s",
-                             path.str().c_str(),
-                             toString(array.takeError()).c_str());
+    // The format's errors name the file; the check's (located) pass as
+    // they are.
+    return handleErrors(array.takeError(), [&](const StringError &e) {
+      return createStringError(inconvertibleErrorCode(), "'%s': %s",
+                               path.str().c_str(), e.getMessage().c_str());
+    });
   return array;
 }
 
@@ -367,12 +415,27 @@ Error nnir::saveNpyFile(StringRef path, const NDArray &array) {
 // .npz
 //===----------------------------------------------------------------------===//
 
+/// Reads exactly \p size bytes of \p member into \p out.
+static bool readMember(zip_file_t *member, char *out, uint64_t size) {
+  while (size) {
+    zip_int64_t n = zip_fread(member, out, size);
+    if (n <= 0)
+      return false;
+    out += n;
+    size -= uint64_t(n);
+  }
+  return true;
+}
+
 Expected<std::vector<std::pair<std::string, NDArray>>>
-nnir::loadNpzFile(StringRef path, uint64_t maxBytes) {
-  std::string file = path.str();
+nnir::loadNpzFile(StringRef path, uint64_t maxBytes, NpzMemberCheck check) {
   auto fail = [&](const Twine &message) {
     return npyError("'" + path + "': " + message);
   };
+  // libzip opens the path itself: refuse a device or a FIFO first.
+  if (Error e = checkRegularFile(path))
+    return e;
+  std::string file = path.str();
   int zerr = 0;
   zip_t *archive = zip_open(file.c_str(), ZIP_RDONLY, &zerr);
   if (!archive) {
@@ -397,34 +460,55 @@ nnir::loadNpzFile(StringRef path, uint64_t maxBytes) {
     StringRef name(stat.name);
     if (name.ends_with("/"))
       continue; // A directory entry.
-    // The header of a .npy is at most a few KiB beyond the data; refuse a
-    // member that cannot fit the limit before inflating it.
-    if (maxBytes != UINT64_MAX && stat.size > maxBytes + (1u << 20))
-      return fail(formatv("member '{0}' of {1} bytes exceeds the limit of {2} "
-                          "bytes",
-                          name, stat.size, maxBytes)
-                      .str());
+    StringRef arrayName = name;
+    arrayName.consume_back(".npy");
     zip_file_t *member = zip_fopen_index(archive, i, 0);
     if (!member)
       return fail(
           formatv("cannot read member '{0}': {1}", name, zip_strerror(archive))
               .str());
-    std::string bytes;
-    bytes.resize(stat.size);
-    zip_int64_t read = zip_fread(member, bytes.data(), stat.size);
-    bool complete = read >= 0 && static_cast<zip_uint64_t>(read) == stat.size;
-    std::string readError = complete ? "" : zip_file_strerror(member);
-    zip_fclose(member);
-    if (!complete)
-      return fail(
-          formatv("cannot read member '{0}': {1}", name, readError).str());
-    Expected<NDArray> array = readNpy(bytes, maxBytes);
+    auto closeMember = make_scope_exit([&] { zip_fclose(member); });
+    auto memberError = [&](const Twine &message) {
+      return fail(formatv("member '{0}': {1}", name, message.str()).str());
+    };
+    auto readError = [&] {
+      return fail(formatv("cannot read member '{0}': {1}", name,
+                          zip_file_strerror(member))
+                      .str());
+    };
+    // Inflate the header alone, check what it declares (against the limit
+    // and the caller's check), then inflate exactly the data it declares
+    // into the array.
+    std::string header(std::min<uint64_t>(stat.size, kNpyPrefix), '\0');
+    if (!readMember(member, header.data(), header.size()))
+      return readError();
+    Expected<uint64_t> headerSize = getNpyHeaderSize(header);
+    if (!headerSize)
+      return memberError(toString(headerSize.takeError()));
+    if (*headerSize > stat.size)
+      return memberError("truncated .npy header");
+    uint64_t have = header.size();
+    header.resize(std::max<uint64_t>(have, *headerSize));
+    if (*headerSize > have &&
+        !readMember(member, header.data() + have, *headerSize - have))
+      return readError();
+    Expected<NpyHeader> parsed = parseNpyHeader(header, maxBytes);
+    if (!parsed)
+      return memberError(toString(parsed.takeError()));
+    if (check)
+      if (Error e = check(arrayName, parsed->dtype, parsed->shape))
+        return std::move(e);
+    if (Error e = checkDataSize(stat.size - parsed->dataOffset,
+                                parsed->dataBytes))
+      return memberError(toString(std::move(e)));
+    Expected<NDArray> array = NDArray::create(parsed->dtype, parsed->shape,
+                                              maxBytes, /*zeroFill=*/false);
     if (!array)
-      return fail(
-          formatv("member '{0}': {1}", name, toString(array.takeError()))
-              .str());
-    name.consume_back(".npy");
-    arrays.emplace_back(name.str(), std::move(*array));
+      return memberError(toString(array.takeError()));
+    if (!readMember(member, static_cast<char *>(array->getMutableData()),
+                    parsed->dataBytes))
+      return readError();
+    arrays.emplace_back(arrayName.str(), std::move(*array));
   }
   return arrays;
 }

@@ -10,6 +10,7 @@
 #include "nnir/Tools/ModuleLoader.h"
 #include "nnir/Runtime/NumPy.h"
 #include "nnir/Support/Diagnostics.h"
+#include "nnir/Support/Files.h"
 #include "nnir/Support/Heap.h"
 #include "nnir/Support/Stack.h"
 
@@ -112,11 +113,9 @@ Error nnir::parseInputShape(StringRef spec,
 }
 
 Expected<NDArray> nnir::loadInputTensor(StringRef path, uint64_t maxBytes) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> file =
-      MemoryBuffer::getFile(path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
-  if (std::error_code ec = file.getError())
-    return makeError("cannot read '" + path + "': " + ec.message());
+  Expected<std::unique_ptr<MemoryBuffer>> file = readRegularFile(path);
+  if (!file)
+    return file.takeError();
   StringRef bytes = (*file)->getBuffer();
   if (bytes.starts_with("\x93NUMPY") || path.ends_with(".npy") ||
       !hasONNXSupport()) {

@@ -26,6 +26,7 @@
 #include "nnir/Pass/PassRegistry.h"
 #include "nnir/Pass/RemarkStreamer.h"
 #include "nnir/Support/Diagnostics.h"
+#include "nnir/Support/Files.h"
 #include "nnir/Support/Heap.h"
 #include "nnir/Support/Suggestions.h"
 #include "nnir/Transforms/InferType.h"
@@ -882,14 +883,13 @@ static int runNNIROptOnStack(const NNIROptConfig &config, raw_ostream &errs) {
         printWarning(sourceMgr, loc, message, errs);
       });
 
-  ErrorOr<std::unique_ptr<MemoryBuffer>> input =
-      MemoryBuffer::getFileOrSTDIN(config.inputFilename, /*IsText=*/true);
-  if (std::error_code ec = input.getError()) {
-    WithColor::error(errs, kNNIROptToolName)
-        << "cannot open '" << config.inputFilename << "': " << ec.message()
-        << "\n";
-    return 1;
-  }
+  ReadFileOptions readOptions;
+  readOptions.requiresNullTerminator = true;
+  readOptions.allowStdin = true;
+  Expected<std::unique_ptr<MemoryBuffer>> input =
+      readRegularFile(config.inputFilename, readOptions);
+  if (!input)
+    return fail(input.takeError());
   unsigned bufferId = sourceMgr.AddNewSourceBuffer(std::move(*input), SMLoc());
   ModuleLoadOptions loadOptions;
   loadOptions.parserOptions = config.parserOptions;

@@ -22,6 +22,7 @@
 #include "nnir/Pass/PassRegistry.h"
 #include "nnir/Runtime/NumPy.h"
 #include "nnir/Support/Diagnostics.h"
+#include "nnir/Support/Files.h"
 #include "nnir/Support/Numbers.h"
 #include "nnir/Tools/ModuleLoader.h"
 #include "nnir/Transforms/InferType.h"
@@ -170,11 +171,13 @@ static int runNNIRRunOnStack(const NNIRRunConfig &config, raw_ostream &out,
     return 1;
   };
 
-  ErrorOr<std::unique_ptr<MemoryBuffer>> input =
-      MemoryBuffer::getFileOrSTDIN(config.inputFilename, /*IsText=*/true);
-  if (std::error_code ec = input.getError())
-    return failMessage("cannot open '" + config.inputFilename +
-                       "': " + ec.message());
+  ReadFileOptions readOptions;
+  readOptions.requiresNullTerminator = true;
+  readOptions.allowStdin = true;
+  Expected<std::unique_ptr<MemoryBuffer>> input =
+      readRegularFile(config.inputFilename, readOptions);
+  if (!input)
+    return fail(input.takeError());
   unsigned bufferId = sourceMgr.AddNewSourceBuffer(std::move(*input), SMLoc());
   // The inputs are read first: an ONNX model may need their values at
   // import time (a shape given as a graph input). Errors are reported when

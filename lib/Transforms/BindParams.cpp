@@ -36,23 +36,22 @@ static std::string listParams(const Function &func) {
   return names.empty() ? "(none)" : names;
 }
 
-Expected<Ref<Function>> nnir::bindParams(const Function &func,
-                                         const StringMap<NDArray> &params,
-                                         StringRef source) {
-  struct Binder final : ExprMutator {
-    void bind(const Var *var, Ref<Expr> value) { memo[var] = std::move(value); }
-  } binder;
-  StringMap<const Var *> byName;
-  for (const Ref<Var> &param : func.getParams())
-    byName[param->getNameHint()] = param.get();
-  // Check every array first, in name order, so errors are deterministic.
-  std::vector<std::string> names;
-  for (const auto &entry : params)
-    names.push_back(entry.getKey().str());
-  llvm::sort(names);
-  SmallPtrSet<const Var *, 8> bound;
-  for (const std::string &name : names) {
-    StringRef bare = StringRef(name).ltrim('%');
+namespace {
+/// Finds the parameter of a function that an array binds, by name, and
+/// checks its type.
+class ParamMatcher {
+public:
+  explicit ParamMatcher(const Function &func) : func(func) {
+    for (const Ref<Var> &param : func.getParams())
+      byName[param->getNameHint()] = param.get();
+  }
+
+  /// The parameter array \p name (of \p dtype and \p shape, from
+  /// \p source) binds, or the error that says why it binds none.
+  Expected<const Var *> match(StringRef name, DataType dtype,
+                              ArrayRef<int64_t> shape,
+                              StringRef source) const {
+    StringRef bare = name.ltrim('%');
     auto it = byName.find(bare);
     if (it == byName.end())
       return makeError(func.getLoc(),
@@ -60,19 +59,45 @@ Expected<Ref<Function>> nnir::bindParams(const Function &func,
                            "' that matches no parameter (the parameters are " +
                            listParams(func) + ")");
     const Var *param = it->second;
-    const NDArray &array = params.find(name)->second;
     const TensorType *type = getParamType(*param);
-    if (!type || array.getDType() != type->getDType() ||
-        array.getShape() != type->getShape()) {
-      Ref<TensorType> got = TensorType::get(array.getShape(), array.getDType());
+    if (!type || dtype != type->getDType() || shape != type->getShape()) {
+      Ref<TensorType> got = TensorType::get(shape, dtype);
       return makeError(
           param->getLoc(),
           "array '" + name + "' in '" + source + "' has type " + got->str() +
               ", but parameter '%" + bare + "' has type " +
               (type ? type->str() : std::string("(not a tensor)")));
     }
-    binder.bind(param, Constant::get(array, param->getLoc()));
-    bound.insert(param);
+    return param;
+  }
+
+private:
+  const Function &func;
+  StringMap<const Var *> byName;
+};
+} // namespace
+
+Expected<Ref<Function>> nnir::bindParams(const Function &func,
+                                         const StringMap<NDArray> &params,
+                                         StringRef source) {
+  struct Binder final : ExprMutator {
+    void bind(const Var *var, Ref<Expr> value) { memo[var] = std::move(value); }
+  } binder;
+  ParamMatcher matcher(func);
+  // Check every array first, in name order, so errors are deterministic.
+  std::vector<std::string> names;
+  for (const auto &entry : params)
+    names.push_back(entry.getKey().str());
+  llvm::sort(names);
+  SmallPtrSet<const Var *, 8> bound;
+  for (const std::string &name : names) {
+    const NDArray &array = params.find(name)->second;
+    Expected<const Var *> param =
+        matcher.match(name, array.getDType(), array.getShape(), source);
+    if (!param)
+      return param.takeError();
+    binder.bind(*param, Constant::get(array, (*param)->getLoc()));
+    bound.insert(*param);
   }
   if (bound.empty())
     return Ref<Function>(const_cast<Function *>(&func));
@@ -145,9 +170,15 @@ collectArrays(const Function &func, const BindParamsOptions &options,
               std::string &source) {
   StringMap<NDArray> arrays;
   std::vector<std::string> sources;
+  // Each array's header is checked against its parameter before its data
+  // is read.
+  ParamMatcher matcher(func);
   if (!options.npz.empty()) {
-    Expected<std::vector<std::pair<std::string, NDArray>>> npz =
-        loadNpzFile(options.npz);
+    Expected<std::vector<std::pair<std::string, NDArray>>> npz = loadNpzFile(
+        options.npz, UINT64_MAX,
+        [&](StringRef name, DataType dtype, ArrayRef<int64_t> shape) {
+          return matcher.match(name, dtype, shape, options.npz).takeError();
+        });
     if (!npz)
       return npz.takeError();
     for (auto &[name, array] : *npz)
@@ -162,7 +193,12 @@ collectArrays(const Function &func, const BindParamsOptions &options,
       sys::path::append(path, param->getNameHint() + ".npy");
       if (!sys::fs::exists(path) || arrays.count(param->getNameHint()))
         continue;
-      Expected<NDArray> array = loadNpyFile(path);
+      Expected<NDArray> array = loadNpyFile(
+          path, UINT64_MAX, [&](DataType dtype, ArrayRef<int64_t> shape) {
+            return matcher
+                .match(param->getNameHint(), dtype, shape, options.dir)
+                .takeError();
+          });
       if (!array)
         return array.takeError();
       arrays[param->getNameHint()] = std::move(*array);

@@ -211,7 +211,7 @@ TEST(NumPyTest, SavesAndLoadsFiles) {
   EXPECT_EQ(files, 1);
 
   std::string missing = errorOf(loadNpyFile(dir.file("missing.npy")));
-  EXPECT_NE(missing.find("cannot read '"), std::string::npos) << missing;
+  EXPECT_NE(missing.find("cannot open '"), std::string::npos) << missing;
   EXPECT_NE(missing.find("missing.npy"), std::string::npos);
   EXPECT_NE(errorOf(loadNpyFile(dir.file("a.npy"), 2))
                 .find("a.npy': array of 8 bytes exceeds the limit of 2 bytes"),
@@ -278,6 +278,56 @@ TEST(NumPyTest, LoadsNpzArchives) {
     os << cut;
   }
   EXPECT_NE(errorOf(loadNpzFile(path)), "");
+}
+
+TEST(NumPyTest, HeadersAreCheckedBeforeTheData) {
+  TempDir dir;
+  NDArray w = llvm::cantFail(NDArray::create(DataType::float32(), {64, 64}));
+  NDArray b = NDArray::scalar(DataType::int8(), -3);
+  std::string path = dir.file("params.npz");
+  // A member whose data is cut short: the check sees its header first.
+  std::string cutWeight = writeNpy(w).substr(0, 200);
+  writeZip(path, {{"bias.npy", writeNpy(b), false},
+                  {"weight.npy", cutWeight, true}});
+  std::vector<std::string> seen;
+  auto refuseWeight = [&](llvm::StringRef name, DataType dtype,
+                          llvm::ArrayRef<int64_t> shape) -> llvm::Error {
+    seen.push_back(name.str() + ":" + std::to_string(shape.size()));
+    if (name == "weight")
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "weight refused");
+    return llvm::Error::success();
+  };
+  EXPECT_EQ(errorOf(loadNpzFile(path, UINT64_MAX, refuseWeight)),
+            "weight refused");
+  EXPECT_EQ(seen, (std::vector<std::string>{"bias:0", "weight:2"}));
+  // Accepted, the short member is reported as truncated.
+  EXPECT_NE(errorOf(loadNpzFile(path)).find("truncated .npy data"),
+            std::string::npos);
+
+  // .npy files: the same check, before the size of the data is checked.
+  std::string npy = dir.file("w.npy");
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(npy, ec);
+    os << cutWeight;
+  }
+  auto refuseAll = [](DataType, llvm::ArrayRef<int64_t>) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "refused");
+  };
+  EXPECT_EQ(errorOf(loadNpyFile(npy, UINT64_MAX, refuseAll)),
+            "'" + npy + "': refused");
+  EXPECT_EQ(errorOf(readNpy(writeNpy(w), UINT64_MAX, refuseAll)), "refused");
+  EXPECT_TRUE(bool(readNpy(writeNpy(w), UINT64_MAX,
+                           [](DataType, llvm::ArrayRef<int64_t>) {
+                             return llvm::Error::success();
+                           })));
+  // Only regular files are read.
+  EXPECT_NE(errorOf(loadNpyFile("/dev/zero")).find("is not a regular file"),
+            std::string::npos);
+  EXPECT_NE(errorOf(loadNpzFile("/dev/zero")).find("is not a regular file"),
+            std::string::npos);
 }
 
 } // namespace

@@ -24,6 +24,7 @@
 
 #include "nnir/Runtime/NDArray.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -34,9 +35,20 @@
 
 namespace nnir {
 
+/// Called with the dtype and shape a `.npy` header declares, after the
+/// header is read and before the data is: an error refuses the array
+/// unread (BindParams checks it against the parameter it binds, so a file
+/// that declares 10^8 elements for a parameter of 3 costs nothing).
+using NpyHeaderCheck = llvm::function_ref<llvm::Error(
+    DataType dtype, llvm::ArrayRef<int64_t> shape)>;
+/// The same for a member of a `.npz`, with its array name.
+using NpzMemberCheck = llvm::function_ref<llvm::Error(
+    llvm::StringRef name, DataType dtype, llvm::ArrayRef<int64_t> shape)>;
+
 /// Parses the bytes of a `.npy` file.
 llvm::Expected<NDArray> readNpy(llvm::StringRef bytes,
-                                uint64_t maxBytes = UINT64_MAX);
+                                uint64_t maxBytes = UINT64_MAX,
+                                NpyHeaderCheck check = nullptr);
 
 /// The bytes of a `.npy` file holding \p array: version 1.0 (2.0 only when
 /// the header does not fit 1.0's 16-bit length), header padded so that the
@@ -46,9 +58,11 @@ std::string writeNpy(const NDArray &array);
 /// The NumPy descriptor of \p dtype ("<f4", "|b1", "<V2" for bfloat16).
 std::string getNpyDescr(DataType dtype);
 
-/// Reads a `.npy` file. Errors name the file.
+/// Reads a `.npy` file (a regular file: nnir/Support/Files.h). Errors name
+/// the file.
 llvm::Expected<NDArray> loadNpyFile(llvm::StringRef path,
-                                    uint64_t maxBytes = UINT64_MAX);
+                                    uint64_t maxBytes = UINT64_MAX,
+                                    NpyHeaderCheck check = nullptr);
 
 /// Writes a `.npy` file (through a temporary file renamed into place, so a
 /// reader never sees half a file).
@@ -56,9 +70,11 @@ llvm::Error saveNpyFile(llvm::StringRef path, const NDArray &array);
 
 /// The arrays of a `.npz` file in archive order, named as `numpy.savez`
 /// names them (the member name without its `.npy` suffix). \p maxBytes
-/// bounds each array.
+/// bounds each array; each member's header is inflated and checked (limit,
+/// \p check) before its data, and exactly the data it declares is read.
 llvm::Expected<std::vector<std::pair<std::string, NDArray>>>
-loadNpzFile(llvm::StringRef path, uint64_t maxBytes = UINT64_MAX);
+loadNpzFile(llvm::StringRef path, uint64_t maxBytes = UINT64_MAX,
+            NpzMemberCheck check = nullptr);
 
 } // namespace nnir
 
