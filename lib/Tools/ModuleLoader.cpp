@@ -56,6 +56,17 @@ static bool isONNXModel(const MemoryBuffer &buffer) {
   }
 }
 
+Expected<unsigned> nnir::addInputFile(SourceMgr &sourceMgr, StringRef path) {
+  ReadFileOptions options;
+  options.requiresNullTerminator = true; // The lexer reads up to a NUL.
+  options.allowStdin = true;
+  Expected<std::unique_ptr<MemoryBuffer>> input =
+      readRegularFile(path, options);
+  if (!input)
+    return input.takeError();
+  return sourceMgr.AddNewSourceBuffer(std::move(*input), SMLoc());
+}
+
 Expected<Ref<IRModule>> nnir::loadModule(SourceMgr &sourceMgr,
                                          unsigned bufferId,
                                          const ModuleLoadOptions &options) {

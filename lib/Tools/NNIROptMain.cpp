@@ -26,7 +26,6 @@
 #include "nnir/Pass/PassRegistry.h"
 #include "nnir/Pass/RemarkStreamer.h"
 #include "nnir/Support/Diagnostics.h"
-#include "nnir/Support/Files.h"
 #include "nnir/Support/Heap.h"
 #include "nnir/Support/Suggestions.h"
 #include "nnir/Transforms/InferType.h"
@@ -883,19 +882,14 @@ static int runNNIROptOnStack(const NNIROptConfig &config, raw_ostream &errs) {
         printWarning(sourceMgr, loc, message, errs);
       });
 
-  ReadFileOptions readOptions;
-  readOptions.requiresNullTerminator = true;
-  readOptions.allowStdin = true;
-  Expected<std::unique_ptr<MemoryBuffer>> input =
-      readRegularFile(config.inputFilename, readOptions);
-  if (!input)
-    return fail(input.takeError());
-  unsigned bufferId = sourceMgr.AddNewSourceBuffer(std::move(*input), SMLoc());
+  Expected<unsigned> bufferId = addInputFile(sourceMgr, config.inputFilename);
+  if (!bufferId)
+    return fail(bufferId.takeError());
   ModuleLoadOptions loadOptions;
   loadOptions.parserOptions = config.parserOptions;
   for (const auto &entry : config.inputShapes)
     loadOptions.inputShapes[entry.getKey()] = entry.getValue();
-  Expected<Ref<IRModule>> module = loadModule(sourceMgr, bufferId, loadOptions);
+  Expected<Ref<IRModule>> module = loadModule(sourceMgr, *bufferId, loadOptions);
   if (!module)
     return fail(module.takeError());
   if (config.verify)

@@ -22,7 +22,6 @@
 #include "nnir/Pass/PassRegistry.h"
 #include "nnir/Runtime/NumPy.h"
 #include "nnir/Support/Diagnostics.h"
-#include "nnir/Support/Files.h"
 #include "nnir/Support/Numbers.h"
 #include "nnir/Tools/ModuleLoader.h"
 #include "nnir/Transforms/InferType.h"
@@ -171,14 +170,9 @@ static int runNNIRRunOnStack(const NNIRRunConfig &config, raw_ostream &out,
     return 1;
   };
 
-  ReadFileOptions readOptions;
-  readOptions.requiresNullTerminator = true;
-  readOptions.allowStdin = true;
-  Expected<std::unique_ptr<MemoryBuffer>> input =
-      readRegularFile(config.inputFilename, readOptions);
-  if (!input)
-    return fail(input.takeError());
-  unsigned bufferId = sourceMgr.AddNewSourceBuffer(std::move(*input), SMLoc());
+  Expected<unsigned> bufferId = addInputFile(sourceMgr, config.inputFilename);
+  if (!bufferId)
+    return fail(bufferId.takeError());
   // The inputs are read first: an ONNX model may need their values at
   // import time (a shape given as a graph input). Errors are reported when
   // the inputs are bound, after the names are checked.
@@ -198,7 +192,7 @@ static int runNNIRRunOnStack(const NNIRRunConfig &config, raw_ostream &out,
   for (const auto &entry : inputArrays)
     loadOptions.inputValues[entry.getKey()] = entry.getValue();
   Expected<Ref<IRModule>> parsed =
-      loadModule(sourceMgr, bufferId, loadOptions);
+      loadModule(sourceMgr, *bufferId, loadOptions);
   if (!parsed)
     return fail(parsed.takeError());
   if (Error err = verifyModule(**parsed))

@@ -39,6 +39,11 @@ struct ModuleLoadOptions {
 /// True when this build can import ONNX models.
 bool hasONNXSupport();
 
+/// Reads the module file \p path (`-`: standard input; otherwise a regular
+/// file, nnir/Support/Files.h) into \p sourceMgr; returns its buffer id.
+llvm::Expected<unsigned> addInputFile(llvm::SourceMgr &sourceMgr,
+                                      llvm::StringRef path);
+
 /// Parses or imports buffer \p bufferId of \p sourceMgr.
 llvm::Expected<Ref<IRModule>> loadModule(llvm::SourceMgr &sourceMgr,
                                          unsigned bufferId,
