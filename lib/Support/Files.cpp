@@ -87,7 +87,7 @@ nnir::readRegularFile(StringRef path, const ReadFileOptions &options) {
   // A regular file: reads do not block, whatever O_NONBLOCK says.
   ErrorOr<std::unique_ptr<MemoryBuffer>> buffer = MemoryBuffer::getOpenFile(
       sys::fs::convertFDToNativeFile(fd), path, uint64_t(st.st_size),
-      options.requiresNullTerminator);
+      /*RequiresNullTerminator=*/false);
   ::close(fd);
   if (!buffer)
     return fileError("read", path, buffer.getError().message());

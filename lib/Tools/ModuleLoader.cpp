@@ -58,7 +58,6 @@ static bool isONNXModel(const MemoryBuffer &buffer) {
 
 Expected<unsigned> nnir::addInputFile(SourceMgr &sourceMgr, StringRef path) {
   ReadFileOptions options;
-  options.requiresNullTerminator = true; // The lexer reads up to a NUL.
   options.allowStdin = true;
   Expected<std::unique_ptr<MemoryBuffer>> input =
       readRegularFile(path, options);

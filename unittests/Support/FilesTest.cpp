@@ -44,11 +44,6 @@ TEST(FilesTest, ReadsRegularFilesAndRefusesTheRest) {
     EXPECT_EQ((*buffer)->getBuffer(), "contents");
     EXPECT_FALSE(bool(checkRegularFile(path)));
   }
-  ReadFileOptions terminated;
-  terminated.requiresNullTerminator = true;
-  auto withNul = readRegularFile(file, terminated);
-  ASSERT_TRUE(bool(withNul));
-  EXPECT_EQ((*withNul)->getBufferEnd()[0], '\0');
 
   struct Case {
     std::string path, kind;

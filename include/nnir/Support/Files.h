@@ -23,8 +23,6 @@
 namespace nnir {
 
 struct ReadFileOptions {
-  /// The text parser needs a NUL after the last byte.
-  bool requiresNullTerminator = false;
   /// `-` means standard input.
   bool allowStdin = false;
 };
