@@ -12,7 +12,8 @@
 /// Values are computed in "compute types": i1 for bool, iN for integers,
 /// float for float16/bfloat16/float32, double for float64. Loads widen from
 /// the storage type (i8 bool, half, i16 bfloat16) and stores round back to
-/// nearest even.
+/// nearest even. Sums of float16/bfloat16/float32 accumulate in double and
+/// round once at the end (see emitReduce).
 //
 //===----------------------------------------------------------------------===//
 
@@ -750,15 +751,29 @@ void KernelEmitter::emitLoop(Value *begin, Value *end, StringRef name,
   b.SetInsertPoint(exit);
 }
 
+/// Whether a reduction of \p kind over \p t accumulates in double: sums of
+/// float16, bfloat16 and float32. A float32 accumulator loses the low bits
+/// of each addend once the sum is large (2^25 ones sum to 2^24): its error
+/// grows with the length, NumPy's pairwise sum's with its logarithm. A
+/// double accumulator's error bound (n * 2^-53 of the sum of magnitudes)
+/// stays below one float32 rounding (2^-24) up to 2^29 terms, so the one
+/// rounding at the end dominates.
+static bool accumulatesInDouble(te::ReduceKind kind, DataType t) {
+  return kind == te::ReduceKind::Sum && t.isFloatingPoint() &&
+         t.getBits() <= 32;
+}
+
 Value *KernelEmitter::emitReduce(const te::ReduceNode *n) {
   DataType t = n->getSource().getDType();
   te::ReduceKind kind = n->getReduceKind();
   bool isArg = kind == te::ReduceKind::ArgMax || kind == te::ReduceKind::ArgMin;
   llvm::Type *ty = computeType(t);
+  bool wide = accumulatesInDouble(kind, t);
+  llvm::Type *accTy = wide ? b.getDoubleTy() : ty;
   // Accumulators live in allocas in the entry block (SROA promotes them).
   llvm::Function *f = b.GetInsertBlock()->getParent();
   IRBuilder<> entry(&f->getEntryBlock(), f->getEntryBlock().begin());
-  AllocaInst *acc = entry.CreateAlloca(ty, nullptr, "acc");
+  AllocaInst *acc = entry.CreateAlloca(accTy, nullptr, "acc");
   AllocaInst *accIndex =
       isArg ? entry.CreateAlloca(b.getInt64Ty(), nullptr, "acc.index")
             : nullptr;
@@ -770,7 +785,7 @@ Value *KernelEmitter::emitReduce(const te::ReduceNode *n) {
   switch (kind) {
   case te::ReduceKind::Sum:
   case te::ReduceKind::Any:
-    init = llvm::Constant::getNullValue(ty);
+    init = llvm::Constant::getNullValue(accTy);
     break;
   case te::ReduceKind::Prod:
   case te::ReduceKind::All:
@@ -798,12 +813,14 @@ Value *KernelEmitter::emitReduce(const te::ReduceNode *n) {
     if (level == n->getAxes().size()) {
       auto update = [&]() {
         Value *v = emitExpr(n->getSource());
-        Value *cur = b.CreateLoad(ty, acc);
+        Value *cur = b.CreateLoad(accTy, acc);
         bool isFloat = t.isFloatingPoint();
         bool isSigned = t.isInt();
         Value *next = nullptr;
         switch (kind) {
         case te::ReduceKind::Sum:
+          if (wide)
+            v = b.CreateFPExt(v, accTy);
           next = isFloat      ? b.CreateFAdd(cur, v)
                  : t.isBool() ? b.CreateOr(cur, v)
                               : b.CreateAdd(cur, v);
@@ -899,7 +916,13 @@ Value *KernelEmitter::emitReduce(const te::ReduceNode *n) {
   if (isArg)
     return b.CreateIntCast(b.CreateLoad(b.getInt64Ty(), accIndex),
                            computeType(n->getDType()), true);
-  return b.CreateLoad(ty, acc);
+  Value *result = b.CreateLoad(accTy, acc);
+  // One rounding: to float, then to float16/bfloat16, which rounds as one
+  // rounding would (float has at least twice their precision plus two
+  // bits).
+  if (wide)
+    result = roundTo(b.CreateFPTrunc(result, ty), t);
+  return result;
 }
 
 Value *KernelEmitter::emitExprImpl(const te::Expr &e) {
