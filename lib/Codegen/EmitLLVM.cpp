@@ -138,6 +138,7 @@ private:
   Value *emitBinary(const te::BinaryNode *n);
   Value *emitIntrinsic(const te::CallNode *n);
   Value *emitReduce(const te::ReduceNode *n);
+  void emitSumLanes(const te::ReduceNode *n, Value *extent, AllocaInst *acc);
   Value *emitOffset(const te::TensorNode *t, ArrayRef<te::Expr> indices);
   Value *emitShapeProduct(ArrayRef<te::Expr> shape);
   Value *bufferPtr(const te::TensorNode *t);
@@ -763,6 +764,63 @@ static bool accumulatesInDouble(te::ReduceKind kind, DataType t) {
          t.getBits() <= 32;
 }
 
+/// Double sums run the innermost reduction axis in this many independent
+/// lanes (element k goes to lane k mod kSumLanes, the lanes are added
+/// pairwise at the end, the remainder after them): a fixed order, so
+/// results do not depend on the target's vector width, and one LLVM can
+/// vectorise without reassociating (a single accumulator is a chain of
+/// dependent additions, one per 4 cycles).
+static constexpr unsigned kSumLanes = 16;
+
+void KernelEmitter::emitSumLanes(const te::ReduceNode *n, Value *extent,
+                                 AllocaInst *acc) {
+  const te::IterVar &axis = n->getAxes().back();
+  llvm::Type *ty = computeType(n->getSource().getDType());
+  llvm::Type *dty = b.getDoubleTy();
+  auto *lanesTy = FixedVectorType::get(dty, kSumLanes);
+  llvm::Function *f = b.GetInsertBlock()->getParent();
+  IRBuilder<> entry(&f->getEntryBlock(), f->getEntryBlock().begin());
+  AllocaInst *lanes = entry.CreateAlloca(lanesTy, nullptr, "acc.lanes");
+  AllocaInst *rest = entry.CreateAlloca(dty, nullptr, "acc.rest");
+  b.CreateStore(llvm::Constant::getNullValue(lanesTy), lanes);
+  b.CreateStore(ConstantFP::get(dty, 0.0), rest);
+  Value *blocks = b.CreateUDiv(extent, b.getInt64(kSumLanes));
+  emitLoop(b.getInt64(0), blocks, "lanes", [&](Value *q) {
+    Value *base = b.CreateMul(q, b.getInt64(kSumLanes));
+    Value *values = PoisonValue::get(FixedVectorType::get(ty, kSumLanes));
+    for (unsigned l = 0; l < kSumLanes; ++l) {
+      vars[axis.var.get()] = b.CreateAdd(base, b.getInt64(l));
+      DenseMap<const te::ExprNode *, Value *> outer = memo;
+      values = b.CreateInsertElement(values, emitExpr(n->getSource()), l);
+      memo = std::move(outer);
+    }
+    Value *wide = b.CreateFPExt(values, lanesTy);
+    b.CreateStore(b.CreateFAdd(b.CreateLoad(lanesTy, lanes), wide), lanes);
+  });
+  emitLoop(b.CreateMul(blocks, b.getInt64(kSumLanes)), extent, "rest",
+           [&](Value *k) {
+             vars[axis.var.get()] = k;
+             DenseMap<const te::ExprNode *, Value *> outer = memo;
+             Value *v = b.CreateFPExt(emitExpr(n->getSource()), dty);
+             b.CreateStore(b.CreateFAdd(b.CreateLoad(dty, rest), v), rest);
+             memo = std::move(outer);
+           });
+  // Lanes i and i + w/2 while w > 1: the halving a vector reduction does.
+  Value *sum = b.CreateLoad(lanesTy, lanes);
+  for (unsigned w = kSumLanes; w > 1; w /= 2) {
+    SmallVector<int, kSumLanes> low, high;
+    for (unsigned i = 0; i < w / 2; ++i) {
+      low.push_back(i);
+      high.push_back(i + w / 2);
+    }
+    sum = b.CreateFAdd(b.CreateShuffleVector(sum, low),
+                       b.CreateShuffleVector(sum, high));
+  }
+  sum = b.CreateExtractElement(sum, uint64_t(0));
+  sum = b.CreateFAdd(sum, b.CreateLoad(dty, rest));
+  b.CreateStore(b.CreateFAdd(b.CreateLoad(dty, acc), sum), acc);
+}
+
 Value *KernelEmitter::emitReduce(const te::ReduceNode *n) {
   DataType t = n->getSource().getDType();
   te::ReduceKind kind = n->getReduceKind();
@@ -904,6 +962,14 @@ Value *KernelEmitter::emitReduce(const te::ReduceNode *n) {
     }
     const te::IterVar &axis = n->getAxes()[level];
     Value *extent = emitExpr(axis.extent);
+    // Lanes for the innermost axis unless it is too short to fill them
+    // twice (a convolution's or a pool's window).
+    std::optional<int64_t> constExtent = axis.extent.getConstInt();
+    if (wide && !n->getCondition() && level + 1 == n->getAxes().size() &&
+        (!constExtent || *constExtent >= 2 * kSumLanes)) {
+      emitSumLanes(n, extent, acc);
+      return;
+    }
     emitLoop(b.getInt64(0), extent, "k", [&](Value *iv) {
       vars[axis.var.get()] = iv;
       DenseMap<const te::ExprNode *, Value *> outer = memo;
