@@ -772,6 +772,38 @@ static bool accumulatesInDouble(te::ReduceKind kind, DataType t) {
 /// dependent additions, one per 4 cycles).
 static constexpr unsigned kSumLanes = 16;
 
+/// Whether \p e calls the math library (exp, log, erf, tanh, trigonometry,
+/// pow, fmod): there lanes gain nothing (the calls bound the loop, not the
+/// additions) and cost spills (every vector register is caller-saved).
+static bool callsLibm(const te::Expr &e) {
+  bool found = false;
+  te::visit(e, [&](const te::ExprNode *n) {
+    if (const auto *c = dyn_cast<te::CallNode>(n)) {
+      switch (c->getIntrinsic()) {
+      case te::Intrinsic::Abs:
+      case te::Intrinsic::Sign:
+      case te::Intrinsic::Sqrt:
+      case te::Intrinsic::Rsqrt:
+      case te::Intrinsic::Floor:
+      case te::Intrinsic::Ceil:
+      case te::Intrinsic::Round:
+      case te::Intrinsic::Trunc:
+      case te::Intrinsic::IsNan:
+      case te::Intrinsic::IsInf:
+      case te::Intrinsic::IsFinite:
+        break;
+      default:
+        found = true;
+      }
+    } else if (const auto *bin = dyn_cast<te::BinaryNode>(n)) {
+      te::BinaryOp op = bin->getOp();
+      found |= bin->getLHS().getDType().isFloatingPoint() &&
+               (op == te::BinaryOp::Pow || op == te::BinaryOp::TruncMod);
+    }
+  });
+  return found;
+}
+
 void KernelEmitter::emitSumLanes(const te::ReduceNode *n, Value *extent,
                                  AllocaInst *acc) {
   const te::IterVar &axis = n->getAxes().back();
@@ -963,10 +995,11 @@ Value *KernelEmitter::emitReduce(const te::ReduceNode *n) {
     const te::IterVar &axis = n->getAxes()[level];
     Value *extent = emitExpr(axis.extent);
     // Lanes for the innermost axis unless it is too short to fill them
-    // twice (a convolution's or a pool's window).
+    // twice (a convolution's or a pool's window) or the source calls libm.
     std::optional<int64_t> constExtent = axis.extent.getConstInt();
     if (wide && !n->getCondition() && level + 1 == n->getAxes().size() &&
-        (!constExtent || *constExtent >= 2 * kSumLanes)) {
+        (!constExtent || *constExtent >= 2 * kSumLanes) &&
+        !callsLibm(n->getSource())) {
       emitSumLanes(n, extent, acc);
       return;
     }
