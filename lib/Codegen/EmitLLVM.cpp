@@ -764,6 +764,15 @@ static bool accumulatesInDouble(te::ReduceKind kind, DataType t) {
          t.getBits() <= 32;
 }
 
+/// A hoisted float32 sum (emitStageFunction) adds at most this many terms
+/// into its float32 output row before flushing the row into a double row
+/// (so a run's error is bounded by 64 * 2^-24 of its terms' magnitudes, the
+/// order of NumPy's pairwise sum, whose float32 loop adds 16 terms in a row
+/// before halving), and keeps that row on the stack up to this many
+/// elements.
+static constexpr int64_t kFloatRun = 64;
+static constexpr int64_t kMaxDoubleRow = 4096;
+
 /// Double sums run the innermost reduction axis in this many independent
 /// lanes (element k goes to lane k mod kSumLanes, the lanes are added
 /// pairwise at the end, the remainder after them): a fixed order, so
@@ -1257,18 +1266,65 @@ llvm::Function *KernelEmitter::emitStageFunction(const Stage &stage,
       !topSum->getCondition() && shape.size() > stage.collapsed &&
       !t->getDType().isBool() &&
       !(t->getDType().isFloatingPoint() && t->getDType().getBits() == 16);
+  // A float32 row accumulates at most kFloatRun additions (or one iteration
+  // of the outermost reduction axis, when longer) in the output, then is
+  // flushed into a double row:
+  //   for k0: { for k...: for j: out[j] += source; every `chunk` k0:
+  //             for j: { row[j] += out[j]; out[j] = 0 } }
+  //   for j: out[j] = row[j] + out[j]
+  // so the error does not grow with the length, and the innermost loop
+  // stays float32. A row longer than kMaxDoubleRow (on the stack) is not
+  // hoisted: each element then sums in double (emitReduce).
+  uint64_t chunk = 0;
+  int64_t rowExtent = 0;
+  if (hoist && t->getDType().isFloat() && t->getDType().getBits() == 32) {
+    auto product = [](ArrayRef<te::IterVar> axes) -> std::optional<int64_t> {
+      int64_t n = 1;
+      for (const te::IterVar &axis : axes) {
+        std::optional<int64_t> e = axis.extent.getConstInt();
+        if (!e)
+          return std::nullopt;
+        n *= *e;
+      }
+      return n;
+    };
+    std::optional<int64_t> length = product(topSum->getAxes());
+    std::optional<int64_t> innerLength =
+        product(topSum->getAxes().drop_front());
+    std::optional<int64_t> last = shape.back().getConstInt();
+    if (!length || *length > kFloatRun) {
+      if (length && innerLength && last && *last <= kMaxDoubleRow) {
+        chunk = std::max<int64_t>(1, kFloatRun /
+                                         std::max<int64_t>(*innerLength, 1));
+        rowExtent = *last;
+      } else {
+        hoist = false;
+      }
+    }
+  }
   auto emitHoisted = [&]() {
     unsigned last = shape.size() - 1;
     DataType dtype = t->getDType();
     llvm::Type *ty = computeType(dtype);
+    llvm::Type *dty = b.getDoubleTy();
     auto element = [&](Value *j) {
       vars[axes[last].get()] = j;
       return b.CreateInBoundsGEP(storageType(dtype), out, emitOffset(t, axes));
+    };
+    AllocaInst *row = nullptr;
+    if (chunk) {
+      IRBuilder<> entry(&f->getEntryBlock(), f->getEntryBlock().begin());
+      row = entry.CreateAlloca(ArrayType::get(dty, rowExtent), nullptr, "row");
+    }
+    auto rowElement = [&](Value *j) {
+      return b.CreateInBoundsGEP(dty, row, j);
     };
     DenseMap<const te::ExprNode *, Value *> outer = memo;
     emitLoop(b.getInt64(0), extents[last], "init", [&](Value *j) {
       DenseMap<const te::ExprNode *, Value *> saved = memo;
       store(element(j), llvm::Constant::getNullValue(ty), dtype);
+      if (row)
+        b.CreateStore(ConstantFP::get(dty, 0.0), rowElement(j));
       memo = std::move(saved);
     });
     memo = outer;
@@ -1294,9 +1350,41 @@ llvm::Function *KernelEmitter::emitStageFunction(const Stage &stage,
         DenseMap<const te::ExprNode *, Value *> saved = memo;
         reduceLoops(level + 1);
         memo = std::move(saved);
+        if (!row || level != 0)
+          return;
+        // Every chunk-th iteration: row += out; out = 0.
+        Value *done = b.CreateAdd(iv, b.getInt64(1));
+        Value *full = b.CreateICmpEQ(b.CreateURem(done, b.getInt64(chunk)),
+                                     b.getInt64(0));
+        BasicBlock *flush = BasicBlock::Create(ctx, "flush", f);
+        BasicBlock *join = BasicBlock::Create(ctx, "flush.end", f);
+        b.CreateCondBr(full, flush, join);
+        b.SetInsertPoint(flush);
+        emitLoop(b.getInt64(0), extents[last], "flush", [&](Value *j) {
+          DenseMap<const te::ExprNode *, Value *> saved = memo;
+          Value *ptr = element(j);
+          Value *partial = b.CreateFPExt(load(ptr, dtype), dty);
+          Value *slot = rowElement(j);
+          b.CreateStore(b.CreateFAdd(b.CreateLoad(dty, slot), partial), slot);
+          store(ptr, llvm::Constant::getNullValue(ty), dtype);
+          memo = std::move(saved);
+        });
+        b.CreateBr(join);
+        b.SetInsertPoint(join);
       });
     };
     reduceLoops(0);
+    if (row) {
+      memo = outer;
+      emitLoop(b.getInt64(0), extents[last], "final", [&](Value *j) {
+        DenseMap<const te::ExprNode *, Value *> saved = memo;
+        Value *ptr = element(j);
+        Value *partial = b.CreateFPExt(load(ptr, dtype), dty);
+        Value *total = b.CreateFAdd(b.CreateLoad(dty, rowElement(j)), partial);
+        store(ptr, b.CreateFPTrunc(total, ty), dtype);
+        memo = std::move(saved);
+      });
+    }
     memo = std::move(outer);
   };
   std::function<void(unsigned)> inner = [&](unsigned level) {
