@@ -78,6 +78,25 @@ void collectReads(const te::Expr &e,
   });
 }
 
+/// Whether every tensor read in \p e depends on the variable \p var only
+/// through its last index, if at all: a loop over \p var then walks each
+/// tensor contiguously (or by a stride, as a strided convolution) or reads
+/// the same element.
+bool readsAlongLastAxis(const te::Expr &e, const te::ExprNode *var) {
+  auto uses = [&](const te::Expr &index) {
+    bool found = false;
+    te::visit(index, [&](const te::ExprNode *n) { found |= n == var; });
+    return found;
+  };
+  bool ok = true;
+  te::visit(e, [&](const te::ExprNode *n) {
+    if (const auto *r = dyn_cast<te::TensorReadNode>(n))
+      for (const te::Expr &index : r->getIndices().drop_back())
+        ok = ok && !uses(index);
+  });
+  return ok;
+}
+
 /// Operations in the code of \p e (a reduction's source counted once).
 uint64_t countOperations(const te::Expr &e) {
   uint64_t count = 0;
@@ -1258,14 +1277,18 @@ llvm::Function *KernelEmitter::emitStageFunction(const Stage &stage,
   // emitted with the reduction loops outside the last axis:
   //   out[..., :] = 0; for k...: for j: out[..., j] += source(..., j, k...)
   // so the innermost loop walks the output (and, for convolutions and
-  // dense layers, an input) contiguously and vectorises. float16/bfloat16
+  // matmuls, an input) contiguously and vectorises. Only where every read
+  // walks along its last axis or stays put as j moves: dense's weight
+  // [units, k] would be read a row apart per j (16 KiB for k = 4096), so
+  // dense keeps the per-element loop, contiguous in k. float16/bfloat16
   // keep the per-element order (they round after every addition).
   const auto *topSum = dyn_cast<te::ReduceNode>(stage.body.get());
   bool hoist =
       topSum && topSum->getReduceKind() == te::ReduceKind::Sum &&
       !topSum->getCondition() && shape.size() > stage.collapsed &&
       !t->getDType().isBool() &&
-      !(t->getDType().isFloatingPoint() && t->getDType().getBits() == 16);
+      !(t->getDType().isFloatingPoint() && t->getDType().getBits() == 16) &&
+      readsAlongLastAxis(topSum->getSource(), axes.back().get());
   // A float32 row accumulates at most kFloatRun additions (or one iteration
   // of the outermost reduction axis, when longer) in the output, then is
   // flushed into a double row:
