@@ -1277,18 +1277,25 @@ llvm::Function *KernelEmitter::emitStageFunction(const Stage &stage,
   // emitted with the reduction loops outside the last axis:
   //   out[..., :] = 0; for k...: for j: out[..., j] += source(..., j, k...)
   // so the innermost loop walks the output (and, for convolutions and
-  // matmuls, an input) contiguously and vectorises. Only where every read
-  // walks along its last axis or stays put as j moves: dense's weight
-  // [units, k] would be read a row apart per j (16 KiB for k = 4096), so
-  // dense keeps the per-element loop, contiguous in k. float16/bfloat16
-  // keep the per-element order (they round after every addition).
+  // matmuls, an input) contiguously and vectorises. Not where a read jumps
+  // as j moves (j in one of its other indices) while the innermost
+  // reduction axis is long enough for the per-element loop's lanes:
+  // dense's weight [units, k] would be read a row apart per j (16 KiB for
+  // k = 4096), so dense keeps the per-element loop, contiguous in k; an
+  // NHWC convolution with an OIHW kernel (a 3-wide innermost axis) stays
+  // hoisted. float16/bfloat16 keep the per-element order (they round after
+  // every addition).
   const auto *topSum = dyn_cast<te::ReduceNode>(stage.body.get());
   bool hoist =
       topSum && topSum->getReduceKind() == te::ReduceKind::Sum &&
       !topSum->getCondition() && shape.size() > stage.collapsed &&
       !t->getDType().isBool() &&
-      !(t->getDType().isFloatingPoint() && t->getDType().getBits() == 16) &&
-      readsAlongLastAxis(topSum->getSource(), axes.back().get());
+      !(t->getDType().isFloatingPoint() && t->getDType().getBits() == 16);
+  if (hoist && !readsAlongLastAxis(topSum->getSource(), axes.back().get())) {
+    std::optional<int64_t> innermost =
+        topSum->getAxes().back().extent.getConstInt();
+    hoist = innermost && *innermost < 2 * kSumLanes;
+  }
   // A float32 row accumulates at most kFloatRun additions (or one iteration
   // of the outermost reduction axis, when longer) in the output, then is
   // flushed into a double row:
