@@ -784,12 +784,15 @@ static bool accumulatesInDouble(te::ReduceKind kind, DataType t) {
 }
 
 /// A hoisted float32 sum (emitStageFunction) adds at most this many terms
-/// into its float32 output row before flushing the row into a double row
-/// (so a run's error is bounded by 64 * 2^-24 of its terms' magnitudes, the
-/// order of NumPy's pairwise sum, whose float32 loop adds 16 terms in a row
-/// before halving), and keeps that row on the stack up to this many
-/// elements.
-static constexpr int64_t kFloatRun = 64;
+/// into its float32 output row before flushing the row into a double row,
+/// and keeps that row on the stack up to kMaxDoubleRow elements. A run of
+/// 1024 float32 additions is bounded by 1024 * 2^-24 (6e-5) of its terms'
+/// magnitudes; in practice its error is a random walk (1024 values in
+/// [0, 1): median 2.9e-7, 99th percentile 1.1e-6 over 20,000 sums), the
+/// range of NumPy's float32 sum over 2^20 to 2^26 values (3e-7 to 1.2e-6).
+/// Shorter runs cost: with 64, a 512-channel 3x3 convolution on 14x14 took
+/// 50% longer (flushing every 7 channels); with 1024, 3.5% (every 113).
+static constexpr int64_t kFloatRun = 1024;
 static constexpr int64_t kMaxDoubleRow = 4096;
 
 /// Double sums run the innermost reduction axis in this many independent
@@ -1299,9 +1302,9 @@ llvm::Function *KernelEmitter::emitStageFunction(const Stage &stage,
   // A float32 row accumulates at most kFloatRun additions (or one iteration
   // of the outermost reduction axis, when longer) in the output, then is
   // flushed into a double row:
-  //   for k0: { for k...: for j: out[j] += source; every `chunk` k0:
-  //             for j: { row[j] += out[j]; out[j] = 0 } }
-  //   for j: out[j] = row[j] + out[j]
+  //   for each block of `chunk` k0: { for k0 in block: for k...: for j:
+  //     out[j] += source; for j: { row[j] += out[j]; out[j] = 0 } }
+  //   for j: out[j] = row[j]
   // so the error does not grow with the length, and the innermost loop
   // stays float32. A row longer than kMaxDoubleRow (on the stack) is not
   // hoisted: each element then sums in double (emitReduce).
@@ -1375,21 +1378,27 @@ llvm::Function *KernelEmitter::emitStageFunction(const Stage &stage,
         return;
       }
       Value *extent = emitExpr(raxes[level].extent);
-      emitLoop(b.getInt64(0), extent, "k", [&](Value *iv) {
-        vars[raxes[level].var.get()] = iv;
-        DenseMap<const te::ExprNode *, Value *> saved = memo;
-        reduceLoops(level + 1);
-        memo = std::move(saved);
-        if (!row || level != 0)
-          return;
-        // Every chunk-th iteration: row += out; out = 0.
-        Value *done = b.CreateAdd(iv, b.getInt64(1));
-        Value *full = b.CreateICmpEQ(b.CreateURem(done, b.getInt64(chunk)),
-                                     b.getInt64(0));
-        BasicBlock *flush = BasicBlock::Create(ctx, "flush", f);
-        BasicBlock *join = BasicBlock::Create(ctx, "flush.end", f);
-        b.CreateCondBr(full, flush, join);
-        b.SetInsertPoint(flush);
+      auto axisLoop = [&](Value *begin, Value *end) {
+        emitLoop(begin, end, "k", [&](Value *iv) {
+          vars[raxes[level].var.get()] = iv;
+          DenseMap<const te::ExprNode *, Value *> saved = memo;
+          reduceLoops(level + 1);
+          memo = std::move(saved);
+        });
+      };
+      if (!row || level != 0) {
+        axisLoop(b.getInt64(0), extent);
+        return;
+      }
+      // Blocks of `chunk` iterations, each followed by row += out; out = 0.
+      Value *size = b.getInt64(chunk);
+      Value *blocks =
+          b.CreateUDiv(b.CreateAdd(extent, b.getInt64(chunk - 1)), size);
+      emitLoop(b.getInt64(0), blocks, "block", [&](Value *block) {
+        Value *begin = b.CreateMul(block, size);
+        Value *end = b.CreateBinaryIntrinsic(Intrinsic::smin,
+                                             b.CreateAdd(begin, size), extent);
+        axisLoop(begin, end);
         emitLoop(b.getInt64(0), extents[last], "flush", [&](Value *j) {
           DenseMap<const te::ExprNode *, Value *> saved = memo;
           Value *ptr = element(j);
@@ -1399,8 +1408,6 @@ llvm::Function *KernelEmitter::emitStageFunction(const Stage &stage,
           store(ptr, llvm::Constant::getNullValue(ty), dtype);
           memo = std::move(saved);
         });
-        b.CreateBr(join);
-        b.SetInsertPoint(join);
       });
     };
     reduceLoops(0);
@@ -1408,10 +1415,8 @@ llvm::Function *KernelEmitter::emitStageFunction(const Stage &stage,
       memo = outer;
       emitLoop(b.getInt64(0), extents[last], "final", [&](Value *j) {
         DenseMap<const te::ExprNode *, Value *> saved = memo;
-        Value *ptr = element(j);
-        Value *partial = b.CreateFPExt(load(ptr, dtype), dty);
-        Value *total = b.CreateFAdd(b.CreateLoad(dty, rowElement(j)), partial);
-        store(ptr, b.CreateFPTrunc(total, ty), dtype);
+        Value *total = b.CreateLoad(dty, rowElement(j));
+        store(element(j), b.CreateFPTrunc(total, ty), dtype);
         memo = std::move(saved);
       });
     }
