@@ -19,6 +19,11 @@
 ///   conv2d      nn.conv2d 1x64x56x56 by 64x64x3x3 (padding 1) float32:
 ///               GFLOP/s (benchmarks/conv2d_numpy.py measures NumPy's
 ///               im2col + matmul on the same shapes)
+///   reduce      float32 reductions: sum over the last axis of a 64 MiB
+///               4096x4096 tensor and of a 64 MiB vector (to a scalar),
+///               softmax over the rows of 4096x4096 (GB/s of input read),
+///               and nn.dense 64x4096 by 4096x4096 (GFLOP/s); kernels
+///               run into preallocated outputs
 ///
 /// Run from a Release build: build/bin/nnir-kernel-bench [sections]
 //
@@ -278,6 +283,89 @@ void benchConv2d() {
                     "compile {2:f1} ms)\n",
                     median(times), flops / median(times) / 1e6, compile);
 }
+/// Median milliseconds of \p reps runs of \p fn's kernel on \p inputs into
+/// preallocated outputs of the result type's shapes.
+double timeKernel(ExecutionEngine &engine, const Function &fn,
+                  ArrayRef<NDArray> inputs, ArrayRef<NDArray> outputs,
+                  int reps) {
+  SmallVector<int64_t, 4> dims;
+  const CompiledKernel *kernel = check(engine.getKernel(fn, dims));
+  std::vector<void *> buffers;
+  for (const NDArray &a : inputs)
+    buffers.push_back(const_cast<void *>(a.getData()));
+  for (const NDArray &a : outputs)
+    buffers.push_back(const_cast<void *>(a.getData()));
+  std::vector<double> times;
+  for (int i = 0; i < reps; ++i) {
+    Clock::time_point start = Clock::now();
+    kernel->fn(buffers.data(), dims.data());
+    times.push_back(msSince(start));
+  }
+  return median(times);
+}
+
+void benchReduce() {
+  std::unique_ptr<ExecutionEngine> engineOwner =
+      check(ExecutionEngine::create());
+  ExecutionEngine &engine = *engineOwner;
+  const int64_t rows = 4096, cols = 4096, n = rows * cols;
+  const double bytes = 4.0 * n;
+  auto axisAttrs = [](StringRef op, int64_t axis) {
+    return check(Op::lookup(op)->createAttrs({NamedAttrValue{
+        "axis", AttrValue::array({AttrValue::integer(axis)}), SMLoc()}}));
+  };
+  // Values in [0, 1) without a pattern a kernel could exploit.
+  auto ramp = [](ArrayRef<int64_t> shape) {
+    NDArray a = filled(shape, 0);
+    float *p = static_cast<float *>(a.getMutableData());
+    for (int64_t i = 0, e = a.getNumElements(); i < e; ++i)
+      p[i] = float((i * 7919) % 1000) / 1000.0f;
+    return a;
+  };
+  NDArray matrix = ramp({rows, cols}), vector = ramp({n});
+
+  Ref<Var> x =
+      Var::get("x", TensorType::get({rows, cols}, DataType::float32()));
+  Ref<Function> sumRows =
+      typed(primitive({x}, call("sum", {x}, axisAttrs("sum", -1))));
+  double ms = timeKernel(engine, *sumRows, {matrix}, {filled({rows}, 0)}, 15);
+  outs() << formatv("reduce: sum 4096x4096 over the last axis: {0:f2} ms, "
+                    "{1:f2} GB/s\n",
+                    ms, bytes / ms / 1e6);
+
+  Ref<Var> v = Var::get("v", TensorType::get({n}, DataType::float32()));
+  Ref<Function> sumAll = typed(primitive(
+      {v}, call("sum", {v}, check(Op::lookup("sum")->createAttrs({})))));
+  ms = timeKernel(engine, *sumAll, {vector}, {filled({}, 0)}, 15);
+  outs() << formatv("reduce: sum of 16M elements to a scalar: {0:f2} ms, "
+                    "{1:f2} GB/s\n",
+                    ms, bytes / ms / 1e6);
+
+  Ref<Function> softmax = typed(primitive(
+      {x}, call("nn.softmax", {x},
+                check(Op::lookup("nn.softmax")
+                          ->createAttrs({NamedAttrValue{
+                              "axis", AttrValue::integer(-1), SMLoc()}})))));
+  ms = timeKernel(engine, *softmax, {matrix}, {filled({rows, cols}, 0)}, 15);
+  outs() << formatv("reduce: softmax 4096x4096 over the last axis: {0:f2} "
+                    "ms, {1:f2} GB/s\n",
+                    ms, bytes / ms / 1e6);
+
+  const int64_t m = 64, k = 4096, units = 4096;
+  Ref<Var> a = Var::get("a", TensorType::get({m, k}, DataType::float32()));
+  Ref<Var> w = Var::get("w", TensorType::get({units, k}, DataType::float32()));
+  Ref<Function> dense = typed(primitive(
+      {a, w},
+      call("nn.dense", {a, w},
+           check(Op::lookup("nn.dense")
+                     ->createAttrs({NamedAttrValue{
+                         "units", AttrValue::integer(units), SMLoc()}})))));
+  ms = timeKernel(engine, *dense, {ramp({m, k}), ramp({units, k})},
+                  {filled({m, units}, 0)}, 3);
+  outs() << formatv("reduce: dense 64x4096 by 4096x4096: {0:f1} ms, {1:f2} "
+                    "GFLOP/s\n",
+                    ms, 2.0 * m * k * units / ms / 1e6);
+}
 } // namespace
 
 int main(int argc, char **argv) {
@@ -296,5 +384,7 @@ int main(int argc, char **argv) {
     benchProgram();
   if (want("conv2d"))
     benchConv2d();
+  if (want("reduce"))
+    benchReduce();
   return 0;
 }

@@ -43,6 +43,11 @@ void nnir::setOpCompute(StringRef opName, TECompute compute) {
   registry.getAttrMap<TECompute>(kTEComputeAttr).set(op, std::move(compute));
 }
 
+DataType nnir::getAccumulationType(DataType dtype) {
+  return dtype.isFloatingPoint() && dtype.getBits() == 16 ? DataType::float32()
+                                                          : dtype;
+}
+
 Error nnir::computeError(const Twine &message) {
   return createStringError(inconvertibleErrorCode(), message);
 }

@@ -260,7 +260,9 @@ static Expected<std::vector<te::Tensor>> pool2d(const ComputeArgs &args,
         in[wAxis] = max(min(iw, te::Expr(width - 1)), te::Expr(0));
         if (isMax)
           return reduce(ReduceKind::Max, data(in), {ry, rx}, inside);
-        te::Expr total = reduce(ReduceKind::Sum, data(in), {ry, rx}, inside);
+        DataType accType = getAccumulationType(dtype);
+        te::Expr total = reduce(ReduceKind::Sum, te::cast(accType, data(in)),
+                                {ry, rx}, inside);
         // The divisor: window positions inside the input, or inside the
         // padded input with count_include_pad.
         te::Expr counted = inside;
@@ -271,10 +273,10 @@ static Expected<std::vector<te::Tensor>> pool2d(const ComputeArgs &args,
         IterVar cy = reduceAxis(ph, "cy"), cx = reduceAxis(pw, "cx");
         DenseMap<const ExprNode *, te::Expr> rename{{ry.var.get(), cy.var},
                                                     {rx.var.get(), cx.var}};
-        te::Expr count = reduce(ReduceKind::Sum, constant(dtype, 1), {cy, cx},
+        te::Expr count = reduce(ReduceKind::Sum, constant(accType, 1), {cy, cx},
                                 substitute(counted, rename));
-        return select(count > constant(dtype, 0), total / count,
-                      constant(dtype, 0));
+        return te::cast(dtype, select(count > constant(accType, 0),
+                                      total / count, constant(accType, 0)));
       },
       isMax ? "max_pool2d" : "avg_pool2d")};
 }
@@ -326,8 +328,11 @@ static Expected<std::vector<te::Tensor>> adaptivePool2d(const ComputeArgs &args,
         }
         if (isMax)
           return reduce(ReduceKind::Max, data(idx), rs, inside);
-        return reduce(ReduceKind::Sum, data(idx), rs, inside) /
-               te::cast(dtype, count);
+        DataType accType = getAccumulationType(dtype);
+        return te::cast(
+            dtype,
+            reduce(ReduceKind::Sum, te::cast(accType, data(idx)), rs, inside) /
+                te::cast(accType, count));
       },
       isMax ? "adaptive_max_pool2d" : "adaptive_avg_pool2d")};
 }
@@ -361,11 +366,15 @@ static Expected<std::vector<te::Tensor>> softmax(const ComputeArgs &args,
         return reduce(ReduceKind::Max, x(withAxis(i, k.var)), {k});
       },
       "softmax_max");
+  // The denominator in float32 for float16/bfloat16 (it reaches the
+  // length of the axis).
+  DataType dtype = x.getDType(), accType = getAccumulationType(dtype);
   te::Tensor s = compute(
       reducedShape,
       [&](ArrayRef<te::Expr> i) {
         IterVar k = reduceAxis(x.getShape()[axis]);
-        return sum(call(Intrinsic::Exp, {x(withAxis(i, k.var)) - m(i)}), {k});
+        te::Expr e = call(Intrinsic::Exp, {x(withAxis(i, k.var)) - m(i)});
+        return sum(te::cast(accType, e), {k});
       },
       "softmax_sum");
   return std::vector<te::Tensor>{compute(
@@ -374,8 +383,9 @@ static Expected<std::vector<te::Tensor>> softmax(const ComputeArgs &args,
         SmallVector<te::Expr, 4> outer = dropAxis(i);
         te::Expr shifted = x(i) - m(outer);
         if (log)
-          return shifted - call(Intrinsic::Log, {s(outer)});
-        return call(Intrinsic::Exp, {shifted}) / s(outer);
+          return shifted - te::cast(dtype, call(Intrinsic::Log, {s(outer)}));
+        te::Expr e = te::cast(accType, call(Intrinsic::Exp, {shifted}));
+        return te::cast(dtype, e / s(outer));
       },
       log ? "log_softmax" : "softmax")};
 }
@@ -473,7 +483,7 @@ moments(const te::Tensor &data, ArrayRef<te::Expr> statShape,
         function_ref<SmallVector<te::Expr, 4>(ArrayRef<te::Expr>,
                                               ArrayRef<te::Expr>)>
             inIndex) {
-  DataType dtype = data.getDType();
+  DataType dtype = data.getDType(), accType = getAccumulationType(dtype);
   int64_t count = 1;
   for (int64_t e : extents)
     count *= e;
@@ -485,8 +495,9 @@ moments(const te::Tensor &data, ArrayRef<te::Expr> statShape,
       axes.push_back(reduceAxis(e));
       vars.push_back(axes.back().var);
     }
-    return sum(term(data(inIndex(s, vars))), axes) /
-           constant(dtype, double(count));
+    te::Expr x = te::cast(accType, data(inIndex(s, vars)));
+    return te::cast(dtype,
+                    sum(term(x), axes) / constant(accType, double(count)));
   };
   te::Tensor mean = compute(
       statShape,
@@ -497,7 +508,7 @@ moments(const te::Tensor &data, ArrayRef<te::Expr> statShape,
   te::Tensor var = compute(
       statShape,
       [&](ArrayRef<te::Expr> s) {
-        te::Expr m = mean(s);
+        te::Expr m = te::cast(accType, mean(s));
         return reduceOver(s, [&](te::Expr x) { return (x - m) * (x - m); });
       },
       "variance");

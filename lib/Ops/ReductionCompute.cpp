@@ -83,14 +83,15 @@ static TECompute simpleReduce(ReduceKind kind, bool mean = false) {
     const te::Tensor &data = args.arg(0);
     SmallBitVector reduced =
         reducedAxes(data.getRank(), attrs->axis, attrs->exclude);
-    te::Tensor out =
-        reduceCompute(data, reduced, attrs->keepdims,
-                      [&](ArrayRef<te::Expr> in, ArrayRef<IterVar> axes) {
-                        te::Expr r = reduce(kind, data(in), axes);
-                        if (mean)
-                          r = r / reducedCount(data, reduced, data.getDType());
-                        return r;
-                      });
+    DataType dtype = data.getDType(), accType = getAccumulationType(dtype);
+    te::Tensor out = reduceCompute(
+        data, reduced, attrs->keepdims,
+        [&](ArrayRef<te::Expr> in, ArrayRef<IterVar> axes) {
+          if (!mean)
+            return reduce(kind, data(in), axes);
+          te::Expr total = reduce(kind, te::cast(accType, data(in)), axes);
+          return te::cast(dtype, total / reducedCount(data, reduced, accType));
+        });
     return std::vector<te::Tensor>{out};
   };
 }
@@ -135,22 +136,24 @@ void nnir::registerReductionComputes() {
         SmallBitVector reduced =
             reducedAxes(data.getRank(), attrs->axis, attrs->exclude);
         bool meanKeepsDims = mean.getRank() == data.getRank();
-        te::Tensor out =
-            reduceCompute(data, reduced, attrs->keepdims,
-                          [&](ArrayRef<te::Expr> in, ArrayRef<IterVar> axes) {
-                            SmallVector<te::Expr, 4> m;
-                            for (unsigned i = 0; i < data.getRank(); ++i)
-                              if (!reduced.test(i))
-                                m.push_back(in[i]);
-                              else if (meanKeepsDims)
-                                m.push_back(0);
-                            te::Expr d = data(in) - mean(m);
-                            te::Expr n =
-                                reducedCount(data, reduced, data.getDType());
-                            if (attrs->unbiased)
-                              n = n - constant(data.getDType(), 1);
-                            return reduce(ReduceKind::Sum, d * d, axes) / n;
-                          });
+        te::Tensor out = reduceCompute(
+            data, reduced, attrs->keepdims,
+            [&](ArrayRef<te::Expr> in, ArrayRef<IterVar> axes) {
+              SmallVector<te::Expr, 4> m;
+              for (unsigned i = 0; i < data.getRank(); ++i)
+                if (!reduced.test(i))
+                  m.push_back(in[i]);
+                else if (meanKeepsDims)
+                  m.push_back(0);
+              DataType dtype = data.getDType();
+              DataType accType = getAccumulationType(dtype);
+              te::Expr d =
+                  te::cast(accType, data(in)) - te::cast(accType, mean(m));
+              te::Expr n = reducedCount(data, reduced, accType);
+              if (attrs->unbiased)
+                n = n - constant(accType, 1);
+              return te::cast(dtype, reduce(ReduceKind::Sum, d * d, axes) / n);
+            });
         return std::vector<te::Tensor>{out};
       });
 }

@@ -99,6 +99,15 @@ void setOpCompute(llvm::StringRef opName, TECompute compute);
 /// An error for computes ("compute of <op>: ..." is added by the caller).
 llvm::Error computeError(const llvm::Twine &message);
 
+/// The dtype in which operators keep the sums of elements of \p dtype that
+/// they divide by or take the logarithm of (mean, variance, normalisation
+/// statistics, average pools, softmax denominators): float32 for float16
+/// and bfloat16, whose sums overflow past 65504 and whose counts round (a
+/// float16 count above 65504 is infinite, a bfloat16 count keeps 8 bits),
+/// as NumPy's mean of float16 does; \p dtype itself otherwise. Results are
+/// cast back to \p dtype.
+DataType getAccumulationType(DataType dtype);
+
 /// Registers the computes of the operator families (called by
 /// registerAllOps(), after the operators themselves).
 void registerReductionComputes();
