@@ -5,7 +5,7 @@
 /// without NNIR_BUILD_FUZZERS): each input runs once through the target's
 /// LLVMFuzzerTestOneInput, by LLVM's llvm::runFuzzerOnInputs, as LLVM's own
 /// fuzzers do when they are built without libFuzzer. check-nnir replays the
-/// seed corpus this way (test/Fuzz/*-replay.test).
+/// seed corpus and the past crash inputs this way (test/Fuzz/*-replay.test).
 ///
 /// The command line reads as libFuzzer's does for a replay
 /// (`nnir-parser-fuzzer -runs=0 DIR... FILE...`): a directory stands for
