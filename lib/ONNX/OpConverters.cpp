@@ -638,7 +638,9 @@ Result convertRange(NodeContext &ctx) {
   double count = std::ceil((limit[0] - start[0]) / delta[0]);
   if (!std::isfinite(count) || count > double(int64_t(1) << 48))
     return ctx.error("Range would have " + formatv("{0}", count).str() + " elements");
-  int64_t n = std::max<int64_t>(0, static_cast<int64_t>(count));
+  // A negative count (limit behind start) is an empty range; converting it
+  // first could be out of int64's range, which is undefined.
+  int64_t n = count > 0 ? static_cast<int64_t>(count) : 0;
   TRY(array, ctx.createArray(dtype, {n}));
   for (int64_t i = 0; i < n; ++i) {
     if (dtype.isFloatingPoint())

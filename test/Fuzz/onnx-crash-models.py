@@ -4,8 +4,9 @@
 # Writes the ONNX models of crashes/onnx-import/: each asks the importer for
 # an allocation, an overflow or a read out of bounds that commit f0f6384
 # ("ONNX: bound what a hostile model can make import allocate or overflow")
-# bounded. They are checked in, so the replay needs no Python ONNX: rerun
-# after changing a model.
+# bounded, and range-negative-count, a Range whose count, far below zero,
+# was converted to int64 (undefined). They are checked in, so the replay
+# needs no Python ONNX: rerun after changing a model.
 #
 #   onnx-crash-models.py OUT_DIR
 #
@@ -46,6 +47,11 @@ MODELS = {
     "range-1e18": lambda: model(
         [helper.make_node("Range", ["start", "limit", "delta"], ["y"])], [],
         [arr("start", np.float32(0)), arr("limit", np.float32(1e18)),
+         arr("delta", np.float32(1))]),
+    # A count of -10^30: converting it to an integer is undefined.
+    "range-negative-count": lambda: model(
+        [helper.make_node("Range", ["start", "limit", "delta"], ["y"])], [],
+        [arr("start", np.float32(0)), arr("limit", np.float32(-1e30)),
          arr("delta", np.float32(1))]),
     # The element count of the target shape overflows int64.
     "reshape-overflow": lambda: model(
