@@ -4,8 +4,9 @@
 # Writes the ONNX models of crashes/onnx-import/: each asks the importer for
 # an allocation, an overflow or a read out of bounds that commit f0f6384
 # ("ONNX: bound what a hostile model can make import allocate or overflow")
-# bounded, and range-negative-count, a Range whose count, far below zero,
-# was converted to int64 (undefined). They are checked in, so the replay
+# bounded, and three found while writing them: range-negative-count (a
+# count far below zero converted to int64), conv-transpose-same-huge-stride
+# and eye-like-huge-k (signed overflows). They are checked in, so the replay
 # needs no Python ONNX: rerun after changing a model.
 #
 #   onnx-crash-models.py OUT_DIR
@@ -80,6 +81,16 @@ MODELS = {
                           output_shape=[4])],
         [vi("x", [1, 1, 3, 3])],
         [arr("w", np.ones((1, 1, 2, 2), np.float32))]),
+    # SAME padding's target, extent * stride, overflows int64.
+    "conv-transpose-same-huge-stride": lambda: model(
+        [helper.make_node("ConvTranspose", ["x", "w"], ["y"],
+                          strides=[1 << 31, 1], auto_pad="SAME_UPPER")],
+        [vi("x", [1, 1, 1 << 40, 3])],
+        [arr("w", np.ones((1, 1, 2, 2), np.float32))]),
+    # The diagonal's column, row + k, overflows int64.
+    "eye-like-huge-k": lambda: model(
+        [helper.make_node("EyeLike", ["x"], ["y"], k=(1 << 63) - 1)],
+        [vi("x", [3, 3])]),
     # Constants shaped like a 2^40-element input.
     "eye-like-huge": lambda: model(
         [helper.make_node("EyeLike", ["x"], ["y"])],
