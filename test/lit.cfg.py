@@ -39,6 +39,20 @@ llvm_config.add_tool_substitutions(
     [ToolSubst("nnir-opt", unresolved="fatal"),
      ToolSubst("nnir-run", unresolved="fatal")], [config.nnir_tools_dir])
 
+# The fuzz targets (test/Fuzz): replay drivers, or libFuzzer binaries in a
+# build with NNIR_BUILD_FUZZERS=ON. %fuzz_driver is the FileCheck prefix of
+# what they print after a replay: REPLAY or LIBFUZZER.
+fuzzers = ["nnir-parser-fuzzer", "nnir-roundtrip-fuzzer"]
+if config.nnir_have_onnx.upper() in ("1", "ON", "TRUE", "YES"):
+    fuzzers.append("nnir-onnx-import-fuzzer")
+llvm_config.add_tool_substitutions(
+    [ToolSubst(name, unresolved="fatal") for name in fuzzers],
+    [config.nnir_tools_dir])
+config.substitutions.append((
+    "%fuzz_driver",
+    "LIBFUZZER" if config.nnir_build_fuzzers.upper() in ("1", "ON", "TRUE", "YES")
+    else "REPLAY"))
+
 config.substitutions.append(("%nnir_src_root", config.nnir_src_root))
 config.substitutions.append(("%nnir_obj_root", config.nnir_obj_root))
 config.substitutions.append(("%nnir_version", config.nnir_version))

@@ -638,7 +638,9 @@ Result convertRange(NodeContext &ctx) {
   double count = std::ceil((limit[0] - start[0]) / delta[0]);
   if (!std::isfinite(count) || count > double(int64_t(1) << 48))
     return ctx.error("Range would have " + formatv("{0}", count).str() + " elements");
-  int64_t n = std::max<int64_t>(0, static_cast<int64_t>(count));
+  // A negative count (limit behind start) is an empty range; converting it
+  // first could be out of int64's range, which is undefined.
+  int64_t n = count > 0 ? static_cast<int64_t>(count) : 0;
   TRY(array, ctx.createArray(dtype, {n}));
   for (int64_t i = 0; i < n; ++i) {
     if (dtype.isFloatingPoint())
@@ -1692,16 +1694,28 @@ Result convertConvTranspose(NodeContext &ctx) {
     return ctx.error("attribute lengths do not match the kernel's rank");
   if (outputShape && outputShape->size() < spatial)
     return ctx.error("output_shape has fewer entries than spatial axes");
+  constexpr int64_t limit = int64_t(1) << 31;
+  for (size_t i = 0; i < spatial; ++i)
+    if (ks[i] < 1 || ks[i] > limit || strides[i] < 1 || strides[i] > limit ||
+        dilations[i] < 1 || dilations[i] > limit || outputPadding[i] < 0 ||
+        outputPadding[i] > limit)
+      return ctx.error("kernel_shape, strides and dilations must be positive, "
+                       "and output_padding not negative, all up to 2^31");
   if (outputShape || autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
-    std::vector<int64_t> target(spatial);
-    for (size_t i = 0; i < spatial; ++i)
-      target[i] = outputShape
-                      ? (*outputShape)[outputShape->size() - spatial + i]
-                      : x.shape()[i + 2] * strides[i];
     for (size_t i = 0; i < spatial; ++i) {
-      int64_t total = strides[i] * (x.shape()[i + 2] - 1) + outputPadding[i] +
-                      (ks[i] - 1) * dilations[i] + 1 - target[i];
-      if (total < 0)
+      // The full extent, strides * (in - 1) + output_padding + (kernel - 1)
+      // * dilation + 1, less the target, in * strides or output_shape's: an
+      // input extent or an output_shape near int64's limits overflows.
+      int64_t in = x.shape()[i + 2], full, target, total;
+      if (MulOverflow(strides[i], in - 1, full) ||
+          AddOverflow(full, outputPadding[i] + (ks[i] - 1) * dilations[i] + 1,
+                      full))
+        return ctx.error("the full output extent overflows");
+      if (outputShape)
+        target = (*outputShape)[outputShape->size() - spatial + i];
+      else if (MulOverflow(in, strides[i], target))
+        return ctx.error("the SAME output extent overflows");
+      if (SubOverflow(full, target, total) || total < 0)
         return ctx.unsupported("output_shape larger than the full output");
       int64_t small = total / 2, large = total - small;
       bool lower = autoPad == "SAME_LOWER";
@@ -2492,8 +2506,10 @@ Result convertEyeLike(NodeContext &ctx) {
   }
   int64_t rows = x.shape()[0], cols = x.shape()[1];
   TRY(eye, ctx.createArray(dtype, {rows, cols}));
+  // Column i + k, where it is one: k may be any int64, so i + k is formed
+  // only once it is known to be in [0, cols).
   for (int64_t i = 0; i < rows; ++i)
-    if (i + k >= 0 && i + k < cols)
+    if (k >= -i && k < cols - i)
       eye.setElementFromInt(i * cols + i + k, 1);
   return one(ctx.constant(eye));
 }
