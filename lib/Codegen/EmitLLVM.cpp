@@ -90,8 +90,10 @@ bool readsAlongLastAxis(const te::Expr &e, const te::ExprNode *var) {
   };
   bool ok = true;
   te::visit(e, [&](const te::ExprNode *n) {
+    // A 0-d read has no index at all.
     if (const auto *r = dyn_cast<te::TensorReadNode>(n))
-      for (const te::Expr &index : r->getIndices().drop_back())
+      for (const te::Expr &index :
+           r->getIndices().drop_back(r->getIndices().empty() ? 0 : 1))
         ok = ok && !uses(index);
   });
   return ok;
