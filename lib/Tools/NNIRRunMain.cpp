@@ -154,6 +154,62 @@ static Expected<NDArray> randomArray(const TensorType &type,
 }
 
 //===----------------------------------------------------------------------===//
+// Outputs
+//===----------------------------------------------------------------------===//
+
+/// Checks that \p fn (the entry, named \p name, with inferred types) returns
+/// tensors or nested tuples of them, which is what nnir-run prints and
+/// writes: a function (a closure) anywhere in the result is an error located
+/// at the expression that makes it, as far as the body shows it (the
+/// result's tuple literals are followed, let bodies skipped; a global
+/// function, whose node is located at its definition, is reported at the
+/// expression around it).
+static Error checkTensorResult(const Function &fn, StringRef name) {
+  struct Item {
+    const nnir::Type *type;
+    const Expr *expr; // Null where the body does not show the field.
+    SMLoc loc;        // Where the field is made, as far as known.
+    std::string path; // "", "field 1", "field 1.0".
+  };
+  auto locate = [](const Expr *e, SMLoc outer) {
+    return e && !isa<GlobalVar>(e) && e->getLoc().isValid() ? e->getLoc()
+                                                             : outer;
+  };
+  const Expr *body = fn.getBody().get();
+  SmallVector<Item, 4> stack{
+      {body->getCheckedType().get(), body, locate(body, fn.getLoc()), ""}};
+  while (!stack.empty()) {
+    Item item = stack.pop_back_val();
+    while (const auto *let = dyn_cast_or_null<Let>(item.expr)) {
+      item.expr = let->getBody().get();
+      item.loc = locate(item.expr, item.loc);
+    }
+    if (const auto *tuple = dyn_cast_or_null<TupleType>(item.type)) {
+      const auto *literal = dyn_cast_or_null<Tuple>(item.expr);
+      for (size_t i = tuple->getFields().size(); i-- > 0;) {
+        const Expr *field = literal ? literal->getFields()[i].get() : nullptr;
+        stack.push_back({tuple->getFields()[i].get(), field,
+                         locate(field, item.loc),
+                         (item.path.empty() ? "field " : item.path + ".") +
+                             std::to_string(i)});
+      }
+      continue;
+    }
+    if (!isa_and_nonnull<FuncType>(item.type))
+      continue;
+    return makeError(item.loc,
+                     "@" + name + " returns a function" +
+                         (item.path.empty()
+                              ? ""
+                              : " in " + item.path + " of its result") +
+                         " (" + item.type->str() +
+                         "); nnir-run prints and writes only tensors and "
+                         "tuples of tensors");
+  }
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
 // The driver
 //===----------------------------------------------------------------------===//
 
@@ -240,6 +296,8 @@ static int runNNIRRunOnStack(const NNIRRunConfig &config, raw_ostream &out,
   if (!entry)
     return failMessage("no function @" + config.entry + " in '" +
                        config.inputFilename + "'");
+  if (Error err = checkTensorResult(*entry, config.entry))
+    return fail(std::move(err));
 
   Expected<std::unique_ptr<ExecutionEngine>> engine =
       ExecutionEngine::create(config.engineOptions);
