@@ -11,6 +11,7 @@
 #include "nnir/Tools/NNIRRunMain.h"
 
 #include "LLVMOptions.h"
+#include "RangedOption.h"
 
 #include "nnir/ExecutionEngine/Evaluator.h"
 #include "nnir/IR/Module.h"
@@ -473,11 +474,12 @@ int nnir::nnirRunMain(int argc, char **argv) {
       cl::desc("Fix the shape of an ONNX graph input: NAME=D0xD1x... "
                "(repeatable)"),
       cl::value_desc("NAME=SHAPE"), cl::cat(category));
-  cl::opt<std::string> randomInputs(
+  RangedOpt<unsigned long long> randomInputs(
       "random-inputs", cl::ValueOptional,
       cl::desc("Seeded random values for parameters without --input "
                "(default seed 0)"),
-      cl::value_desc("SEED"), cl::cat(category));
+      cl::value_desc("SEED"), cl::cat(category),
+      valueRange(IntegerRange<unsigned long long>::all()));
   cl::opt<std::string> outputDir(
       "output-dir", cl::desc("Write each output as DIR/output_<i>.npy"),
       cl::value_desc("DIR"), cl::cat(category));
@@ -510,14 +512,16 @@ int nnir::nnirRunMain(int argc, char **argv) {
       "no-kernel-cache",
       cl::desc("Compile every primitive function (no in-memory cache)"),
       cl::cat(category));
-  cl::opt<uint64_t> maxTensorBytes(
+  RangedOpt<unsigned long long> maxTensorBytes(
       "max-tensor-bytes",
       cl::desc("Refuse to allocate any tensor larger than this"),
-      cl::init(UINT64_MAX), cl::cat(category));
-  cl::opt<int> kernelOptLevel(
+      cl::init(UINT64_MAX), cl::cat(category),
+      valueRange(IntegerRange<unsigned long long>::all()));
+  RangedOpt<int> kernelOptLevel(
       "kernel-opt-level",
-      cl::desc("LLVM optimisation level of kernels (0-3; -1: by work)"),
-      cl::init(-1), cl::cat(category));
+      cl::desc("LLVM optimisation level of kernels (-1, the default: by "
+               "work)"),
+      cl::init(-1), cl::cat(category), valueRange(-1, 3));
   cl::opt<bool> noParallel("no-parallel",
                            cl::desc("Run every kernel on one thread"),
                            cl::cat(category));
@@ -543,17 +547,8 @@ int nnir::nnirRunMain(int argc, char **argv) {
       return 1;
     }
   }
-  if (randomInputs.getNumOccurrences()) {
-    uint64_t seed = 0;
-    if (!randomInputs.empty() &&
-        StringRef(randomInputs).getAsInteger(10, seed)) {
-      WithColor::error(errs(), kToolName)
-          << "--random-inputs takes an integer seed, got '" << randomInputs
-          << "'\n";
-      return 1;
-    }
-    config.randomSeed = seed;
-  }
+  if (randomInputs.getNumOccurrences())
+    config.randomSeed = randomInputs;
   config.outputDir = outputDir;
   config.print = print;
   config.time = time;

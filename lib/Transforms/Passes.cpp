@@ -118,17 +118,19 @@ void nnir::registerTransformPasses() {
         createBackwardFoldScaleAxisPass);
 
     PassConfigRegistry &configs = PassConfigRegistry::instance();
-    configs.registerOption(kFuseOpsMaxDepthConfig, OptionType::Int,
-                           "FuseOps: the largest number of nodes in one "
-                           "fused group (default 256)");
+    configs.registerIntOption(kFuseOpsMaxDepthConfig,
+                              IntegerRange<int64_t>(1, INT64_MAX),
+                              "FuseOps: the largest number of nodes in one "
+                              "fused group (default 256)");
     configs.registerOption(kFuseOpsLinkParamsConfig, OptionType::Bool,
                            "FuseOps: keep constant arguments inside the "
                            "primitive functions (default false)");
 
-    configs.registerOption(kFoldConstantMaxBytesConfig, OptionType::Int,
-                           "FoldConstant: do not materialise a value larger "
-                           "than this and than its constant inputs "
-                           "(default 10 MiB)");
+    configs.registerIntOption(kFoldConstantMaxBytesConfig,
+                              IntegerRange<int64_t>(0, INT64_MAX),
+                              "FoldConstant: do not materialise a value "
+                              "larger than this and than its constant inputs "
+                              "(default 10 MiB)");
 
     PassRegistration fuseOps;
     fuseOps.name = "FuseOps";
