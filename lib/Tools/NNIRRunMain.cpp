@@ -233,24 +233,31 @@ static int runNNIRRunOnStack(const NNIRRunConfig &config, raw_ostream &out,
     return failMessage("cannot open '" + config.inputFilename +
                        "': " + ec.message());
   unsigned bufferId = sourceMgr.AddNewSourceBuffer(std::move(*input), SMLoc());
-  // The inputs are read first: an ONNX model may need their values at
-  // import time (a shape given as a graph input). Errors are reported when
-  // the inputs are bound, after the names are checked.
+  // An ONNX model may need the values of its inputs at import time (a
+  // shape given as a graph input): the importer asks for them with the
+  // graph input names, and checks them against the declared types. What is
+  // read then is not read again when the inputs are bound; names that are
+  // no input are reported then.
   StringMap<NDArray> inputArrays;
-  for (const auto &[name, path] : config.inputs) {
-    Expected<NDArray> array =
-        loadInputTensor(path, config.engineOptions.maxTensorBytes);
-    if (array)
-      inputArrays.try_emplace(StringRef(name).ltrim('%'), std::move(*array));
-    else
-      consumeError(array.takeError());
-  }
   ModuleLoadOptions loadOptions;
   loadOptions.parserOptions = config.parserOptions;
   for (const auto &entry : config.inputShapes)
     loadOptions.inputShapes[entry.getKey()] = entry.getValue();
-  for (const auto &entry : inputArrays)
-    loadOptions.inputValues[entry.getKey()] = entry.getValue();
+  loadOptions.getInputValues =
+      [&](ArrayRef<std::string> names) -> Expected<StringMap<NDArray>> {
+    for (const auto &[name, path] : config.inputs) {
+      StringRef bare = StringRef(name).ltrim('%');
+      if (!is_contained(names, bare) || inputArrays.count(bare))
+        continue;
+      Expected<NDArray> array =
+          loadInputTensor(path, config.engineOptions.maxTensorBytes);
+      if (!array)
+        return makeError("input '" + bare +
+                         "': " + toString(array.takeError()));
+      inputArrays.try_emplace(bare, std::move(*array));
+    }
+    return inputArrays;
+  };
   Expected<Ref<IRModule>> parsed =
       loadModule(sourceMgr, bufferId, loadOptions);
   if (!parsed)
