@@ -154,6 +154,66 @@ static Expected<NDArray> randomArray(const TensorType &type,
   return array;
 }
 
+/// An `--input NAME=PATH` with NAME resolved against the parameters.
+struct InputBinding {
+  std::string name;
+  std::string path;
+};
+
+/// Resolves `--input` text \p text against the entry's parameter names (an
+/// ONNX model's graph input names), \p isName: the rightmost '=' whose left
+/// side is a name, as it is or after one leading '%' (`%x=x.npy` binds x
+/// unless a parameter is named `%x`), ends NAME and the rest is PATH. So
+/// NAME may contain '=' and may start with '%'; the longest name wins (with
+/// inputs `a` and `a=b`, `a=b=t.npy` binds `a=b`, and `a=./b=t.npy` binds
+/// `a`). Nothing when no '=' splits off a name.
+static std::optional<InputBinding>
+resolveInput(StringRef text, function_ref<bool(StringRef)> isName) {
+  for (size_t eq = text.rfind('='); eq != StringRef::npos && eq > 0;
+       eq = text.rfind('=', eq)) {
+    StringRef name = text.take_front(eq), path = text.drop_front(eq + 1);
+    if (path.empty())
+      continue;
+    if (isName(name))
+      return InputBinding{name.str(), path.str()};
+    if (name.starts_with("%") && isName(name.drop_front()))
+      return InputBinding{name.drop_front().str(), path.str()};
+  }
+  return std::nullopt;
+}
+
+/// The error for `--input` text \p text that names none of \p names, the
+/// parameters of @\p entry.
+static Error unknownInputError(StringRef text, StringRef entry,
+                               ArrayRef<std::string> names) {
+  std::string list;
+  for (const std::string &name : names)
+    list += (list.empty() ? "%" : ", %") + name;
+  if (list.empty())
+    list = "(none)";
+  StringRef name = text.split('=').first;
+  if (text.count('=') > 1)
+    return makeError("unknown input in '" + text +
+                     "': no text before an '=' in it is a parameter name; @" +
+                     entry + " has the parameters " + list);
+  return makeError("unknown input '" + name.ltrim('%') + "': @" + entry +
+                   " has the parameters " + list);
+}
+
+/// \p arg as one shell word: as it is when it has only characters no shell
+/// treats specially, else in single quotes.
+static std::string shellWord(StringRef arg) {
+  bool plain = !arg.empty() && llvm::all_of(arg, [](char c) {
+    return isAlnum(c) || StringRef("%+,-./:=@_").contains(c);
+  });
+  if (plain)
+    return arg.str();
+  std::string quoted = "'";
+  for (char c : arg)
+    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
 //===----------------------------------------------------------------------===//
 // Outputs
 //===----------------------------------------------------------------------===//
@@ -235,9 +295,8 @@ static int runNNIRRunOnStack(const NNIRRunConfig &config, raw_ostream &out,
   unsigned bufferId = sourceMgr.AddNewSourceBuffer(std::move(*input), SMLoc());
   // An ONNX model may need the values of its inputs at import time (a
   // shape given as a graph input): the importer asks for them with the
-  // graph input names, and checks them against the declared types. What is
-  // read then is not read again when the inputs are bound; names that are
-  // no input are reported then.
+  // graph input names, against which the --input names resolve. What is
+  // read then is not read again when the inputs are bound.
   StringMap<NDArray> inputArrays;
   ModuleLoadOptions loadOptions;
   loadOptions.parserOptions = config.parserOptions;
@@ -245,16 +304,19 @@ static int runNNIRRunOnStack(const NNIRRunConfig &config, raw_ostream &out,
     loadOptions.inputShapes[entry.getKey()] = entry.getValue();
   loadOptions.getInputValues =
       [&](ArrayRef<std::string> names) -> Expected<StringMap<NDArray>> {
-    for (const auto &[name, path] : config.inputs) {
-      StringRef bare = StringRef(name).ltrim('%');
-      if (!is_contained(names, bare) || inputArrays.count(bare))
-        continue;
+    auto isName = [&](StringRef name) { return is_contained(names, name); };
+    for (const std::string &text : config.inputs) {
+      std::optional<InputBinding> input = resolveInput(text, isName);
+      if (!input)
+        return unknownInputError(text, config.entry, names);
+      if (inputArrays.count(input->name))
+        return makeError("input '" + input->name + "' is given twice");
       Expected<NDArray> array =
-          loadInputTensor(path, config.engineOptions.maxTensorBytes);
+          loadInputTensor(input->path, config.engineOptions.maxTensorBytes);
       if (!array)
-        return makeError("input '" + bare +
+        return makeError("input '" + input->name +
                          "': " + toString(array.takeError()));
-      inputArrays.try_emplace(bare, std::move(*array));
+      inputArrays.try_emplace(input->name, std::move(*array));
     }
     return inputArrays;
   };
@@ -313,22 +375,19 @@ static int runNNIRRunOnStack(const NNIRRunConfig &config, raw_ostream &out,
     return fail(engine.takeError());
 
   // Bind the inputs.
+  std::vector<std::string> paramNames;
+  for (const Ref<Var> &p : entry->getParams())
+    paramNames.push_back(p->getNameHint().str());
+  auto isParamName = [&](StringRef name) {
+    return is_contained(paramNames, name);
+  };
   StringMap<std::string> paths;
-  for (const auto &[name, path] : config.inputs) {
-    StringRef bare = StringRef(name).ltrim('%');
-    bool known = llvm::any_of(entry->getParams(), [&](const Ref<Var> &p) {
-      return p->getNameHint() == bare;
-    });
-    if (!known) {
-      std::string names;
-      for (const Ref<Var> &p : entry->getParams())
-        names += (names.empty() ? "%" : ", %") + p->getNameHint().str();
-      return failMessage("unknown input '" + bare + "': @" + config.entry +
-                         " has the parameters " +
-                         (names.empty() ? std::string("(none)") : names));
-    }
-    if (!paths.try_emplace(bare, path).second)
-      return failMessage("input '" + bare + "' is given twice");
+  for (const std::string &text : config.inputs) {
+    std::optional<InputBinding> input = resolveInput(text, isParamName);
+    if (!input)
+      return fail(unknownInputError(text, config.entry, paramNames));
+    if (!paths.try_emplace(input->name, input->path).second)
+      return failMessage("input '" + input->name + "' is given twice");
   }
   std::mt19937_64 rng(config.randomSeed.value_or(0));
   std::vector<RuntimeValue> args;
@@ -340,11 +399,12 @@ static int runNNIRRunOnStack(const NNIRRunConfig &config, raw_ostream &out,
     auto it = paths.find(param->getNameHint());
     if (it == paths.end()) {
       if (!config.randomSeed)
-        return fail(makeError(
-            param->getLoc(),
-            "missing input for parameter '%" + param->getNameHint() +
-                "' of type " + typeString(type) + " (pass --input " +
-                param->getNameHint() + "=FILE.npy or --random-inputs)"));
+        return fail(
+            makeError(param->getLoc(),
+                      "missing input for parameter '%" + param->getNameHint() +
+                          "' of type " + typeString(type) + " (pass --input " +
+                          shellWord(param->getNameHint().str() + "=FILE.npy") +
+                          " or --random-inputs)"));
       if (!tensorType)
         return fail(makeError(param->getLoc(),
                               "cannot make random inputs for parameter '%" +
@@ -474,7 +534,7 @@ int nnir::nnirRunMain(int argc, char **argv) {
   cl::list<std::string> inputs(
       "input",
       cl::desc("Bind parameter NAME to a .npy file or a TensorProto (.pb): "
-               "NAME=PATH"),
+               "NAME=PATH (NAME may contain '='; a leading '%' is optional)"),
       cl::value_desc("NAME=PATH"), cl::cat(category));
   cl::list<std::string> inputShapes(
       "input-shape",
@@ -539,14 +599,15 @@ int nnir::nnirRunMain(int argc, char **argv) {
   NNIRRunConfig config;
   config.inputFilename = inputFilename;
   config.entry = entry;
+  // NAME=PATH is split when the names are known (resolveInput).
   for (const std::string &binding : inputs) {
-    auto [name, path] = StringRef(binding).split('=');
-    if (name.empty() || path.empty()) {
+    StringRef text = binding;
+    if (text.size() < 3 || !text.drop_front().drop_back().contains('=')) {
       WithColor::error(errs(), kToolName)
           << "expected --input NAME=PATH, got '" << binding << "'\n";
       return 1;
     }
-    config.inputs.emplace_back(name.str(), path.str());
+    config.inputs.push_back(binding);
   }
   for (const std::string &spec : inputShapes) {
     if (Error err = parseInputShape(spec, config.inputShapes)) {
