@@ -23,8 +23,8 @@
 #include "nnir/Pass/PassRegistry.h"
 #include "nnir/Runtime/NumPy.h"
 #include "nnir/Support/Diagnostics.h"
-#include "nnir/Support/Numbers.h"
 #include "nnir/Tools/ModuleLoader.h"
+#include "nnir/Tools/NumPyPrinter.h"
 #include "nnir/Transforms/InferType.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -38,91 +38,12 @@
 #include "llvm/Support/WithColor.h"
 
 #include <chrono>
-#include <cmath>
 #include <random>
 
 using namespace llvm;
 using namespace nnir;
 
 static constexpr StringLiteral kToolName = "nnir-run";
-
-//===----------------------------------------------------------------------===//
-// Printing like NumPy
-//===----------------------------------------------------------------------===//
-
-/// The shortest text that reads back as \p v in \p dtype's precision.
-static std::string formatNumPyFloat(double v, DataType dtype) {
-  if (std::isnan(v))
-    return "nan";
-  if (std::isinf(v))
-    return v < 0 ? "-inf" : "inf";
-  if (v == std::floor(v) && std::fabs(v) < 1e16)
-    return formatv("{0}.", static_cast<int64_t>(v)).str();
-  // The shortest digits that read back in the tensor's own precision
-  // (nnir/Support/Numbers.h), as NumPy prints float16 0.1 as `0.1`. \p v
-  // is the element widened exactly, so it narrows back exactly.
-  const fltSemantics &sem = *dtype.getFloatSemantics();
-  return formatFloatBits(sem, *narrowFromDouble(v, sem));
-}
-
-void nnir::printArrayLikeNumPy(const NDArray &array, raw_ostream &os) {
-  DataType dtype = array.getDType();
-  int64_t n = array.getNumElements();
-  ArrayRef<int64_t> shape = array.getShape();
-  bool summarise = n > 1000;
-  auto element = [&](int64_t i) -> std::string {
-    if (dtype.isBool())
-      return array.getElementAsInt(i) ? "True" : "False";
-    if (dtype.isFloatingPoint())
-      return formatNumPyFloat(array.getElementAsDouble(i), dtype);
-    if (dtype.isUInt() && dtype.getBits() == 64)
-      return utostr(static_cast<uint64_t>(array.getElementAsInt(i)));
-    return itostr(array.getElementAsInt(i));
-  };
-  // Every printed element has one width, as NumPy pads them.
-  std::vector<std::string> texts(n);
-  size_t width = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    texts[i] = element(i);
-    width = std::max(width, texts[i].size());
-  }
-  if (shape.empty()) {
-    os << texts[0];
-    return;
-  }
-  // Row-major strides.
-  SmallVector<int64_t, 4> strides(shape.size(), 1);
-  for (size_t d = shape.size() - 1; d-- > 0;)
-    strides[d] = strides[d + 1] * shape[d + 1];
-  std::function<void(unsigned, int64_t)> print = [&](unsigned dim,
-                                                     int64_t base) {
-    os << '[';
-    int64_t extent = shape[dim];
-    bool cut = summarise && extent > 6;
-    for (int64_t i = 0; i < extent; ++i) {
-      if (cut && i == 3) {
-        os << (dim + 1 == shape.size()
-                   ? " ..."
-                   : "\n" + std::string(dim + 1, ' ') + "...");
-        i = extent - 3;
-      }
-      if (i) {
-        if (dim + 1 == shape.size())
-          os << ' ';
-        else
-          os << std::string(shape.size() - dim - 1, '\n')
-             << std::string(dim + 1, ' ');
-      }
-      if (dim + 1 == shape.size())
-        os << left_justify("", width - texts[base + i].size())
-           << texts[base + i];
-      else
-        print(dim + 1, base + i * strides[dim]);
-    }
-    os << ']';
-  };
-  print(0, 0);
-}
 
 //===----------------------------------------------------------------------===//
 // Inputs

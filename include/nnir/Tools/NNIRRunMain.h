@@ -72,10 +72,6 @@ int runNNIRRun(const NNIRRunConfig &config, llvm::raw_ostream &out,
 /// Parses the command line into a config and runs it.
 int nnirRunMain(int argc, char **argv);
 
-/// Prints \p array as NumPy's str() does (nested brackets, summarised with
-/// "..." beyond 1000 elements).
-void printArrayLikeNumPy(const NDArray &array, llvm::raw_ostream &os);
-
 } // namespace nnir
 
 #endif // NNIR_TOOLS_NNIRRUNMAIN_H
