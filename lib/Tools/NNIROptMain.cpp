@@ -411,8 +411,10 @@ static void printPassList(raw_ostream &os) {
       os << " - " << description;
     os << "\n";
     for (const PassOptionInfo &option : registration->options) {
-      os << "    " << option.name << ": " << getOptionTypeName(option.type)
-         << " = " << option.defaultValue.str();
+      os << "    " << option.name << ": " << getOptionTypeName(option.type);
+      if (option.range)
+        os << " (" << option.range->str() << ")";
+      os << " = " << option.defaultValue.str();
       if (!option.description.empty())
         os << " - " << option.description;
       os << "\n";

@@ -140,7 +140,8 @@ void nnir::registerTransformPasses() {
     };
     fuseOps.options = {{"fuse_opt_level", OptionType::Int, OptionValue(-1),
                         "0: every call its own primitive function; -1: the "
-                        "context's opt level"}};
+                        "context's opt level",
+                        IntegerRange<int64_t>(-1, 3)}};
     add(std::move(fuseOps));
 
     PassRegistration foldConstant;
@@ -179,7 +180,7 @@ void nnir::registerTransformPasses() {
         {"random", OptionType::Bool, OptionValue(false),
          "bind every parameter but the first to values in [0.1, 1.0)"},
         {"seed", OptionType::Int, OptionValue(int64_t(0)),
-         "the seed of random=true"}};
+         "the seed of random=true", IntegerRange<int64_t>(0, INT64_MAX)}};
     add(std::move(bindParams));
 
     add("ToANormalForm",
