@@ -235,10 +235,10 @@ Error GraphImporter::bindInputs(const onnx::GraphProto &graph,
     if (value != givenValues.end()) {
       const NDArray &array = value->second;
       if (array.getDType() != *dtype || array.getShape() != ArrayRef(shape))
-        return error("graph input '" + name + "' is declared as " +
-                     (*type)->str() + ", but the value given for it is " +
-                     TensorType::get(array.getShape(), array.getDType())
-                         ->str());
+        return error(
+            "graph input '" + name + "' is declared as " + (*type)->str() +
+            ", but the value given for it is " +
+            TensorType::get(array.getShape(), array.getDType())->str());
       knownInputs[var.get()] = RuntimeValue::tensor(array);
       known = true;
     }

@@ -225,10 +225,10 @@ Error PassContext::setConfig(StringRef key, OptionValue value) {
     value = OptionValue(value.getFloat());
   if (entry->range && value.getType() == OptionType::Int &&
       !entry->range->contains(value.getInt()))
-    return createStringError(inconvertibleErrorCode(),
-                             "pass config '" + key + "': " +
-                                 entry->range->describeMismatch(
-                                     Twine(value.getInt())));
+    return createStringError(
+        inconvertibleErrorCode(),
+        "pass config '" + key +
+            "': " + entry->range->describeMismatch(Twine(value.getInt())));
   config[key] = std::move(value);
   return Error::success();
 }

@@ -67,11 +67,10 @@ FloatDigits nnir::generateFloatDigits(const fltSemantics &sem, uint64_t bits,
 
   // Room for the value times the largest power of ten it is scaled by, and
   // for the margins grown by a digit per step.
-  unsigned width =
-      2 * (APFloat::semanticsMaxExponent(sem) -
-           APFloat::semanticsMinExponent(sem) +
-           APFloat::semanticsPrecision(sem)) +
-      512;
+  unsigned width = 2 * (APFloat::semanticsMaxExponent(sem) -
+                        APFloat::semanticsMinExponent(sem) +
+                        APFloat::semanticsPrecision(sem)) +
+                   512;
   width = (width + 63) / 64 * 64;
   auto pow2 = [&](int n) { return APInt::getOneBitSet(width, n); };
   auto pow10 = [&](int n) {
@@ -104,8 +103,7 @@ FloatDigits nnir::generateFloatDigits(const fltSemantics &sem, uint64_t bits,
   int power = int(std::ceil(double(int(d.topBit) + d.exponent) *
                                 0.30102999566398119521373889472449 -
                             0.69));
-  if (maxDigits >= 0 && count == DigitCount::Fractional &&
-      power <= -maxDigits)
+  if (maxDigits >= 0 && count == DigitCount::Fractional && power <= -maxDigits)
     power = -maxDigits + 1;
   if (power > 0) {
     den *= pow10(power);
@@ -126,8 +124,8 @@ FloatDigits nnir::generateFloatDigits(const fltSemantics &sem, uint64_t bits,
   // required.
   int lastAllowed = INT32_MIN;
   if (maxDigits >= 0)
-    lastAllowed = count == DigitCount::Significant ? power - maxDigits
-                                                   : -maxDigits;
+    lastAllowed =
+        count == DigitCount::Significant ? power - maxDigits : -maxDigits;
   int lastRequired = power;
   if (minDigits >= 0)
     lastRequired = std::min(lastRequired, count == DigitCount::Significant

@@ -123,8 +123,10 @@ struct CLOptions {
       cl::desc("Print constants with at most N elements, or of one repeated "
                "value, inline; others go to the metadata section (0: TVM's "
                "syntax, every non-scalar constant; negative: inline all)"),
-      cl::value_desc("N"), cl::init(PrintOptions().inlineConstantLimit),
-      cl::cat(cat), valueRange(IntegerRange<long long>::all())};
+      cl::value_desc("N"),
+      cl::init(PrintOptions().inlineConstantLimit),
+      cl::cat(cat),
+      valueRange(IntegerRange<long long>::all())};
   cl::opt<bool> noVersionHeader{
       "no-version-header",
       cl::desc("Do not print the #[version = \"0.0.5\"] header"),
@@ -176,7 +178,10 @@ struct CLOptions {
       "opt-level",
       cl::desc("Opt level of the pass context: a Sequential runs a pass only "
                "if the level is at least the pass's (default 2)"),
-      cl::value_desc("N"), cl::init(2), cl::cat(cat), valueRange(0u, 3u)};
+      cl::value_desc("N"),
+      cl::init(2),
+      cl::cat(cat),
+      valueRange(0u, 3u)};
   cl::list<std::string> disablePass{
       "disable-pass",
       cl::desc("Skip these passes where a Sequential lists them; a pass that "

@@ -179,14 +179,13 @@ static Error checkTensorResult(const Function &fn, StringRef name) {
     }
     if (!isa_and_nonnull<FuncType>(item.type))
       continue;
-    return makeError(item.loc,
-                     "@" + name + " returns a function" +
-                         (item.path.empty()
-                              ? ""
-                              : " in " + item.path + " of its result") +
-                         " (" + item.type->str() +
-                         "); nnir-run prints and writes only tensors and "
-                         "tuples of tensors");
+    return makeError(
+        item.loc,
+        "@" + name + " returns a function" +
+            (item.path.empty() ? "" : " in " + item.path + " of its result") +
+            " (" + item.type->str() +
+            "); nnir-run prints and writes only tensors and "
+            "tuples of tensors");
   }
   return Error::success();
 }

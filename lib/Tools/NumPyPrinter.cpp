@@ -74,11 +74,11 @@ struct FloatValue {
 /// before the point (sign included) and \p padRight after it (negative:
 /// no padding). \p precision and \p minDigits bound the digits, counted as
 /// \p count says.
-std::string formatPositional(const FloatValue &v, int precision,
-                             int minDigits, DigitCount count, Trim trim,
-                             int padLeft, int padRight) {
-  FloatDigits d = generateFloatDigits(*v.sem, v.bits, precision, minDigits,
-                                      count);
+std::string formatPositional(const FloatValue &v, int precision, int minDigits,
+                             DigitCount count, Trim trim, int padLeft,
+                             int padRight) {
+  FloatDigits d =
+      generateFloatDigits(*v.sem, v.bits, precision, minDigits, count);
   std::string sign = v.isNegative() ? "-" : "";
   std::string text;
   int wholeDigits, fractionDigits;
@@ -89,8 +89,8 @@ std::string formatPositional(const FloatValue &v, int precision,
       text = d.digits + std::string(wholeDigits - numDigits, '0');
       fractionDigits = 0;
     } else {
-      text = d.digits.substr(0, wholeDigits) + "." +
-             d.digits.substr(wholeDigits);
+      text =
+          d.digits.substr(0, wholeDigits) + "." + d.digits.substr(wholeDigits);
       fractionDigits = numDigits - wholeDigits;
     }
   } else {
@@ -142,10 +142,9 @@ std::string formatPositional(const FloatValue &v, int precision,
 /// digits (negative: 2).
 std::string formatScientific(const FloatValue &v, int precision, int minDigits,
                              Trim trim, int padLeft, int expDigits) {
-  FloatDigits d = generateFloatDigits(*v.sem, v.bits,
-                                      precision < 0 ? -1 : precision + 1,
-                                      minDigits < 0 ? -1 : minDigits + 1,
-                                      DigitCount::Significant);
+  FloatDigits d = generateFloatDigits(
+      *v.sem, v.bits, precision < 0 ? -1 : precision + 1,
+      minDigits < 0 ? -1 : minDigits + 1, DigitCount::Significant);
   int left = v.isNegative() ? 2 : 1;
   std::string text = padLeft > left ? std::string(padLeft - left, ' ') : "";
   if (v.isNegative())
@@ -219,8 +218,7 @@ double divideInFormat(const fltSemantics &sem, double a, double b) {
 /// '-', suppress_small off, fitted to the printed elements.
 class FloatingFormat {
 public:
-  FloatingFormat(const fltSemantics &sem, ArrayRef<uint64_t> data)
-      : sem(sem) {
+  FloatingFormat(const fltSemantics &sem, ArrayRef<uint64_t> data) : sem(sem) {
     SmallVector<FloatValue, 0> finite;
     for (uint64_t bits : data)
       if (FloatValue{&sem, bits}.isFinite())
@@ -356,8 +354,8 @@ SmallVector<int64_t, 8> ArrayPrinter::getItems(unsigned axis) const {
 /// never leaving a line with nothing but the prefix).
 static void extendLine(std::string &s, std::string &line, StringRef word,
                        int width, StringRef prefix) {
-  bool wrap = line.size() + word.size() > size_t(width) &&
-              line.size() > prefix.size();
+  bool wrap =
+      line.size() + word.size() > size_t(width) && line.size() > prefix.size();
   if (wrap) {
     s += StringRef(line).rtrim(' ');
     s += '\n';
@@ -420,8 +418,8 @@ std::string ArrayPrinter::print() {
     SmallVector<uint64_t, 0> data;
     for (int64_t i : printed)
       data.push_back(array.getElementBits(i));
-    auto floating = std::make_shared<FloatingFormat>(
-        *dtype.getFloatSemantics(), data);
+    auto floating =
+        std::make_shared<FloatingFormat>(*dtype.getFloatSemantics(), data);
     format = [this, floating](int64_t i) {
       return (*floating)(array.getElementBits(i));
     };

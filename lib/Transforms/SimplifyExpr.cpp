@@ -191,9 +191,8 @@ private:
   /// with \p value's sign (zeros() makes +0); integer ones with either.
   bool isIdentity(const Expr *e, double value) const {
     auto matches = [&](double element, DataType dtype) {
-      return element == value &&
-             (!dtype.isFloatingPoint() ||
-              std::signbit(element) == std::signbit(value));
+      return element == value && (!dtype.isFloatingPoint() ||
+                                  std::signbit(element) == std::signbit(value));
     };
     if (const auto *constant = dyn_cast<Constant>(e)) {
       const NDArray &data = constant->getData();

@@ -364,17 +364,17 @@ TEST_F(PassContextTest, SetConfigRangedIntSaysTheRange) {
   ASSERT_FALSE(bool(ctx->setConfigFromString("unittest.ctx.ranged", "3")));
   EXPECT_EQ(ctx->getConfig("unittest.ctx.ranged")->getInt(), 3);
   Ref<PassContext> fresh = PassContext::create();
-  EXPECT_EQ(errorMessage(fresh->setConfig("unittest.ctx.ranged",
-                                          OptionValue(4))),
-            "pass config 'unittest.ctx.ranged': expected an integer from -1 "
-            "to 3, got '4'");
+  EXPECT_EQ(
+      errorMessage(fresh->setConfig("unittest.ctx.ranged", OptionValue(4))),
+      "pass config 'unittest.ctx.ranged': expected an integer from -1 "
+      "to 3, got '4'");
   for (StringRef text : {"-2", "99999999999999999999", "x", "1.5"})
-    EXPECT_EQ(errorMessage(
-                  fresh->setConfigFromString("unittest.ctx.ranged", text)),
-              ("pass config 'unittest.ctx.ranged': expected an integer from "
-               "-1 to 3, got '" +
-               text + "'")
-                  .str());
+    EXPECT_EQ(
+        errorMessage(fresh->setConfigFromString("unittest.ctx.ranged", text)),
+        ("pass config 'unittest.ctx.ranged': expected an integer from "
+         "-1 to 3, got '" +
+         text + "'")
+            .str());
   EXPECT_EQ(fresh->getConfig("unittest.ctx.ranged"), nullptr);
   // Keys without a range take any int64.
   EXPECT_FALSE(PassConfigRegistry::instance()

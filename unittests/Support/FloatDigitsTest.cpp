@@ -30,8 +30,7 @@ FloatDigits ofDouble(double value, int maxDigits = -1, int minDigits = -1,
 FloatDigits ofFloat(float value, int maxDigits = -1, int minDigits = -1) {
   uint32_t bits;
   std::memcpy(&bits, &value, sizeof(bits));
-  return generateFloatDigits(APFloat::IEEEsingle(), bits, maxDigits,
-                             minDigits);
+  return generateFloatDigits(APFloat::IEEEsingle(), bits, maxDigits, minDigits);
 }
 
 void expectDigits(const FloatDigits &d, const char *digits, int exponent) {
@@ -56,8 +55,8 @@ TEST(FloatDigitsTest, ShortestInEachFormat) {
 
 TEST(FloatDigitsTest, LimitsCountedFromTheFirstDigitOrThePoint) {
   expectDigits(ofDouble(2.0 / 3, 3), "667", -1);
-  expectDigits(ofDouble(0.123456789, 8, -1, DigitCount::Fractional),
-               "12345679", -1);
+  expectDigits(ofDouble(0.123456789, 8, -1, DigitCount::Fractional), "12345679",
+               -1);
   // Eight fractional digits leave three significant digits of 0.0000012345.
   expectDigits(ofDouble(0.0000012345, 8, -1, DigitCount::Fractional), "123",
                -6);

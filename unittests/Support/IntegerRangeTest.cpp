@@ -1,4 +1,5 @@
-//===- IntegerRangeTest.cpp - Tests of IntegerRange ------------------------===//
+//===- IntegerRangeTest.cpp - Tests of IntegerRange
+//------------------------===//
 //
 /// \file
 /// How a range is stated, and reading text against it at the edges of the
@@ -44,7 +45,8 @@ TEST(IntegerRangeTest, ParseInRange) {
 
 TEST(IntegerRangeTest, ParseOutOfRangeSaysTheRange) {
   IntegerRange<int> level(-1, 3);
-  EXPECT_EQ(parseError(level, "7"), "expected an integer from -1 to 3, got '7'");
+  EXPECT_EQ(parseError(level, "7"),
+            "expected an integer from -1 to 3, got '7'");
   EXPECT_EQ(parseError(level, "-5"),
             "expected an integer from -1 to 3, got '-5'");
   // Beyond the type itself.
@@ -60,9 +62,9 @@ TEST(IntegerRangeTest, ParseOutOfRangeSaysTheRange) {
 TEST(IntegerRangeTest, ParseNotAnInteger) {
   IntegerRange<unsigned> depth(1, 100000);
   for (StringRef text : {"", "abc", "1.5", "1e3", " 1", "1 "})
-    EXPECT_EQ(parseError(depth, text),
-              ("expected an integer from 1 to 100000, got '" + text + "'")
-                  .str())
+    EXPECT_EQ(
+        parseError(depth, text),
+        ("expected an integer from 1 to 100000, got '" + text + "'").str())
         << text.str();
 }
 
