@@ -93,7 +93,7 @@ private:
   StringMap<Value> values;
   std::unique_ptr<ExecutionEngine> engine;
   DenseMap<const Expr *, NDArray> evaluated;
-  /// Parameters whose values are known (ONNXImportOptions::inputValues).
+  /// Parameters whose values are known (ONNXImportOptions::getInputValues).
   DenseMap<const Var *, RuntimeValue> knownInputs;
 };
 
@@ -153,6 +153,20 @@ Error GraphImporter::bindInitializers(onnx::GraphProto &graph) {
 
 Error GraphImporter::bindInputs(const onnx::GraphProto &graph,
                                 SmallVectorImpl<Ref<Var>> &params) {
+  // The values given for the inputs, asked for once with every input name.
+  StringMap<NDArray> givenValues;
+  if (options.getInputValues) {
+    std::vector<std::string> names;
+    StringSet<> listed;
+    for (const onnx::ValueInfoProto &input : graph.input())
+      if (!input.name().empty() && !values.count(input.name()) &&
+          listed.insert(input.name()).second)
+        names.push_back(input.name());
+    Expected<StringMap<NDArray>> given = options.getInputValues(names);
+    if (!given)
+      return given.takeError();
+    givenValues = std::move(*given);
+  }
   StringSet<> seen;
   for (const onnx::ValueInfoProto &input : graph.input()) {
     StringRef name = input.name();
@@ -219,14 +233,16 @@ Error GraphImporter::bindInputs(const onnx::GraphProto &graph,
       return error("graph input '" + name + "': " + toString(type.takeError()));
     Ref<Var> var = Var::get(name, *type);
     params.push_back(var);
-    // A value of another type is not used (the caller reports it when it
-    // binds the parameter).
     bool known = false;
-    auto value = options.inputValues.find(name);
-    if (value != options.inputValues.end() &&
-        value->second.getDType() == *dtype &&
-        value->second.getShape() == ArrayRef(shape)) {
-      knownInputs[var.get()] = RuntimeValue::tensor(value->second);
+    auto value = givenValues.find(name);
+    if (value != givenValues.end()) {
+      const NDArray &array = value->second;
+      if (array.getDType() != *dtype || array.getShape() != ArrayRef(shape))
+        return error(
+            "graph input '" + name + "' is declared as " + (*type)->str() +
+            ", but the value given for it is " +
+            TensorType::get(array.getShape(), array.getDType())->str());
+      knownInputs[var.get()] = RuntimeValue::tensor(array);
       known = true;
     }
     values.try_emplace(name, Value{var, /*constant=*/known});

@@ -673,6 +673,16 @@ Ref<Expr> Parser::parseExprSeq() {
         return nullptr;
       continue;
     }
+    // `%a = e;` (or `%a: T = e;`): no expression goes on like that. As in
+    // TVM, only numbered graph variables bind without `let`.
+    if (tok.is(TokenKind::LocalVar) &&
+        (peekKind() == TokenKind::Equal || peekKind() == TokenKind::Colon)) {
+      emitError(tok.getLoc(), "a named variable is bound with 'let' ('let " +
+                                  tok.spelling +
+                                  " = ...;'); bindings without 'let' are "
+                                  "numbered ('%0 = ...;')");
+      return nullptr;
+    }
     if (tok.is(TokenKind::KwFreeVar)) {
       if (!parseFreeVar())
         return nullptr;
@@ -740,6 +750,13 @@ bool Parser::parseLetBinding(SmallVector<SeqItem, 0> &items) {
 /// `let %x (: T)? =`: the variable, bound.
 Ref<Var> Parser::parseLetHead() {
   consume(); // let
+  if (tok.is(TokenKind::GraphVar)) {
+    emitError(tok.getLoc(), "a numbered variable is bound without 'let' ('" +
+                                tok.spelling +
+                                " = ...;'); 'let' binds a named variable "
+                                "('let %x = ...;')");
+    return nullptr;
+  }
   if (tok.isNot(TokenKind::LocalVar)) {
     emitUnexpected("a variable ('%name') after 'let'");
     return nullptr;

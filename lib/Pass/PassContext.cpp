@@ -223,6 +223,12 @@ Error PassContext::setConfig(StringRef key, OptionValue value) {
             getOptionTypeName(value.getType()));
   if (intAsFloat)
     value = OptionValue(value.getFloat());
+  if (entry->range && value.getType() == OptionType::Int &&
+      !entry->range->contains(value.getInt()))
+    return createStringError(
+        inconvertibleErrorCode(),
+        "pass config '" + key +
+            "': " + entry->range->describeMismatch(Twine(value.getInt())));
   config[key] = std::move(value);
   return Error::success();
 }
@@ -232,6 +238,15 @@ Error PassContext::setConfigFromString(StringRef key, StringRef text) {
       PassConfigRegistry::instance().lookup(key);
   if (!entry)
     return setConfig(key, OptionValue(text.str())); // Reports the key.
+  // A ranged int says its range for any text it refuses.
+  if (entry->range) {
+    Expected<int64_t> number = entry->range->parse(text.trim());
+    if (!number)
+      return createStringError(inconvertibleErrorCode(),
+                               "pass config '" + key +
+                                   "': " + toString(number.takeError()));
+    return setConfig(key, OptionValue(*number));
+  }
   Expected<OptionValue> value = parseOptionValue(text, entry->type);
   if (!value)
     return createStringError(inconvertibleErrorCode(),
@@ -320,6 +335,15 @@ void PassConfigRegistry::registerOption(StringRef key, OptionType type,
   }
   index[key] = entries.size();
   entries.push_back({key.str(), type, description.str()});
+}
+
+void PassConfigRegistry::registerIntOption(StringRef key,
+                                           IntegerRange<int64_t> range,
+                                           StringRef description) {
+  if (index.count(key))
+    return registerOption(key, OptionType::Int, description); // Checks.
+  registerOption(key, OptionType::Int, description);
+  entries.back().range = range;
 }
 
 const PassConfigRegistry::Entry *

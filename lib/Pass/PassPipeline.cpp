@@ -40,7 +40,8 @@ static ArrayRef<PassOptionInfo> getSequentialOptions() {
       {"name", OptionType::String, OptionValue("sequential"),
        "the name of the Sequential"},
       {"opt_level", OptionType::Int, OptionValue(0),
-       "the opt level at which an enclosing Sequential runs it"},
+       "the opt level at which an enclosing Sequential runs it",
+       IntegerRange<int64_t>(0, 3)},
       {"required", OptionType::StringList,
        OptionValue(std::vector<std::string>()), "passes to run before it"},
   };

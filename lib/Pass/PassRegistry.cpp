@@ -83,7 +83,10 @@ const PassOptionInfo *passimpl::findPassOption(ArrayRef<PassOptionInfo> options,
 Expected<OptionValue> passimpl::parsePassOption(const PassOptionInfo &option,
                                                 StringRef passName,
                                                 StringRef text) {
-  Expected<OptionValue> value = parseOptionValue(text, option.type);
+  Expected<OptionValue> value =
+      option.range && option.type == OptionType::Int
+          ? Expected<OptionValue>(option.range->parse(text.trim()))
+          : parseOptionValue(text, option.type);
   if (value)
     return value;
   return makeError("option '" + option.name + "' of pass " + passName + ": " +

@@ -83,8 +83,7 @@ Expected<Ref<IRModule>> nnir::loadModule(SourceMgr &sourceMgr,
   ONNXImportOptions importOptions;
   for (const auto &entry : options.inputShapes)
     importOptions.inputShapes[entry.getKey()] = entry.getValue();
-  for (const auto &entry : options.inputValues)
-    importOptions.inputValues[entry.getKey()] = entry.getValue();
+  importOptions.getInputValues = options.getInputValues;
   importOptions.maxTensorBytes = options.parserOptions.maxConstantBytes;
   Expected<Ref<IRModule>> module =
       importONNX(buffer.getMemBufferRef(), importOptions);

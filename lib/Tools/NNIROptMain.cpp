@@ -10,6 +10,7 @@
 #include "nnir/Tools/ModuleLoader.h"
 
 #include "LLVMOptions.h"
+#include "RangedOption.h"
 
 #include "nnir/ExecutionEngine/ExecutionEngine.h"
 #include "nnir/IR/Module.h"
@@ -27,6 +28,7 @@
 #include "nnir/Pass/RemarkStreamer.h"
 #include "nnir/Support/Diagnostics.h"
 #include "nnir/Support/Heap.h"
+#include "nnir/Support/Stack.h"
 #include "nnir/Support/Suggestions.h"
 #include "nnir/Transforms/InferType.h"
 #include "nnir/Transforms/Pipelines.h"
@@ -85,14 +87,16 @@ struct CLOptions {
       cl::value_desc("filename"), cl::init("-"), cl::cat(cat)};
 
   // Parsing.
-  cl::opt<unsigned> maxNestingDepth{
+  RangedOpt<unsigned> maxNestingDepth{
       "max-nesting-depth",
-      cl::desc("Deepest syntactic nesting the parser accepts"),
-      cl::init(ParserOptions().maxNestingDepth), cl::cat(cat)};
-  cl::opt<uint64_t> maxConstantBytes{
+      cl::desc("Deepest syntactic nesting the parser accepts (default 1000)"),
+      cl::init(ParserOptions().maxNestingDepth), cl::cat(cat),
+      valueRange(1u, kMaxNestingDepth)};
+  RangedOpt<unsigned long long> maxConstantBytes{
       "max-constant-bytes",
       cl::desc("Largest constant (in bytes) the parser will materialise"),
-      cl::init(ParserOptions().maxConstantBytes), cl::cat(cat)};
+      cl::init(ParserOptions().maxConstantBytes), cl::cat(cat),
+      valueRange(IntegerRange<unsigned long long>::all())};
 
   // Verification.
   cl::opt<bool> verify{
@@ -114,13 +118,15 @@ struct CLOptions {
   cl::opt<bool> printTypes{
       "print-types", cl::desc("Print /* ty=... */ after typed expressions"),
       cl::init(false), cl::cat(cat)};
-  cl::opt<int64_t> inlineConstantLimit{
+  RangedOpt<long long> inlineConstantLimit{
       "inline-constant-limit",
       cl::desc("Print constants with at most N elements, or of one repeated "
                "value, inline; others go to the metadata section (0: TVM's "
                "syntax, every non-scalar constant; negative: inline all)"),
-      cl::value_desc("N"), cl::init(PrintOptions().inlineConstantLimit),
-      cl::cat(cat)};
+      cl::value_desc("N"),
+      cl::init(PrintOptions().inlineConstantLimit),
+      cl::cat(cat),
+      valueRange(IntegerRange<long long>::all())};
   cl::opt<bool> noVersionHeader{
       "no-version-header",
       cl::desc("Do not print the #[version = \"0.0.5\"] header"),
@@ -168,11 +174,14 @@ struct CLOptions {
       "print-pipeline",
       cl::desc("Print the pipeline with default<ON> expanded, and exit"),
       cl::init(false), cl::cat(cat)};
-  cl::opt<unsigned> optLevel{
+  RangedOpt<unsigned> optLevel{
       "opt-level",
       cl::desc("Opt level of the pass context: a Sequential runs a pass only "
                "if the level is at least the pass's (default 2)"),
-      cl::value_desc("N"), cl::init(2), cl::cat(cat)};
+      cl::value_desc("N"),
+      cl::init(2),
+      cl::cat(cat),
+      valueRange(0u, 3u)};
   cl::list<std::string> disablePass{
       "disable-pass",
       cl::desc("Skip these passes where a Sequential lists them; a pass that "
@@ -407,8 +416,10 @@ static void printPassList(raw_ostream &os) {
       os << " - " << description;
     os << "\n";
     for (const PassOptionInfo &option : registration->options) {
-      os << "    " << option.name << ": " << getOptionTypeName(option.type)
-         << " = " << option.defaultValue.str();
+      os << "    " << option.name << ": " << getOptionTypeName(option.type);
+      if (option.range)
+        os << " (" << option.range->str() << ")";
+      os << " = " << option.defaultValue.str();
       if (!option.description.empty())
         os << " - " << option.description;
       os << "\n";
@@ -416,7 +427,8 @@ static void printPassList(raw_ostream &os) {
   }
 }
 
-/// `--list-pass-configs`: every registered config key with its type.
+/// `--list-pass-configs`: every registered config key with its type (and
+/// range).
 static void printPassConfigList(raw_ostream &os) {
   std::vector<const PassConfigRegistry::Entry *> entries;
   for (const PassConfigRegistry::Entry &entry :
@@ -428,7 +440,10 @@ static void printPassConfigList(raw_ostream &os) {
   });
   os << "Pass config options (--pass-config=key=value):\n";
   for (const PassConfigRegistry::Entry *entry : entries) {
-    os << "  " << entry->key << " (" << getOptionTypeName(entry->type) << ")";
+    os << "  " << entry->key << " (" << getOptionTypeName(entry->type);
+    if (entry->range)
+      os << ", " << entry->range->str();
+    os << ")";
     if (!entry->description.empty())
       os << " - " << entry->description;
     os << "\n";

@@ -11,6 +11,7 @@
 #include "nnir/Tools/NNIRRunMain.h"
 
 #include "LLVMOptions.h"
+#include "RangedOption.h"
 
 #include "nnir/ExecutionEngine/Evaluator.h"
 #include "nnir/IR/Module.h"
@@ -22,8 +23,8 @@
 #include "nnir/Pass/PassRegistry.h"
 #include "nnir/Runtime/NumPy.h"
 #include "nnir/Support/Diagnostics.h"
-#include "nnir/Support/Numbers.h"
 #include "nnir/Tools/ModuleLoader.h"
+#include "nnir/Tools/NumPyPrinter.h"
 #include "nnir/Transforms/InferType.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -37,91 +38,12 @@
 #include "llvm/Support/WithColor.h"
 
 #include <chrono>
-#include <cmath>
 #include <random>
 
 using namespace llvm;
 using namespace nnir;
 
 static constexpr StringLiteral kToolName = "nnir-run";
-
-//===----------------------------------------------------------------------===//
-// Printing like NumPy
-//===----------------------------------------------------------------------===//
-
-/// The shortest text that reads back as \p v in \p dtype's precision.
-static std::string formatNumPyFloat(double v, DataType dtype) {
-  if (std::isnan(v))
-    return "nan";
-  if (std::isinf(v))
-    return v < 0 ? "-inf" : "inf";
-  if (v == std::floor(v) && std::fabs(v) < 1e16)
-    return formatv("{0}.", static_cast<int64_t>(v)).str();
-  // The shortest digits that read back in the tensor's own precision
-  // (nnir/Support/Numbers.h), as NumPy prints float16 0.1 as `0.1`. \p v
-  // is the element widened exactly, so it narrows back exactly.
-  const fltSemantics &sem = *dtype.getFloatSemantics();
-  return formatFloatBits(sem, *narrowFromDouble(v, sem));
-}
-
-void nnir::printArrayLikeNumPy(const NDArray &array, raw_ostream &os) {
-  DataType dtype = array.getDType();
-  int64_t n = array.getNumElements();
-  ArrayRef<int64_t> shape = array.getShape();
-  bool summarise = n > 1000;
-  auto element = [&](int64_t i) -> std::string {
-    if (dtype.isBool())
-      return array.getElementAsInt(i) ? "True" : "False";
-    if (dtype.isFloatingPoint())
-      return formatNumPyFloat(array.getElementAsDouble(i), dtype);
-    if (dtype.isUInt() && dtype.getBits() == 64)
-      return utostr(static_cast<uint64_t>(array.getElementAsInt(i)));
-    return itostr(array.getElementAsInt(i));
-  };
-  // Every printed element has one width, as NumPy pads them.
-  std::vector<std::string> texts(n);
-  size_t width = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    texts[i] = element(i);
-    width = std::max(width, texts[i].size());
-  }
-  if (shape.empty()) {
-    os << texts[0];
-    return;
-  }
-  // Row-major strides.
-  SmallVector<int64_t, 4> strides(shape.size(), 1);
-  for (size_t d = shape.size() - 1; d-- > 0;)
-    strides[d] = strides[d + 1] * shape[d + 1];
-  std::function<void(unsigned, int64_t)> print = [&](unsigned dim,
-                                                     int64_t base) {
-    os << '[';
-    int64_t extent = shape[dim];
-    bool cut = summarise && extent > 6;
-    for (int64_t i = 0; i < extent; ++i) {
-      if (cut && i == 3) {
-        os << (dim + 1 == shape.size()
-                   ? " ..."
-                   : "\n" + std::string(dim + 1, ' ') + "...");
-        i = extent - 3;
-      }
-      if (i) {
-        if (dim + 1 == shape.size())
-          os << ' ';
-        else
-          os << std::string(shape.size() - dim - 1, '\n')
-             << std::string(dim + 1, ' ');
-      }
-      if (dim + 1 == shape.size())
-        os << left_justify("", width - texts[base + i].size())
-           << texts[base + i];
-      else
-        print(dim + 1, base + i * strides[dim]);
-    }
-    os << ']';
-  };
-  print(0, 0);
-}
 
 //===----------------------------------------------------------------------===//
 // Inputs
@@ -153,6 +75,121 @@ static Expected<NDArray> randomArray(const TensorType &type,
   return array;
 }
 
+/// An `--input NAME=PATH` with NAME resolved against the parameters.
+struct InputBinding {
+  std::string name;
+  std::string path;
+};
+
+/// Resolves `--input` text \p text against the entry's parameter names (an
+/// ONNX model's graph input names), \p isName: the rightmost '=' whose left
+/// side is a name, as it is or after one leading '%' (`%x=x.npy` binds x
+/// unless a parameter is named `%x`), ends NAME and the rest is PATH. So
+/// NAME may contain '=' and may start with '%'; the longest name wins (with
+/// inputs `a` and `a=b`, `a=b=t.npy` binds `a=b`, and `a=./b=t.npy` binds
+/// `a`). Nothing when no '=' splits off a name.
+static std::optional<InputBinding>
+resolveInput(StringRef text, function_ref<bool(StringRef)> isName) {
+  for (size_t eq = text.rfind('='); eq != StringRef::npos && eq > 0;
+       eq = text.rfind('=', eq)) {
+    StringRef name = text.take_front(eq), path = text.drop_front(eq + 1);
+    if (path.empty())
+      continue;
+    if (isName(name))
+      return InputBinding{name.str(), path.str()};
+    if (name.starts_with("%") && isName(name.drop_front()))
+      return InputBinding{name.drop_front().str(), path.str()};
+  }
+  return std::nullopt;
+}
+
+/// The error for `--input` text \p text that names none of \p names, the
+/// parameters of @\p entry.
+static Error unknownInputError(StringRef text, StringRef entry,
+                               ArrayRef<std::string> names) {
+  std::string list;
+  for (const std::string &name : names)
+    list += (list.empty() ? "%" : ", %") + name;
+  if (list.empty())
+    list = "(none)";
+  StringRef name = text.split('=').first;
+  if (text.count('=') > 1)
+    return makeError("unknown input in '" + text +
+                     "': no text before an '=' in it is a parameter name; @" +
+                     entry + " has the parameters " + list);
+  return makeError("unknown input '" + name.ltrim('%') + "': @" + entry +
+                   " has the parameters " + list);
+}
+
+/// \p arg as one shell word: as it is when it has only characters no shell
+/// treats specially, else in single quotes.
+static std::string shellWord(StringRef arg) {
+  bool plain = !arg.empty() && llvm::all_of(arg, [](char c) {
+    return isAlnum(c) || StringRef("%+,-./:=@_").contains(c);
+  });
+  if (plain)
+    return arg.str();
+  std::string quoted = "'";
+  for (char c : arg)
+    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+//===----------------------------------------------------------------------===//
+// Outputs
+//===----------------------------------------------------------------------===//
+
+/// Checks that \p fn (the entry, named \p name, with inferred types) returns
+/// tensors or nested tuples of them, which is what nnir-run prints and
+/// writes: a function (a closure) anywhere in the result is an error located
+/// at the expression that makes it, as far as the body shows it (the
+/// result's tuple literals are followed, let bodies skipped; a global
+/// function, whose node is located at its definition, is reported at the
+/// expression around it).
+static Error checkTensorResult(const Function &fn, StringRef name) {
+  struct Item {
+    const nnir::Type *type;
+    const Expr *expr; // Null where the body does not show the field.
+    SMLoc loc;        // Where the field is made, as far as known.
+    std::string path; // "", "field 1", "field 1.0".
+  };
+  auto locate = [](const Expr *e, SMLoc outer) {
+    return e && !isa<GlobalVar>(e) && e->getLoc().isValid() ? e->getLoc()
+                                                             : outer;
+  };
+  const Expr *body = fn.getBody().get();
+  SmallVector<Item, 4> stack{
+      {body->getCheckedType().get(), body, locate(body, fn.getLoc()), ""}};
+  while (!stack.empty()) {
+    Item item = stack.pop_back_val();
+    while (const auto *let = dyn_cast_or_null<Let>(item.expr)) {
+      item.expr = let->getBody().get();
+      item.loc = locate(item.expr, item.loc);
+    }
+    if (const auto *tuple = dyn_cast_or_null<TupleType>(item.type)) {
+      const auto *literal = dyn_cast_or_null<Tuple>(item.expr);
+      for (size_t i = tuple->getFields().size(); i-- > 0;) {
+        const Expr *field = literal ? literal->getFields()[i].get() : nullptr;
+        stack.push_back({tuple->getFields()[i].get(), field,
+                         locate(field, item.loc),
+                         (item.path.empty() ? "field " : item.path + ".") +
+                             std::to_string(i)});
+      }
+      continue;
+    }
+    if (!isa_and_nonnull<FuncType>(item.type))
+      continue;
+    return makeError(
+        item.loc,
+        "@" + name + " returns a function" +
+            (item.path.empty() ? "" : " in " + item.path + " of its result") +
+            " (" + item.type->str() +
+            "); nnir-run prints and writes only tensors and "
+            "tuples of tensors");
+  }
+  return Error::success();
+}
+
 //===----------------------------------------------------------------------===//
 // The driver
 //===----------------------------------------------------------------------===//
@@ -173,24 +210,33 @@ static int runNNIRRunOnStack(const NNIRRunConfig &config, raw_ostream &out,
   Expected<unsigned> bufferId = addInputFile(sourceMgr, config.inputFilename);
   if (!bufferId)
     return fail(bufferId.takeError());
-  // The inputs are read first: an ONNX model may need their values at
-  // import time (a shape given as a graph input). Errors are reported when
-  // the inputs are bound, after the names are checked.
+  // An ONNX model may need the values of its inputs at import time (a
+  // shape given as a graph input): the importer asks for them with the
+  // graph input names, against which the --input names resolve. What is
+  // read then is not read again when the inputs are bound.
   StringMap<NDArray> inputArrays;
-  for (const auto &[name, path] : config.inputs) {
-    Expected<NDArray> array =
-        loadInputTensor(path, config.engineOptions.maxTensorBytes);
-    if (array)
-      inputArrays.try_emplace(StringRef(name).ltrim('%'), std::move(*array));
-    else
-      consumeError(array.takeError());
-  }
   ModuleLoadOptions loadOptions;
   loadOptions.parserOptions = config.parserOptions;
   for (const auto &entry : config.inputShapes)
     loadOptions.inputShapes[entry.getKey()] = entry.getValue();
-  for (const auto &entry : inputArrays)
-    loadOptions.inputValues[entry.getKey()] = entry.getValue();
+  loadOptions.getInputValues =
+      [&](ArrayRef<std::string> names) -> Expected<StringMap<NDArray>> {
+    auto isName = [&](StringRef name) { return is_contained(names, name); };
+    for (const std::string &text : config.inputs) {
+      std::optional<InputBinding> input = resolveInput(text, isName);
+      if (!input)
+        return unknownInputError(text, config.entry, names);
+      if (inputArrays.count(input->name))
+        return makeError("input '" + input->name + "' is given twice");
+      Expected<NDArray> array =
+          loadInputTensor(input->path, config.engineOptions.maxTensorBytes);
+      if (!array)
+        return makeError("input '" + input->name +
+                         "': " + toString(array.takeError()));
+      inputArrays.try_emplace(input->name, std::move(*array));
+    }
+    return inputArrays;
+  };
   Expected<Ref<IRModule>> parsed =
       loadModule(sourceMgr, *bufferId, loadOptions);
   if (!parsed)
@@ -237,6 +283,8 @@ static int runNNIRRunOnStack(const NNIRRunConfig &config, raw_ostream &out,
   if (!entry)
     return failMessage("no function @" + config.entry + " in '" +
                        config.inputFilename + "'");
+  if (Error err = checkTensorResult(*entry, config.entry))
+    return fail(std::move(err));
 
   Expected<std::unique_ptr<ExecutionEngine>> engine =
       ExecutionEngine::create(config.engineOptions);
@@ -244,22 +292,19 @@ static int runNNIRRunOnStack(const NNIRRunConfig &config, raw_ostream &out,
     return fail(engine.takeError());
 
   // Bind the inputs.
+  std::vector<std::string> paramNames;
+  for (const Ref<Var> &p : entry->getParams())
+    paramNames.push_back(p->getNameHint().str());
+  auto isParamName = [&](StringRef name) {
+    return is_contained(paramNames, name);
+  };
   StringMap<std::string> paths;
-  for (const auto &[name, path] : config.inputs) {
-    StringRef bare = StringRef(name).ltrim('%');
-    bool known = llvm::any_of(entry->getParams(), [&](const Ref<Var> &p) {
-      return p->getNameHint() == bare;
-    });
-    if (!known) {
-      std::string names;
-      for (const Ref<Var> &p : entry->getParams())
-        names += (names.empty() ? "%" : ", %") + p->getNameHint().str();
-      return failMessage("unknown input '" + bare + "': @" + config.entry +
-                         " has the parameters " +
-                         (names.empty() ? std::string("(none)") : names));
-    }
-    if (!paths.try_emplace(bare, path).second)
-      return failMessage("input '" + bare + "' is given twice");
+  for (const std::string &text : config.inputs) {
+    std::optional<InputBinding> input = resolveInput(text, isParamName);
+    if (!input)
+      return fail(unknownInputError(text, config.entry, paramNames));
+    if (!paths.try_emplace(input->name, input->path).second)
+      return failMessage("input '" + input->name + "' is given twice");
   }
   std::mt19937_64 rng(config.randomSeed.value_or(0));
   std::vector<RuntimeValue> args;
@@ -271,11 +316,12 @@ static int runNNIRRunOnStack(const NNIRRunConfig &config, raw_ostream &out,
     auto it = paths.find(param->getNameHint());
     if (it == paths.end()) {
       if (!config.randomSeed)
-        return fail(makeError(
-            param->getLoc(),
-            "missing input for parameter '%" + param->getNameHint() +
-                "' of type " + typeString(type) + " (pass --input " +
-                param->getNameHint() + "=FILE.npy or --random-inputs)"));
+        return fail(
+            makeError(param->getLoc(),
+                      "missing input for parameter '%" + param->getNameHint() +
+                          "' of type " + typeString(type) + " (pass --input " +
+                          shellWord(param->getNameHint().str() + "=FILE.npy") +
+                          " or --random-inputs)"));
       if (!tensorType)
         return fail(makeError(param->getLoc(),
                               "cannot make random inputs for parameter '%" +
@@ -405,18 +451,19 @@ int nnir::nnirRunMain(int argc, char **argv) {
   cl::list<std::string> inputs(
       "input",
       cl::desc("Bind parameter NAME to a .npy file or a TensorProto (.pb): "
-               "NAME=PATH"),
+               "NAME=PATH (NAME may contain '='; a leading '%' is optional)"),
       cl::value_desc("NAME=PATH"), cl::cat(category));
   cl::list<std::string> inputShapes(
       "input-shape",
       cl::desc("Fix the shape of an ONNX graph input: NAME=D0xD1x... "
                "(repeatable)"),
       cl::value_desc("NAME=SHAPE"), cl::cat(category));
-  cl::opt<std::string> randomInputs(
+  RangedOpt<unsigned long long> randomInputs(
       "random-inputs", cl::ValueOptional,
       cl::desc("Seeded random values for parameters without --input "
                "(default seed 0)"),
-      cl::value_desc("SEED"), cl::cat(category));
+      cl::value_desc("SEED"), cl::cat(category),
+      valueRange(IntegerRange<unsigned long long>::all()));
   cl::opt<std::string> outputDir(
       "output-dir", cl::desc("Write each output as DIR/output_<i>.npy"),
       cl::value_desc("DIR"), cl::cat(category));
@@ -449,14 +496,16 @@ int nnir::nnirRunMain(int argc, char **argv) {
       "no-kernel-cache",
       cl::desc("Compile every primitive function (no in-memory cache)"),
       cl::cat(category));
-  cl::opt<uint64_t> maxTensorBytes(
+  RangedOpt<unsigned long long> maxTensorBytes(
       "max-tensor-bytes",
       cl::desc("Refuse to allocate any tensor larger than this"),
-      cl::init(UINT64_MAX), cl::cat(category));
-  cl::opt<int> kernelOptLevel(
+      cl::init(UINT64_MAX), cl::cat(category),
+      valueRange(IntegerRange<unsigned long long>::all()));
+  RangedOpt<int> kernelOptLevel(
       "kernel-opt-level",
-      cl::desc("LLVM optimisation level of kernels (0-3; -1: by work)"),
-      cl::init(-1), cl::cat(category));
+      cl::desc("LLVM optimisation level of kernels (-1, the default: by "
+               "work)"),
+      cl::init(-1), cl::cat(category), valueRange(-1, 3));
   cl::opt<bool> noParallel("no-parallel",
                            cl::desc("Run every kernel on one thread"),
                            cl::cat(category));
@@ -467,14 +516,15 @@ int nnir::nnirRunMain(int argc, char **argv) {
   NNIRRunConfig config;
   config.inputFilename = inputFilename;
   config.entry = entry;
+  // NAME=PATH is split when the names are known (resolveInput).
   for (const std::string &binding : inputs) {
-    auto [name, path] = StringRef(binding).split('=');
-    if (name.empty() || path.empty()) {
+    StringRef text = binding;
+    if (text.size() < 3 || !text.drop_front().drop_back().contains('=')) {
       WithColor::error(errs(), kToolName)
           << "expected --input NAME=PATH, got '" << binding << "'\n";
       return 1;
     }
-    config.inputs.emplace_back(name.str(), path.str());
+    config.inputs.push_back(binding);
   }
   for (const std::string &spec : inputShapes) {
     if (Error err = parseInputShape(spec, config.inputShapes)) {
@@ -482,17 +532,8 @@ int nnir::nnirRunMain(int argc, char **argv) {
       return 1;
     }
   }
-  if (randomInputs.getNumOccurrences()) {
-    uint64_t seed = 0;
-    if (!randomInputs.empty() &&
-        StringRef(randomInputs).getAsInteger(10, seed)) {
-      WithColor::error(errs(), kToolName)
-          << "--random-inputs takes an integer seed, got '" << randomInputs
-          << "'\n";
-      return 1;
-    }
-    config.randomSeed = seed;
-  }
+  if (randomInputs.getNumOccurrences())
+    config.randomSeed = randomInputs;
   config.outputDir = outputDir;
   config.print = print;
   config.time = time;

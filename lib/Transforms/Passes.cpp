@@ -118,25 +118,29 @@ void nnir::registerTransformPasses() {
         createBackwardFoldScaleAxisPass);
 
     PassConfigRegistry &configs = PassConfigRegistry::instance();
-    configs.registerOption(kFuseOpsMaxDepthConfig, OptionType::Int,
-                           "FuseOps: the largest number of nodes in one "
-                           "fused group (default 256)");
+    configs.registerIntOption(kFuseOpsMaxDepthConfig,
+                              IntegerRange<int64_t>(1, INT64_MAX),
+                              "FuseOps: the largest number of nodes in one "
+                              "fused group (default 256)");
     configs.registerOption(kFuseOpsLinkParamsConfig, OptionType::Bool,
                            "FuseOps: keep constant arguments inside the "
                            "primitive functions (default false)");
 
-    configs.registerOption(kFoldConstantMaxBytesConfig, OptionType::Int,
-                           "FoldConstant: do not materialise a value larger "
-                           "than this and than its constant inputs "
-                           "(default 10 MiB)");
-    configs.registerOption(kFoldConstantMaxBufferBytesConfig, OptionType::Int,
-                           "FoldConstant: leave unfolded what would need a "
-                           "buffer larger than this to evaluate (default "
-                           "4 GiB)");
-    configs.registerOption(kFoldConstantMaxWorkConfig, OptionType::Int,
-                           "FoldConstant: leave unfolded what would take more "
-                           "scalar operations than this to evaluate (default "
-                           "2^34)");
+    configs.registerIntOption(kFoldConstantMaxBytesConfig,
+                              IntegerRange<int64_t>(0, INT64_MAX),
+                              "FoldConstant: do not materialise a value "
+                              "larger than this and than its constant inputs "
+                              "(default 10 MiB)");
+    configs.registerIntOption(kFoldConstantMaxBufferBytesConfig,
+                              IntegerRange<int64_t>(0, INT64_MAX),
+                              "FoldConstant: leave unfolded what would need "
+                              "a buffer larger than this to evaluate "
+                              "(default 4 GiB)");
+    configs.registerIntOption(kFoldConstantMaxWorkConfig,
+                              IntegerRange<int64_t>(0, INT64_MAX),
+                              "FoldConstant: leave unfolded what would take "
+                              "more scalar operations than this to evaluate "
+                              "(default 2^34)");
 
     PassRegistration fuseOps;
     fuseOps.name = "FuseOps";
@@ -146,7 +150,8 @@ void nnir::registerTransformPasses() {
     };
     fuseOps.options = {{"fuse_opt_level", OptionType::Int, OptionValue(-1),
                         "0: every call its own primitive function; -1: the "
-                        "context's opt level"}};
+                        "context's opt level",
+                        IntegerRange<int64_t>(-1, 3)}};
     add(std::move(fuseOps));
 
     PassRegistration foldConstant;
@@ -185,7 +190,7 @@ void nnir::registerTransformPasses() {
         {"random", OptionType::Bool, OptionValue(false),
          "bind every parameter but the first to values in [0.1, 1.0)"},
         {"seed", OptionType::Int, OptionValue(int64_t(0)),
-         "the seed of random=true"}};
+         "the seed of random=true", IntegerRange<int64_t>(0, INT64_MAX)}};
     add(std::move(bindParams));
 
     add("ToANormalForm",

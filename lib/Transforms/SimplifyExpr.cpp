@@ -17,6 +17,8 @@
 
 #include "llvm/ADT/DenseMap.h"
 
+#include <cmath>
+
 using namespace llvm;
 using namespace nnir;
 using namespace nnir::patterns;
@@ -114,7 +116,11 @@ private:
     if (isAdd || isMultiply || op == ops["subtract"] || op == ops["divide"]) {
       if (post->getNumArgs() != 2)
         return post;
-      double identity = isAdd || op == ops["subtract"] ? 0.0 : 1.0;
+      // The identity of the operation, exact for every x: x + (-0) is x
+      // where x + (+0) turns x = -0 into +0, and x - (+0) is x where
+      // x - (-0) turns -0 into +0 (integers have one zero, so either sign
+      // matches theirs); x * 1 and x / 1 are x, inf and nan included.
+      double identity = isAdd ? -0.0 : op == ops["subtract"] ? 0.0 : 1.0;
       // x op identity, and identity op x for the commutative ones.
       if (isIdentity(post->getArg(1).get(), identity) &&
           hasType(post->getArg(0).get(), *type))
@@ -181,22 +187,30 @@ private:
   }
 
   /// True if \p e is a constant whose every element is \p value, or a
-  /// zeros/ones (_like) call of that value.
+  /// zeros/ones (_like) call of that value. Floating-point zeros match only
+  /// with \p value's sign (zeros() makes +0); integer ones with either.
   bool isIdentity(const Expr *e, double value) const {
+    auto matches = [&](double element, DataType dtype) {
+      return element == value && (!dtype.isFloatingPoint() ||
+                                  std::signbit(element) == std::signbit(value));
+    };
     if (const auto *constant = dyn_cast<Constant>(e)) {
       const NDArray &data = constant->getData();
       // One value repeated (a splat): its first element decides.
       int64_t n = data.isRepeated() ? 1 : data.getNumElements();
       for (int64_t i = 0; i < n; ++i)
-        if (data.getElementAsDouble(i) != value)
+        if (!matches(data.getElementAsDouble(i), data.getDType()))
           return false;
       return true;
     }
     if (const auto *call = dyn_cast<Call>(e)) {
       Op *op = call->getCalledOp();
-      if (value == 0.0)
-        return op == ops["zeros"] || op == ops["zeros_like"];
-      return op == ops["ones"] || op == ops["ones_like"];
+      bool zeros = op == ops["zeros"] || op == ops["zeros_like"];
+      bool ones = op == ops["ones"] || op == ops["ones_like"];
+      const TensorType *type = tensorTypeOf(call);
+      if (!type || !(zeros || ones))
+        return false;
+      return matches(zeros ? 0.0 : 1.0, type->getDType());
     }
     return false;
   }

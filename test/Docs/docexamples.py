@@ -5,10 +5,13 @@ Every fenced block of README.md and docs/*.md whose first line starts with
 and the lines after it, up to the next `$ ` line, are what it prints (stdout
 and stderr together; a command's own `>/dev/null` leaves only stderr). Each
 example is one lit test, named after its file and line
-(`Docs/Passes.md:194`). A command runs under bash in the source tree,
-with `build/bin/` and bare tool names meaning the tools of the build under
-test. The expected output must match line by line (trailing spaces aside),
-with two allowances:
+(`Docs/Passes.md:194`). A command runs under bash in the source tree as a
+reader would run it after README's set-up command: `build/bin/` means the
+tools of the build under test, and other commands come from PATH without
+the build's tools directory or LLVM's unversioned tools directory (Debian
+puts neither on PATH), so a bare `nnir-opt` or `llvm-remarkutil` fails the
+test, as does any command the shell cannot find or run. The expected output
+must match line by line (trailing spaces aside), with two allowances:
 
   - a line `...` (indented or not) stands for any number of lines;
   - a block preceded by `<!-- doc-test: times vary -->` compares the
@@ -20,9 +23,12 @@ A command whose expected output has an `error:` line must fail, any other
 must succeed. `<!-- doc-test: not run: REASON -->` before a block reports it
 as UNSUPPORTED with the reason (for commands that need files the suite does
 not build). Run this file directly to list the examples:
-`python3 test/Docs/docexamples.py README.md docs/*.md`.
+`python3 test/Docs/docexamples.py README.md docs/*.md`, or to run them:
+`python3 test/Docs/docexamples.py --run build/bin README.md docs/*.md`
+(test/Docs/harness checks the checker this way).
 """
 
+import argparse
 import difflib
 import glob
 import os
@@ -150,7 +156,15 @@ def matches(expected, actual):
     return match(0, 0)
 
 
-def run_example(example, src_root, tools_dir, extra_path=()):
+def reader_path(path, hidden_dirs):
+    """`path` (a PATH value) without the directories `hidden_dirs`, which a
+    reader who followed README's set-up does not have on PATH."""
+    hidden = {os.path.realpath(d) for d in hidden_dirs if d}
+    return os.pathsep.join(d for d in path.split(os.pathsep)
+                           if d and os.path.realpath(d) not in hidden)
+
+
+def run_example(example, src_root, tools_dir, hidden_dirs=()):
     """Runs every command of `example`; returns (passed, report).
 
     The commands run in a scratch directory that links every top-level entry
@@ -161,12 +175,16 @@ def run_example(example, src_root, tools_dir, extra_path=()):
         for entry in os.listdir(src_root):
             os.symlink(os.path.join(src_root, entry),
                        os.path.join(scratch, entry))
-        return _run_commands(example, scratch, tools_dir, extra_path)
+        return _run_commands(example, scratch, tools_dir, hidden_dirs)
 
 
-def _run_commands(example, cwd, tools_dir, extra_path):
+# bash's exit codes for a command it cannot find (127) or run (126).
+NOT_RUN = (126, 127)
+
+
+def _run_commands(example, cwd, tools_dir, hidden_dirs):
     env = dict(os.environ)
-    env["PATH"] = os.pathsep.join([tools_dir, *extra_path, env.get("PATH", "")])
+    env["PATH"] = reader_path(env.get("PATH", ""), [tools_dir, *hidden_dirs])
     report = []
     passed = True
     for command in example.commands:
@@ -185,7 +203,16 @@ def _run_commands(example, cwd, tools_dir, extra_path):
         want_failure = any("error:" in l for l in command.expected)
         report.append("$ " + text)
         report.append("exit code %d" % proc.returncode)
-        if (proc.returncode != 0) != want_failure:
+        if proc.returncode in NOT_RUN:
+            passed = False
+            report.append("%s:%d: the command does not run as written from "
+                          "the top of the repository after README's set-up "
+                          "(exit code %d: a command not found or not "
+                          "executable; use build/bin/ for nnir's tools and "
+                          "Debian's names, such as llvm-remarkutil-19, for "
+                          "LLVM's)" %
+                          (example.path, command.line, proc.returncode))
+        elif (proc.returncode != 0) != want_failure:
             passed = False
             report.append("%s:%d: the command %s, but the documented output "
                           "%s an error" %
@@ -212,10 +239,10 @@ try:
         rather than in lit.local.cfg so that lit can hand it to its worker
         processes (it pickles the format by module and name)."""
 
-        def __init__(self, src_root, tools_dir, extra_path):
+        def __init__(self, src_root, tools_dir, hidden_dirs):
             self.src_root = src_root
             self.tools_dir = tools_dir
-            self.extra_path = extra_path
+            self.hidden_dirs = hidden_dirs
             self.examples = {}
 
         def documents(self):
@@ -239,21 +266,43 @@ try:
             if reason:
                 return lit.Test.UNSUPPORTED, "not run: " + reason
             passed, report = run_example(example, self.src_root,
-                                         self.tools_dir, self.extra_path)
+                                         self.tools_dir, self.hidden_dirs)
             return (lit.Test.PASS if passed else lit.Test.FAIL), report
 except ImportError:  # run directly, without lit
     pass
 
 
 def main(argv):
-    for path in argv[1:]:
+    parser = argparse.ArgumentParser(
+        description="List (or run) the command examples of Markdown files.")
+    parser.add_argument("--run", metavar="TOOLS_DIR",
+                        help="run the examples with the tools of TOOLS_DIR "
+                        "as build/bin/ and print each report; exit code 1 "
+                        "when one fails")
+    parser.add_argument("--hide", metavar="DIR", action="append", default=[],
+                        help="take DIR off PATH as well (repeatable; the "
+                        "suite hides LLVM's unversioned tools directory)")
+    parser.add_argument("--src-root", default=os.path.dirname(
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                        help="the directory the commands run in (default: "
+                        "the repository holding this script)")
+    parser.add_argument("files", nargs="+", metavar="FILE")
+    args = parser.parse_args(argv[1:])
+    failed = False
+    for path in args.files:
         for example in parse_examples(path):
             reason = example.not_run_reason()
             print("%s:%d%s" % (path, example.line,
                                " (not run: %s)" % reason if reason else ""))
-            for command in example.commands:
-                print("  $ " + command.text)
-    return 0
+            if args.run and not reason:
+                passed, report = run_example(example, args.src_root,
+                                             args.run, args.hide)
+                failed = failed or not passed
+                print(("PASS" if passed else "FAIL") + "\n" + report)
+            elif not args.run:
+                for command in example.commands:
+                    print("  $ " + command.text)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -38,6 +38,9 @@ protected:
                              "a string for the unit tests");
       configs.registerOption("unittest.ctx.list", OptionType::StringList,
                              "a list for the unit tests");
+      configs.registerIntOption("unittest.ctx.ranged",
+                                IntegerRange<int64_t>(-1, 3),
+                                "a ranged int for the unit tests");
     }
   }
 };
@@ -345,6 +348,38 @@ TEST_F(PassContextTest, SetConfigStoresTypedValues) {
   EXPECT_EQ(ctx->getConfig("unittest.ctx.int")->getInt(), 8);
   // Each context has its own entries.
   EXPECT_EQ(PassContext::create()->getConfig("unittest.ctx.int"), nullptr);
+}
+
+TEST_F(PassContextTest, SetConfigRangedIntSaysTheRange) {
+  Ref<PassContext> ctx = PassContext::create();
+  const PassConfigRegistry::Entry *entry =
+      PassConfigRegistry::instance().lookup("unittest.ctx.ranged");
+  ASSERT_NE(entry, nullptr);
+  EXPECT_EQ(entry->type, OptionType::Int);
+  ASSERT_TRUE(entry->range.has_value());
+  EXPECT_EQ(entry->range->str(), "-1 to 3");
+  // The ends are accepted, a value beyond them is refused (as a value and
+  // as text, however far beyond), and nothing is stored.
+  ASSERT_FALSE(bool(ctx->setConfig("unittest.ctx.ranged", OptionValue(-1))));
+  ASSERT_FALSE(bool(ctx->setConfigFromString("unittest.ctx.ranged", "3")));
+  EXPECT_EQ(ctx->getConfig("unittest.ctx.ranged")->getInt(), 3);
+  Ref<PassContext> fresh = PassContext::create();
+  EXPECT_EQ(
+      errorMessage(fresh->setConfig("unittest.ctx.ranged", OptionValue(4))),
+      "pass config 'unittest.ctx.ranged': expected an integer from -1 "
+      "to 3, got '4'");
+  for (StringRef text : {"-2", "99999999999999999999", "x", "1.5"})
+    EXPECT_EQ(
+        errorMessage(fresh->setConfigFromString("unittest.ctx.ranged", text)),
+        ("pass config 'unittest.ctx.ranged': expected an integer from "
+         "-1 to 3, got '" +
+         text + "'")
+            .str());
+  EXPECT_EQ(fresh->getConfig("unittest.ctx.ranged"), nullptr);
+  // Keys without a range take any int64.
+  EXPECT_FALSE(PassConfigRegistry::instance()
+                   .lookup("unittest.ctx.int")
+                   ->range.has_value());
 }
 
 TEST_F(PassContextTest, SetConfigFromStringUsesRegisteredType) {

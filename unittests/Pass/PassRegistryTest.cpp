@@ -507,9 +507,13 @@ TEST_F(PassPipelineTest, OptionValueErrors) {
   EXPECT_EQ(firstLine("reg.Opts{count=1,count=2}"),
             "<pass pipeline>:1:18: error: option 'count' of pass reg.Opts is "
             "given more than once");
+  // A ranged int says its range, for a word as for a number beyond it.
   EXPECT_EQ(firstLine("Sequential{opt_level=high}(reg.A)"),
             "<pass pipeline>:1:22: error: option 'opt_level' of pass "
-            "Sequential: expected an int, got 'high'");
+            "Sequential: expected an integer from 0 to 3, got 'high'");
+  EXPECT_EQ(firstLine("Sequential{opt_level=4}(reg.A)"),
+            "<pass pipeline>:1:22: error: option 'opt_level' of pass "
+            "Sequential: expected an integer from 0 to 3, got '4'");
   EXPECT_EQ(firstLine("Sequential{level=1}(reg.A)"),
             "<pass pipeline>:1:12: error: unknown option 'level' of pass "
             "Sequential; valid options are: name, opt_level, required");

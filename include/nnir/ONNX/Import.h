@@ -34,6 +34,8 @@
 #include "llvm/Support/MemoryBufferRef.h"
 
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <vector>
 
 namespace nnir {
@@ -44,10 +46,17 @@ struct ONNXImportOptions {
   /// that disagrees is an error.
   llvm::StringMap<std::vector<int64_t>> inputShapes;
   /// Values of graph inputs known at import time (nnir-run passes its
-  /// --input tensors). Import uses them only where an operand must be
-  /// static (a shape, Reshape's target, Expand's shape, ...), specialising
-  /// the module to them; the inputs remain @main's parameters.
-  llvm::StringMap<NDArray> inputValues;
+  /// --input tensors). Called once, before any node is imported, with the
+  /// names of the graph inputs (initializers left out), in the graph's
+  /// order; it returns the values given for them, by name (its error stops
+  /// the import). A value whose dtype or shape is not the input's declared
+  /// type (with inputShapes applied) is an error naming both. Import uses
+  /// the values only where an operand must be static (a shape, Reshape's
+  /// target, Expand's shape, ...), specialising the module to them; the
+  /// inputs remain @main's parameters.
+  std::function<llvm::Expected<llvm::StringMap<NDArray>>(
+      llvm::ArrayRef<std::string> inputNames)>
+      getInputValues;
   /// Largest tensor (bytes) import will create or evaluate.
   uint64_t maxTensorBytes = uint64_t(1) << 34;
   /// The scalar operations one import-time evaluation (of a shape, say) may

@@ -22,6 +22,7 @@
 #include "nnir/Pass/PassInfo.h"
 #include "nnir/Pass/PassInstrument.h"
 #include "nnir/Pass/Remark.h"
+#include "nnir/Support/IntegerRange.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
@@ -215,12 +216,18 @@ public:
     std::string key;
     OptionType type;
     std::string description;
+    /// The values an int key accepts (none: every int64).
+    std::optional<IntegerRange<int64_t>> range;
   };
 
   static PassConfigRegistry &instance();
 
   void registerOption(llvm::StringRef key, OptionType type,
                       llvm::StringRef description);
+  /// Registers an int key that accepts only the values in \p range:
+  /// PassContext::setConfig refuses others, saying the range.
+  void registerIntOption(llvm::StringRef key, IntegerRange<int64_t> range,
+                         llvm::StringRef description);
   const Entry *lookup(llvm::StringRef key) const;
   /// Every key in registration order.
   llvm::ArrayRef<Entry> getEntries() const { return entries; }

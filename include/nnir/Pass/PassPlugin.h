@@ -38,7 +38,8 @@
 
 /// The version of the plugin interface (PassPluginInfo and the PassRegistry
 /// API a plugin calls). A plugin built against another version is refused.
-#define NNIR_PLUGIN_API_VERSION 1
+/// 2: PassOptionInfo has a range.
+#define NNIR_PLUGIN_API_VERSION 2
 
 /// Marks the entry point as exported even when a plugin is compiled with
 /// -fvisibility=hidden.

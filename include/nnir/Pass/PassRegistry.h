@@ -22,6 +22,7 @@
 
 #include "nnir/Pass/OptionValue.h"
 #include "nnir/Pass/Pass.h"
+#include "nnir/Support/IntegerRange.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
@@ -40,6 +41,9 @@ struct PassOptionInfo {
   OptionType type;
   OptionValue defaultValue;
   std::string description;
+  /// The values an int option accepts (none: every int64); a value written
+  /// outside it is an error that says the range.
+  std::optional<IntegerRange<int64_t>> range = std::nullopt;
 };
 
 /// The option values given to a factory: every declared option, set to the

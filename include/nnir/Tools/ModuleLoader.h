@@ -23,6 +23,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <vector>
 
 namespace nnir {
@@ -31,9 +33,12 @@ struct ModuleLoadOptions {
   ParserOptions parserOptions;
   /// `--input-shape=NAME=1x3x224x224`: shapes of ONNX graph inputs.
   llvm::StringMap<std::vector<int64_t>> inputShapes;
-  /// Values of ONNX graph inputs known at import time (nnir-run's inputs;
-  /// see ONNXImportOptions::inputValues).
-  llvm::StringMap<NDArray> inputValues;
+  /// Values of ONNX graph inputs known at import time, asked for by the
+  /// inputs' names (nnir-run's inputs; see
+  /// ONNXImportOptions::getInputValues).
+  std::function<llvm::Expected<llvm::StringMap<NDArray>>(
+      llvm::ArrayRef<std::string> inputNames)>
+      getInputValues;
 };
 
 /// True when this build can import ONNX models.

@@ -38,9 +38,12 @@ namespace nnir {
 struct NNIRRunConfig {
   std::string inputFilename = "-";
   std::string entry = "main";
-  /// `--input NAME=PATH`: parameter name (without '%') and .npy or .pb
-  /// path.
-  std::vector<std::pair<std::string, std::string>> inputs;
+  /// `--input NAME=PATH`: a parameter's name and a .npy or .pb path, as
+  /// given. They are split against the entry's parameter names (an ONNX
+  /// model's graph input names): NAME ends at the rightmost '=' whose left
+  /// side is a parameter's name, with or without one leading '%' (`%x=...`
+  /// binds x unless a parameter is named `%x`). So NAME may contain '='.
+  std::vector<std::string> inputs;
   /// `--random-inputs[=SEED]`: parameters without --input get seeded random
   /// values (floats uniform in [-1, 1), integers in [-8, 8) or [0, 16),
   /// bools 0/1).
@@ -68,10 +71,6 @@ int runNNIRRun(const NNIRRunConfig &config, llvm::raw_ostream &out,
 
 /// Parses the command line into a config and runs it.
 int nnirRunMain(int argc, char **argv);
-
-/// Prints \p array as NumPy's str() does (nested brackets, summarised with
-/// "..." beyond 1000 elements).
-void printArrayLikeNumPy(const NDArray &array, llvm::raw_ostream &os);
 
 } // namespace nnir
 

@@ -16,7 +16,10 @@
 ///    type (EliminateIdentity); the other operand is a constant whose every
 ///    element is 0 (or 1), or zeros/ones/zeros_like/ones_like. Relay only
 ///    accepts a scalar constant; any constant that broadcasts without
-///    changing x's type is accepted here;
+///    changing x's type is accepted here. Only exact rewrites are made: for
+///    floats the zero of `add` must be -0 (x + +0 turns x = -0 into +0, so
+///    zeros() does not qualify there) and that of `subtract` +0, where Relay
+///    takes either;
 ///  - `cast(x, dtype)` and `cast_like(x, y)` to x's own dtype become x
 ///    (SimplifySameCast).
 //

@@ -166,6 +166,21 @@ def dynamic_reshape():
                  [vi("y", None)])
 
 
+def odd_input_names():
+    # Graph input names that are awkward on nnir-run's command line: one with
+    # '=', one starting with '%' next to the same name without it, one with
+    # '=' whose left part names another input, and one with a space.
+    # y = (a=b + %x) * x - a, z = -(my input).
+    return model(
+        [helper.make_node("Add", ["a=b", "%x"], ["s"]),
+         helper.make_node("Mul", ["s", "x"], ["p"]),
+         helper.make_node("Sub", ["p", "a"], ["y"]),
+         helper.make_node("Neg", ["my input"], ["z"])],
+        [vi("a=b", [2]), vi("%x", [2]), vi("x", [2]), vi("a", [2]),
+         vi("my input", [1])],
+        [vi("y", None), vi("z", None)])
+
+
 def expand_shape_input():
     # Expand's shape is a graph input: only nnir-run, which knows its value,
     # can import this model.
