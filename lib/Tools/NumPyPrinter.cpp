@@ -70,6 +70,24 @@ struct FloatValue {
   double toDouble() const { return widenToDouble(*sem, bits); }
 };
 
+/// The point and the zeros Dragon4 writes after the digits: a point unless
+/// \p trim drops it, then one zero (LeaveOneZero) or zeros up to \p wanted
+/// fraction digits (Keep).
+void appendFractionZeros(std::string &text, int &fractionDigits, int wanted,
+                         Trim trim) {
+  if (trim != Trim::DropPoint && fractionDigits == 0)
+    text += '.';
+  if (trim == Trim::LeaveOneZero) {
+    if (fractionDigits == 0) {
+      text += '0';
+      ++fractionDigits;
+    }
+  } else if (trim == Trim::Keep && wanted > fractionDigits) {
+    text += std::string(wanted - fractionDigits, '0');
+    fractionDigits = wanted;
+  }
+}
+
 /// Dragon4's FormatPositional: `-12.345`, padded to \p padLeft characters
 /// before the point (sign included) and \p padRight after it (negative:
 /// no padding). \p precision and \p minDigits bound the digits, counted as
@@ -99,20 +117,11 @@ std::string formatPositional(const FloatValue &v, int precision, int minDigits,
     wholeDigits = 1;
     fractionDigits = zeros + numDigits;
   }
-  if (trim != Trim::DropPoint && fractionDigits == 0)
-    text += '.';
-  int wanted = std::max(minDigits, 0);
-  if (count == DigitCount::Significant)
-    wanted = minDigits - wholeDigits;
-  if (trim == Trim::LeaveOneZero) {
-    if (fractionDigits == 0) {
-      text += '0';
-      ++fractionDigits;
-    }
-  } else if (trim == Trim::Keep && wanted > fractionDigits) {
-    text += std::string(wanted - fractionDigits, '0');
-    fractionDigits = wanted;
-  }
+  appendFractionZeros(text, fractionDigits,
+                      count == DigitCount::Significant
+                          ? minDigits - wholeDigits
+                          : std::max(minDigits, 0),
+                      trim);
   if (trim != Trim::Keep && fractionDigits > 0) {
     while (text.back() == '0') {
       text.pop_back();
@@ -153,18 +162,7 @@ std::string formatScientific(const FloatValue &v, int precision, int minDigits,
   int fractionDigits = int(d.digits.size()) - 1;
   if (fractionDigits > 0)
     text += "." + d.digits.substr(1);
-  if (trim != Trim::DropPoint && fractionDigits == 0)
-    text += '.';
-  int wanted = std::max(minDigits, 0);
-  if (trim == Trim::LeaveOneZero) {
-    if (fractionDigits == 0) {
-      text += '0';
-      ++fractionDigits;
-    }
-  } else if (trim == Trim::Keep && wanted > fractionDigits) {
-    text += std::string(wanted - fractionDigits, '0');
-    fractionDigits = wanted;
-  }
+  appendFractionZeros(text, fractionDigits, std::max(minDigits, 0), trim);
   if (trim != Trim::Keep && fractionDigits > 0) {
     while (text.back() == '0')
       text.pop_back();
