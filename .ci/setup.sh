@@ -13,7 +13,8 @@ build_dir=${BUILD_DIR:-build}
 
 packages=(cmake ninja-build g++ python3 llvm-19-dev llvm-19-tools
           libgtest-dev libbenchmark-dev ccache libzip-dev libjemalloc-dev
-          libzstd-dev python3-numpy
+          libzstd-dev python3-numpy python3-dev pybind11-dev python3-pybind11
+          python3-pytest
           libonnx-dev libprotobuf-dev python3-onnx libonnx-testdata)
 missing=()
 for package in "${packages[@]}"; do

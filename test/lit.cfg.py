@@ -111,3 +111,8 @@ if os.path.isdir(os.path.join(config.nnir_onnx_testdata, "node")):
     config.available_features.add("onnx-testdata")
 config.substitutions.append(("%onnx_testdata", config.nnir_onnx_testdata))
 config.substitutions.append(("%nnir_tools_dir", config.nnir_tools_dir))
+
+# `python-bindings`: the Python package is built (build/python/nnir); the
+# tests under test/Python run with pytest (test/Python/lit.local.cfg).
+if config.nnir_have_python.upper() in ("1", "ON", "TRUE", "YES"):
+    config.available_features.add("python-bindings")

@@ -1,0 +1,99 @@
+//===- Errors.cpp - llvm::Error to Python exceptions ----------------------===//
+//
+/// \file
+/// nnir.DiagnosticError (a ValueError) carries the rendered diagnostics of a
+/// parse, type or pass error, and the location of the first one as `file`,
+/// `line` and `column` attributes. Errors about attributes of an operator
+/// call are TypeErrors, as Python reports a bad keyword argument.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Bindings.h"
+
+#include "nnir/Support/Diagnostics.h"
+
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <vector>
+
+using namespace nnir;
+using namespace nnir::python;
+
+llvm::SourceMgr &python::getSourceMgr() {
+  // Never destroyed: nodes alive at interpreter exit may still point into it.
+  static llvm::SourceMgr *sourceMgr = new llvm::SourceMgr();
+  return *sourceMgr;
+}
+
+void python::throwDiagnostic(llvm::Error err) {
+  DiagnosticException exception;
+  // Note the first error's location and message, then render them all.
+  struct Item {
+    llvm::SMLoc loc;
+    std::string message;
+  };
+  std::vector<Item> items;
+  llvm::handleAllErrors(
+      std::move(err),
+      [&](const DiagnosticError &diag) {
+        items.push_back({diag.getLoc(), diag.getMessage()});
+      },
+      [&](const llvm::ErrorInfoBase &other) {
+        items.push_back({llvm::SMLoc(), other.message()});
+      });
+  llvm::SourceMgr &sm = getSourceMgr();
+  llvm::Error all = llvm::Error::success();
+  for (const Item &item : items)
+    all = llvm::joinErrors(std::move(all), makeError(item.loc, item.message));
+  llvm::raw_string_ostream os(exception.text);
+  printErrors(std::move(all), sm, "nnir", os);
+  os.flush();
+  while (!exception.text.empty() && exception.text.back() == '\n')
+    exception.text.pop_back();
+  if (!items.empty()) {
+    exception.message = items.front().message;
+    llvm::SMLoc loc = items.front().loc;
+    if (unsigned id = loc.isValid() ? sm.FindBufferContainingLoc(loc) : 0) {
+      exception.file = sm.getMemoryBuffer(id)->getBufferIdentifier().str();
+      std::tie(exception.line, exception.column) = getLineAndColumn(sm, loc);
+    }
+  }
+  throw exception;
+}
+
+void python::throwTypeError(llvm::Error err) {
+  throw py::type_error(llvm::toString(std::move(err)));
+}
+
+void python::populateErrors(py::module_ &m) {
+  // Leaked on purpose: the type must outlive every translation.
+  static auto *type = new py::exception<DiagnosticException>(
+      m, "DiagnosticError", PyExc_ValueError);
+  // Users catch it as nnir.DiagnosticError; tracebacks name it so.
+  type->attr("__module__") = "nnir";
+  type->doc() = "A located error of nnir (parse, type or pass error). "
+                "str() is the rendered diagnostic; `message`, `file`, "
+                "`line` and `column` describe the first error (`file` is "
+                "None for an error without a location).";
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p)
+        std::rethrow_exception(p);
+    } catch (const DiagnosticException &e) {
+      py::object error =
+          py::reinterpret_borrow<py::object>(type->ptr())(e.text);
+      error.attr("message") = e.message;
+      if (e.file.empty()) {
+        error.attr("file") = py::none();
+        error.attr("line") = py::none();
+        error.attr("column") = py::none();
+      } else {
+        error.attr("file") = e.file;
+        error.attr("line") = e.line;
+        error.attr("column") = e.column;
+      }
+      PyErr_SetObject(type->ptr(), error.ptr());
+    }
+  });
+}

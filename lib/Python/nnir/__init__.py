@@ -1,0 +1,24 @@
+"""nnir: a tensor-graph compiler on LLVM, in Python.
+
+    import nnir
+    x = nnir.var("x", shape=(2, 2))
+    y = nnir.op.nn.relu(nnir.op.add(x, nnir.const(1.0)))
+    mod = nnir.infer_type(nnir.IRModule.from_expr(y))
+    print(mod)
+
+See docs/Python.md.
+"""
+
+from . import _nnir
+from ._nnir import DiagnosticError, has_onnx
+from . import ir
+from .ir import (Attrs, Call, Constant, DictAttrs, Expr, FuncType, Function,
+                 GlobalVar, If, IncompleteType, IRModule, Let, NDArray, Op,
+                 TensorType, Tuple, TupleGetItem, TupleType, Type, Var,
+                 assert_structural_equal, const, infer_type, load, ndarray,
+                 parse, parse_expr, structural_equal, structural_hash, var)
+from . import op
+from .expr_functor import ExprMutator, ExprVisitor
+
+__all__ = ["DiagnosticError", "ExprMutator", "ExprVisitor", "has_onnx", "ir",
+           "op"] + ir.__all__
