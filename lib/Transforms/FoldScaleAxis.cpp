@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnir/Transforms/FoldScaleAxis.h"
+#include "nnir/Transforms/Passes.h"
 
 #include "PatternUtils.h"
 
@@ -661,12 +662,12 @@ Expected<Ref<Expr>> runFolder(Expr *expr, int64_t *numFolded) {
   return result;
 }
 
-/// The function pass \p name (opt level 3, requires InferType) running
-/// \p fold and counting its folds.
-Ref<Pass> createScaleFoldPass(StringRef name, StringRef description,
+/// The function pass \p pass (requires InferType) running \p fold and
+/// counting its folds.
+Ref<Pass> createScaleFoldPass(BuiltinPass pass,
                               Expected<Ref<Expr>> (*fold)(Expr *, int64_t *)) {
-  PassInfo info(name.str(), /*optLevel=*/3, {"InferType"});
-  info.description = description.str();
+  PassInfo info = getBuiltinPassInfo(pass, {"InferType"});
+  StringRef name = getBuiltinPassName(pass);
   return createFunctionPass(
       [name = name.str(), fold](Ref<Function> func, const IRModule &,
                                 PassContext &ctx) -> Expected<Ref<Function>> {
@@ -689,9 +690,7 @@ Expected<Ref<Expr>> nnir::backwardFoldScaleAxis(Expr *expr,
 }
 
 Ref<Pass> nnir::createBackwardFoldScaleAxisPass() {
-  return createScaleFoldPass("BackwardFoldScaleAxis",
-                             "fold a per-channel multiply after "
-                             "conv2d/conv3d/dense into the weights",
+  return createScaleFoldPass(BuiltinPass::BackwardFoldScaleAxis,
                              backwardFoldScaleAxis);
 }
 
@@ -700,8 +699,6 @@ Expected<Ref<Expr>> nnir::forwardFoldScaleAxis(Expr *expr, int64_t *numFolded) {
 }
 
 Ref<Pass> nnir::createForwardFoldScaleAxisPass() {
-  return createScaleFoldPass("ForwardFoldScaleAxis",
-                             "fold a per-channel multiply on the input of "
-                             "conv2d/conv3d/dense into the weights",
+  return createScaleFoldPass(BuiltinPass::ForwardFoldScaleAxis,
                              forwardFoldScaleAxis);
 }

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnir/Transforms/SimplifyInference.h"
+#include "nnir/Transforms/Passes.h"
 
 #include "PatternUtils.h"
 
@@ -253,9 +254,8 @@ Expected<Ref<Expr>> nnir::simplifyInference(Expr *expr, int64_t *numRewritten) {
 }
 
 Ref<Pass> nnir::createSimplifyInferencePass() {
-  PassInfo info("SimplifyInference", /*optLevel=*/0, {"InferType"});
-  info.description = "rewrite batch_norm, dropout, layer/group/instance_norm "
-                     "and l2_normalize into arithmetic for inference";
+  PassInfo info =
+      getBuiltinPassInfo(BuiltinPass::SimplifyInference, {"InferType"});
   return createFunctionPass(
       [](Ref<Function> func, const IRModule &,
          PassContext &ctx) -> Expected<Ref<Function>> {
