@@ -327,21 +327,21 @@ Error KernelEmitter::schedule() {
 //===----------------------------------------------------------------------===//
 
 llvm::Type *KernelEmitter::computeType(DataType t) {
-  if (t.isBool())
-    return b.getInt1Ty();
-  if (t.isFloatingPoint())
-    return t.getBits() == 64 ? b.getDoubleTy() : b.getFloatTy();
-  return b.getIntNTy(t.getBits());
+#define NNIR_DTYPE(Factory, Name, Code, Bits, NpyDescr, Suffix, PrintedSuffix,  \
+                   ONNX, LLVMStorage, LLVMCompute)                             \
+  if (t == DataType::Factory())                                                \
+    return b.get##LLVMCompute##Ty();
+#include "nnir/Runtime/DataTypes.def"
+  llvm_unreachable("a dtype outside DataTypes.def");
 }
 
 llvm::Type *KernelEmitter::storageType(DataType t) {
-  if (t.isBool())
-    return b.getInt8Ty();
-  if (t.isFloat() && t.getBits() == 16)
-    return b.getHalfTy();
-  if (t.isBFloat())
-    return b.getInt16Ty();
-  return computeType(t);
+#define NNIR_DTYPE(Factory, Name, Code, Bits, NpyDescr, Suffix, PrintedSuffix,  \
+                   ONNX, LLVMStorage, LLVMCompute)                             \
+  if (t == DataType::Factory())                                                \
+    return b.get##LLVMStorage##Ty();
+#include "nnir/Runtime/DataTypes.def"
+  llvm_unreachable("a dtype outside DataTypes.def");
 }
 
 Value *KernelEmitter::load(Value *ptr, DataType t) {
