@@ -20,6 +20,10 @@ using namespace llvm;
 using namespace nnir;
 using namespace nnir::codegen;
 
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
 /// Whether a reduction of \p kind over \p t accumulates in double: sums of
 /// float16, bfloat16 and float32. A float32 accumulator loses the low bits
 /// of each addend once the sum is large (2^25 ones sum to 2^24): its error
@@ -32,7 +36,7 @@ static bool accumulatesInDouble(te::ReduceKind kind, DataType t) {
          t.getBits() <= 32;
 }
 
-/// A hoisted float32 sum (emitStageFunction) adds at most this many terms
+/// A hoisted float32 sum (emitHoistedSum) adds at most this many terms
 /// into its float32 output row before flushing the row into a double row,
 /// and keeps that row on the stack up to kMaxDoubleRow elements. A run of
 /// 1024 float32 additions is bounded by 1024 * 2^-24 (6e-5) of its terms'
