@@ -1,5 +1,4 @@
-//===- EmitLLVM.cpp - te::Tensor expressions to LLVM IR kernels
-//---------------===//
+//===- EmitLLVM.cpp - te::Tensor expressions to LLVM IR kernels ----------===//
 //
 /// \file
 /// Scheduling (which stages are inlined, which materialised, in which
@@ -13,11 +12,11 @@
 /// float for float16/bfloat16/float32, double for float64. Loads widen from
 /// the storage type (i8 bool, half, i16 bfloat16) and stores round back to
 /// nearest even. Sums of float16/bfloat16/float32 accumulate in double and
-/// round once at the end (see emitReduce).
+/// round once at the end (EmitReduce.cpp).
 //
 //===----------------------------------------------------------------------===//
 
-#include "nnir/Codegen/Codegen.h"
+#include "KernelEmitter.h"
 #include "nnir/Runtime/KernelABI.h"
 #include "nnir/Runtime/NDArray.h"
 #include "nnir/TE/Inline.h"
@@ -35,34 +34,14 @@
 #include <cmath>
 
 using namespace llvm;
-namespace te = nnir::te;
-using nnir::CodegenOptions;
-using nnir::DataType;
-using nnir::KernelInfo;
-using nnir::TEFunction;
+using namespace nnir;
+using namespace nnir::codegen;
 
 //===----------------------------------------------------------------------===//
 // Scheduling
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// One materialised stage.
-struct Stage {
-  /// The compute tensor (or the first output of an extern stage).
-  te::Tensor tensor;
-  /// Compute stages: the body with every inlined read substituted.
-  te::Expr body;
-  /// Extern stages.
-  const te::ExternOpNode *externOp = nullptr;
-  std::vector<te::Tensor> externOutputs;
-  bool parallel = false;
-  /// Number of leading axes collapsed into the outer (parallel) range.
-  unsigned collapsed = 0;
-  /// Scalar operations per element, and in all (an estimate).
-  uint64_t cost = 1;
-  uint64_t work = 0;
-};
-
 bool containsReduce(const te::Expr &e) {
   bool found = false;
   te::visit(e, [&](const te::ExprNode *n) { found |= isa<te::ReduceNode>(n); });
@@ -76,27 +55,6 @@ void collectReads(const te::Expr &e,
     if (const auto *r = dyn_cast<te::TensorReadNode>(n))
       out.push_back(r->getTensor());
   });
-}
-
-/// Whether every tensor read in \p e depends on the variable \p var only
-/// through its last index, if at all: a loop over \p var then walks each
-/// tensor contiguously (or by a stride, as a strided convolution) or reads
-/// the same element.
-bool readsAlongLastAxis(const te::Expr &e, const te::ExprNode *var) {
-  auto uses = [&](const te::Expr &index) {
-    bool found = false;
-    te::visit(index, [&](const te::ExprNode *n) { found |= n == var; });
-    return found;
-  };
-  bool ok = true;
-  te::visit(e, [&](const te::ExprNode *n) {
-    // A 0-d read has no index at all.
-    if (const auto *r = dyn_cast<te::TensorReadNode>(n))
-      for (const te::Expr &index :
-           r->getIndices().drop_back(r->getIndices().empty() ? 0 : 1))
-        ok = ok && !uses(index);
-  });
-  return ok;
 }
 
 /// Operations in the code of \p e (a reduction's source counted once).
@@ -127,74 +85,26 @@ uint64_t estimateCost(const te::Expr &e) {
 }
 } // namespace
 
+bool codegen::readsAlongLastAxis(const te::Expr &e, const te::ExprNode *var) {
+  auto uses = [&](const te::Expr &index) {
+    bool found = false;
+    te::visit(index, [&](const te::ExprNode *n) { found |= n == var; });
+    return found;
+  };
+  bool ok = true;
+  te::visit(e, [&](const te::ExprNode *n) {
+    // A 0-d read has no index at all.
+    if (const auto *r = dyn_cast<te::TensorReadNode>(n))
+      for (const te::Expr &index :
+           r->getIndices().drop_back(r->getIndices().empty() ? 0 : 1))
+        ok = ok && !uses(index);
+  });
+  return ok;
+}
+
 //===----------------------------------------------------------------------===//
 // The emitter
 //===----------------------------------------------------------------------===//
-
-namespace {
-class KernelEmitter {
-public:
-  KernelEmitter(const TEFunction &fn, LLVMContext &ctx, Module &m,
-                const CodegenOptions &options)
-      : fn(fn), ctx(ctx), m(m), b(ctx), options(options) {}
-
-  Error emit(StringRef name, KernelInfo &info);
-
-private:
-  // Scheduling.
-  Error schedule();
-  unsigned addBuffer(const te::Tensor &t);
-
-  // Types and conversions.
-  llvm::Type *computeType(DataType t);
-  llvm::Type *storageType(DataType t);
-  Value *load(Value *ptr, DataType t);
-  void store(Value *ptr, Value *v, DataType t);
-  Value *convert(Value *v, DataType from, DataType to);
-  Value *roundTo(Value *v, DataType t);
-
-  // Expressions.
-  Value *emitExpr(const te::Expr &e);
-  Value *emitExprImpl(const te::Expr &e);
-  Value *emitBinary(const te::BinaryNode *n);
-  Value *emitIntrinsic(const te::CallNode *n);
-  Value *emitReduce(const te::ReduceNode *n);
-  void emitSumLanes(const te::ReduceNode *n, Value *extent, AllocaInst *acc);
-  Value *emitOffset(const te::TensorNode *t, ArrayRef<te::Expr> indices);
-  Value *emitShapeProduct(ArrayRef<te::Expr> shape);
-  Value *bufferPtr(const te::TensorNode *t);
-  Value *callMath(StringRef name, Value *x);
-  Value *intrinsic(llvm::Intrinsic::ID id, ArrayRef<Value *> args);
-
-  // Control flow.
-  void emitLoop(Value *begin, Value *end, StringRef name,
-                function_ref<void(Value *)> body);
-  void emitStmt(const te::Stmt &s);
-
-  // Functions.
-  llvm::Function *emitStageFunction(const Stage &stage, unsigned index);
-  llvm::Function *emitTrampoline(llvm::Function *stageFn);
-
-  const TEFunction &fn;
-  LLVMContext &ctx;
-  Module &m;
-  IRBuilder<> b;
-  const CodegenOptions &options;
-
-  /// Every buffer: inputs, outputs, then scratch buffers of stages.
-  std::vector<te::Tensor> buffers;
-  DenseMap<const te::TensorNode *, unsigned> bufferIndex;
-  unsigned numIO = 0;
-  std::vector<Stage> stages;
-  /// The tensors the kernel writes as outputs, one per output buffer.
-  std::vector<te::Tensor> outputTensors;
-
-  // Per stage function.
-  DenseMap<const te::TensorNode *, Value *> buffersInScope;
-  DenseMap<const te::ExprNode *, Value *> vars;
-  DenseMap<const te::ExprNode *, Value *> memo;
-};
-} // namespace
 
 unsigned KernelEmitter::addBuffer(const te::Tensor &t) {
   auto [it, inserted] = bufferIndex.try_emplace(t.get(), buffers.size());
@@ -327,21 +237,21 @@ Error KernelEmitter::schedule() {
 //===----------------------------------------------------------------------===//
 
 llvm::Type *KernelEmitter::computeType(DataType t) {
-  if (t.isBool())
-    return b.getInt1Ty();
-  if (t.isFloatingPoint())
-    return t.getBits() == 64 ? b.getDoubleTy() : b.getFloatTy();
-  return b.getIntNTy(t.getBits());
+#define NNIR_DTYPE(Factory, Name, Code, Bits, NpyDescr, Suffix, PrintedSuffix,  \
+                   ONNX, LLVMStorage, LLVMCompute)                             \
+  if (t == DataType::Factory())                                                \
+    return b.get##LLVMCompute##Ty();
+#include "nnir/Runtime/DataTypes.def"
+  llvm_unreachable("a dtype outside DataTypes.def");
 }
 
 llvm::Type *KernelEmitter::storageType(DataType t) {
-  if (t.isBool())
-    return b.getInt8Ty();
-  if (t.isFloat() && t.getBits() == 16)
-    return b.getHalfTy();
-  if (t.isBFloat())
-    return b.getInt16Ty();
-  return computeType(t);
+#define NNIR_DTYPE(Factory, Name, Code, Bits, NpyDescr, Suffix, PrintedSuffix,  \
+                   ONNX, LLVMStorage, LLVMCompute)                             \
+  if (t == DataType::Factory())                                                \
+    return b.get##LLVMStorage##Ty();
+#include "nnir/Runtime/DataTypes.def"
+  llvm_unreachable("a dtype outside DataTypes.def");
 }
 
 Value *KernelEmitter::load(Value *ptr, DataType t) {
@@ -773,290 +683,6 @@ void KernelEmitter::emitLoop(Value *begin, Value *end, StringRef name,
   b.SetInsertPoint(exit);
 }
 
-/// Whether a reduction of \p kind over \p t accumulates in double: sums of
-/// float16, bfloat16 and float32. A float32 accumulator loses the low bits
-/// of each addend once the sum is large (2^25 ones sum to 2^24): its error
-/// grows with the length, NumPy's pairwise sum's with its logarithm. A
-/// double accumulator's error bound (n * 2^-53 of the sum of magnitudes)
-/// stays below one float32 rounding (2^-24) up to 2^29 terms, so the one
-/// rounding at the end dominates.
-static bool accumulatesInDouble(te::ReduceKind kind, DataType t) {
-  return kind == te::ReduceKind::Sum && t.isFloatingPoint() &&
-         t.getBits() <= 32;
-}
-
-/// A hoisted float32 sum (emitStageFunction) adds at most this many terms
-/// into its float32 output row before flushing the row into a double row,
-/// and keeps that row on the stack up to kMaxDoubleRow elements. A run of
-/// 1024 float32 additions is bounded by 1024 * 2^-24 (6e-5) of its terms'
-/// magnitudes; in practice its error is a random walk (1024 values in
-/// [0, 1): median 2.9e-7, 99th percentile 1.1e-6 over 20,000 sums), the
-/// range of NumPy's float32 sum over 2^20 to 2^26 values (3e-7 to 1.2e-6).
-/// Shorter runs cost: with 64, a 512-channel 3x3 convolution on 14x14 took
-/// 33-52% longer (flushing every 7 channels); with 1024, 3.5% (every 113).
-static constexpr int64_t kFloatRun = 1024;
-static constexpr int64_t kMaxDoubleRow = 4096;
-
-/// Double sums run the innermost reduction axis in this many independent
-/// lanes (element k goes to lane k mod kSumLanes, the lanes are added
-/// pairwise at the end, the remainder after them): a fixed order, so
-/// results do not depend on the target's vector width, and one LLVM can
-/// vectorise without reassociating (a single accumulator is a chain of
-/// dependent additions, one per 4 cycles).
-static constexpr unsigned kSumLanes = 16;
-
-/// Whether \p e calls the math library (exp, log, erf, tanh, trigonometry,
-/// pow, fmod): there lanes gain nothing (the calls bound the loop, not the
-/// additions) and cost spills (every vector register is caller-saved).
-static bool callsLibm(const te::Expr &e) {
-  bool found = false;
-  te::visit(e, [&](const te::ExprNode *n) {
-    if (const auto *c = dyn_cast<te::CallNode>(n)) {
-      switch (c->getIntrinsic()) {
-      case te::Intrinsic::Abs:
-      case te::Intrinsic::Sign:
-      case te::Intrinsic::Sqrt:
-      case te::Intrinsic::Rsqrt:
-      case te::Intrinsic::Floor:
-      case te::Intrinsic::Ceil:
-      case te::Intrinsic::Round:
-      case te::Intrinsic::Trunc:
-      case te::Intrinsic::IsNan:
-      case te::Intrinsic::IsInf:
-      case te::Intrinsic::IsFinite:
-        break;
-      default:
-        found = true;
-      }
-    } else if (const auto *bin = dyn_cast<te::BinaryNode>(n)) {
-      te::BinaryOp op = bin->getOp();
-      found |= bin->getLHS().getDType().isFloatingPoint() &&
-               (op == te::BinaryOp::Pow || op == te::BinaryOp::TruncMod);
-    }
-  });
-  return found;
-}
-
-void KernelEmitter::emitSumLanes(const te::ReduceNode *n, Value *extent,
-                                 AllocaInst *acc) {
-  const te::IterVar &axis = n->getAxes().back();
-  llvm::Type *ty = computeType(n->getSource().getDType());
-  llvm::Type *dty = b.getDoubleTy();
-  auto *lanesTy = FixedVectorType::get(dty, kSumLanes);
-  llvm::Function *f = b.GetInsertBlock()->getParent();
-  IRBuilder<> entry(&f->getEntryBlock(), f->getEntryBlock().begin());
-  AllocaInst *lanes = entry.CreateAlloca(lanesTy, nullptr, "acc.lanes");
-  AllocaInst *rest = entry.CreateAlloca(dty, nullptr, "acc.rest");
-  b.CreateStore(llvm::Constant::getNullValue(lanesTy), lanes);
-  b.CreateStore(ConstantFP::get(dty, 0.0), rest);
-  Value *blocks = b.CreateUDiv(extent, b.getInt64(kSumLanes));
-  emitLoop(b.getInt64(0), blocks, "lanes", [&](Value *q) {
-    Value *base = b.CreateMul(q, b.getInt64(kSumLanes));
-    Value *values = PoisonValue::get(FixedVectorType::get(ty, kSumLanes));
-    for (unsigned l = 0; l < kSumLanes; ++l) {
-      vars[axis.var.get()] = b.CreateAdd(base, b.getInt64(l));
-      DenseMap<const te::ExprNode *, Value *> outer = memo;
-      values = b.CreateInsertElement(values, emitExpr(n->getSource()), l);
-      memo = std::move(outer);
-    }
-    Value *wide = b.CreateFPExt(values, lanesTy);
-    b.CreateStore(b.CreateFAdd(b.CreateLoad(lanesTy, lanes), wide), lanes);
-  });
-  emitLoop(b.CreateMul(blocks, b.getInt64(kSumLanes)), extent, "rest",
-           [&](Value *k) {
-             vars[axis.var.get()] = k;
-             DenseMap<const te::ExprNode *, Value *> outer = memo;
-             Value *v = b.CreateFPExt(emitExpr(n->getSource()), dty);
-             b.CreateStore(b.CreateFAdd(b.CreateLoad(dty, rest), v), rest);
-             memo = std::move(outer);
-           });
-  // Lanes i and i + w/2 while w > 1: the halving a vector reduction does.
-  Value *sum = b.CreateLoad(lanesTy, lanes);
-  for (unsigned w = kSumLanes; w > 1; w /= 2) {
-    SmallVector<int, kSumLanes> low, high;
-    for (unsigned i = 0; i < w / 2; ++i) {
-      low.push_back(i);
-      high.push_back(i + w / 2);
-    }
-    sum = b.CreateFAdd(b.CreateShuffleVector(sum, low),
-                       b.CreateShuffleVector(sum, high));
-  }
-  sum = b.CreateExtractElement(sum, uint64_t(0));
-  sum = b.CreateFAdd(sum, b.CreateLoad(dty, rest));
-  b.CreateStore(b.CreateFAdd(b.CreateLoad(dty, acc), sum), acc);
-}
-
-Value *KernelEmitter::emitReduce(const te::ReduceNode *n) {
-  DataType t = n->getSource().getDType();
-  te::ReduceKind kind = n->getReduceKind();
-  bool isArg = kind == te::ReduceKind::ArgMax || kind == te::ReduceKind::ArgMin;
-  llvm::Type *ty = computeType(t);
-  bool wide = accumulatesInDouble(kind, t);
-  llvm::Type *accTy = wide ? b.getDoubleTy() : ty;
-  // Accumulators live in allocas in the entry block (SROA promotes them).
-  llvm::Function *f = b.GetInsertBlock()->getParent();
-  IRBuilder<> entry(&f->getEntryBlock(), f->getEntryBlock().begin());
-  AllocaInst *acc = entry.CreateAlloca(accTy, nullptr, "acc");
-  AllocaInst *accIndex =
-      isArg ? entry.CreateAlloca(b.getInt64Ty(), nullptr, "acc.index")
-            : nullptr;
-  AllocaInst *position =
-      isArg ? entry.CreateAlloca(b.getInt64Ty(), nullptr, "acc.pos") : nullptr;
-
-  auto emitConst = [&](const te::Expr &e) { return emitExpr(e); };
-  Value *init = nullptr;
-  switch (kind) {
-  case te::ReduceKind::Sum:
-  case te::ReduceKind::Any:
-    init = llvm::Constant::getNullValue(accTy);
-    break;
-  case te::ReduceKind::Prod:
-  case te::ReduceKind::All:
-    init = t.isFloatingPoint() ? ConstantFP::get(ty, 1.0)
-                               : ConstantInt::get(ty, 1);
-    break;
-  case te::ReduceKind::Min:
-  case te::ReduceKind::ArgMin:
-    init = emitConst(te::highestValue(t));
-    break;
-  case te::ReduceKind::Max:
-  case te::ReduceKind::ArgMax:
-    init = emitConst(te::lowestValue(t));
-    break;
-  }
-  b.CreateStore(init, acc);
-  if (isArg) {
-    b.CreateStore(b.getInt64(0), accIndex);
-    b.CreateStore(b.getInt64(0), position);
-  }
-
-  // Values emitted inside the loops do not dominate the code after them.
-  DenseMap<const te::ExprNode *, Value *> savedMemo = memo;
-  std::function<void(unsigned)> loops = [&](unsigned level) {
-    if (level == n->getAxes().size()) {
-      auto update = [&]() {
-        Value *v = emitExpr(n->getSource());
-        Value *cur = b.CreateLoad(accTy, acc);
-        bool isFloat = t.isFloatingPoint();
-        bool isSigned = t.isInt();
-        Value *next = nullptr;
-        switch (kind) {
-        case te::ReduceKind::Sum:
-          if (wide)
-            v = b.CreateFPExt(v, accTy);
-          next = isFloat      ? b.CreateFAdd(cur, v)
-                 : t.isBool() ? b.CreateOr(cur, v)
-                              : b.CreateAdd(cur, v);
-          break;
-        case te::ReduceKind::Prod:
-          next = isFloat      ? b.CreateFMul(cur, v)
-                 : t.isBool() ? b.CreateAnd(cur, v)
-                              : b.CreateMul(cur, v);
-          break;
-        case te::ReduceKind::Any:
-          next = b.CreateOr(cur, v);
-          break;
-        case te::ReduceKind::All:
-          next = b.CreateAnd(cur, v);
-          break;
-        case te::ReduceKind::Min:
-          next = isFloat ? intrinsic(llvm::Intrinsic::minimum, {cur, v})
-                         : intrinsic(isSigned ? llvm::Intrinsic::smin
-                                              : llvm::Intrinsic::umin,
-                                     {cur, v});
-          break;
-        case te::ReduceKind::Max:
-          next = isFloat ? intrinsic(llvm::Intrinsic::maximum, {cur, v})
-                         : intrinsic(isSigned ? llvm::Intrinsic::smax
-                                              : llvm::Intrinsic::umax,
-                                     {cur, v});
-          break;
-        case te::ReduceKind::ArgMax:
-        case te::ReduceKind::ArgMin: {
-          bool isMax = kind == te::ReduceKind::ArgMax;
-          Value *better, *equal;
-          if (isFloat) {
-            better = isMax ? b.CreateFCmpOGT(v, cur) : b.CreateFCmpOLT(v, cur);
-            equal = b.CreateFCmpOEQ(v, cur);
-            // The first NaN wins and stays.
-            better = b.CreateOr(better, b.CreateFCmpUNO(v, v));
-            Value *curNan = b.CreateFCmpUNO(cur, cur);
-            better = b.CreateAnd(better, b.CreateNot(curNan));
-            equal = b.CreateAnd(equal, b.CreateNot(curNan));
-          } else {
-            better = isMax ? (isSigned ? b.CreateICmpSGT(v, cur)
-                                       : b.CreateICmpUGT(v, cur))
-                           : (isSigned ? b.CreateICmpSLT(v, cur)
-                                       : b.CreateICmpULT(v, cur));
-            equal = b.CreateICmpEQ(v, cur);
-          }
-          Value *take = n->getSelectLast() ? b.CreateOr(better, equal) : better;
-          Value *pos = b.CreateLoad(b.getInt64Ty(), position);
-          b.CreateStore(b.CreateSelect(take, v, cur), acc);
-          Value *idx = b.CreateLoad(b.getInt64Ty(), accIndex);
-          b.CreateStore(b.CreateSelect(take, pos, idx), accIndex);
-          b.CreateStore(b.CreateAdd(pos, b.getInt64(1)), position);
-          return;
-        }
-        }
-        b.CreateStore(next, acc);
-      };
-      if (n->getCondition()) {
-        Value *cond = emitExpr(n->getCondition());
-        llvm::Function *fnc = b.GetInsertBlock()->getParent();
-        BasicBlock *then = BasicBlock::Create(ctx, "reduce.then", fnc);
-        BasicBlock *join = BasicBlock::Create(ctx, "reduce.join", fnc);
-        BasicBlock *skip =
-            isArg ? BasicBlock::Create(ctx, "reduce.skip", fnc) : join;
-        b.CreateCondBr(cond, then, skip);
-        b.SetInsertPoint(then);
-        update();
-        b.CreateBr(join);
-        if (isArg) {
-          // A skipped element still takes a position.
-          b.SetInsertPoint(skip);
-          Value *pos = b.CreateLoad(b.getInt64Ty(), position);
-          b.CreateStore(b.CreateAdd(pos, b.getInt64(1)), position);
-          b.CreateBr(join);
-        }
-        b.SetInsertPoint(join);
-      } else {
-        update();
-      }
-      return;
-    }
-    const te::IterVar &axis = n->getAxes()[level];
-    Value *extent = emitExpr(axis.extent);
-    // Lanes for the innermost axis unless it is too short to fill them
-    // twice (a convolution's or a pool's window) or the source calls libm.
-    std::optional<int64_t> constExtent = axis.extent.getConstInt();
-    if (wide && !n->getCondition() && level + 1 == n->getAxes().size() &&
-        (!constExtent || *constExtent >= 2 * kSumLanes) &&
-        !callsLibm(n->getSource())) {
-      emitSumLanes(n, extent, acc);
-      return;
-    }
-    emitLoop(b.getInt64(0), extent, "k", [&](Value *iv) {
-      vars[axis.var.get()] = iv;
-      DenseMap<const te::ExprNode *, Value *> outer = memo;
-      loops(level + 1);
-      memo = std::move(outer);
-    });
-  };
-  loops(0);
-  memo = std::move(savedMemo);
-  if (isArg)
-    return b.CreateIntCast(b.CreateLoad(b.getInt64Ty(), accIndex),
-                           computeType(n->getDType()), true);
-  Value *result = b.CreateLoad(accTy, acc);
-  // One rounding: to float, then to float16/bfloat16, which rounds as one
-  // rounding would (float has at least twice their precision plus two
-  // bits).
-  if (wide)
-    result = roundTo(b.CreateFPTrunc(result, ty), t);
-  return result;
-}
-
 Value *KernelEmitter::emitExprImpl(const te::Expr &e) {
   switch (e->getKind()) {
   case te::ExprNode::Kind::IntImm:
@@ -1278,155 +904,10 @@ llvm::Function *KernelEmitter::emitStageFunction(const Stage &stage,
           t->getDType());
     memo = std::move(outer);
   };
-  // A sum at the top of the body with the last axis not collapsed is
-  // emitted with the reduction loops outside the last axis:
-  //   out[..., :] = 0; for k...: for j: out[..., j] += source(..., j, k...)
-  // so the innermost loop walks the output (and, for convolutions and
-  // matmuls, an input) contiguously and vectorises. Not where a read jumps
-  // as j moves (j in one of its other indices) while the innermost
-  // reduction axis is long enough for the per-element loop's lanes:
-  // dense's weight [units, k] would be read a row apart per j (16 KiB for
-  // k = 4096), so dense keeps the per-element loop, contiguous in k; an
-  // NHWC convolution with an OIHW kernel (a 3-wide innermost axis) stays
-  // hoisted. float16/bfloat16 keep the per-element order (they round after
-  // every addition).
-  const auto *topSum = dyn_cast<te::ReduceNode>(stage.body.get());
-  bool hoist =
-      topSum && topSum->getReduceKind() == te::ReduceKind::Sum &&
-      !topSum->getCondition() && shape.size() > stage.collapsed &&
-      !t->getDType().isBool() &&
-      !(t->getDType().isFloatingPoint() && t->getDType().getBits() == 16);
-  if (hoist && !readsAlongLastAxis(topSum->getSource(), axes.back().get())) {
-    std::optional<int64_t> innermost =
-        topSum->getAxes().back().extent.getConstInt();
-    hoist = innermost && *innermost < 2 * kSumLanes;
-  }
-  // A float32 row accumulates at most kFloatRun additions (or one iteration
-  // of the outermost reduction axis, when longer) in the output, then is
-  // flushed into a double row:
-  //   for each block of `chunk` k0: { for k0 in block: for k...: for j:
-  //     out[j] += source; for j: { row[j] += out[j]; out[j] = 0 } }
-  //   for j: out[j] = row[j]
-  // so the error does not grow with the length, and the innermost loop
-  // stays float32. A row longer than kMaxDoubleRow (on the stack) is not
-  // hoisted: each element then sums in double (emitReduce).
-  uint64_t chunk = 0;
-  int64_t rowExtent = 0;
-  if (hoist && t->getDType().isFloat() && t->getDType().getBits() == 32) {
-    auto product = [](ArrayRef<te::IterVar> axes) -> std::optional<int64_t> {
-      int64_t n = 1;
-      for (const te::IterVar &axis : axes) {
-        std::optional<int64_t> e = axis.extent.getConstInt();
-        if (!e)
-          return std::nullopt;
-        n *= *e;
-      }
-      return n;
-    };
-    std::optional<int64_t> length = product(topSum->getAxes());
-    std::optional<int64_t> innerLength =
-        product(topSum->getAxes().drop_front());
-    std::optional<int64_t> last = shape.back().getConstInt();
-    if (!length || *length > kFloatRun) {
-      if (length && innerLength && last && *last <= kMaxDoubleRow) {
-        chunk = std::max<int64_t>(1, kFloatRun /
-                                         std::max<int64_t>(*innerLength, 1));
-        rowExtent = *last;
-      } else {
-        hoist = false;
-      }
-    }
-  }
-  auto emitHoisted = [&]() {
-    unsigned last = shape.size() - 1;
-    DataType dtype = t->getDType();
-    llvm::Type *ty = computeType(dtype);
-    llvm::Type *dty = b.getDoubleTy();
-    auto element = [&](Value *j) {
-      vars[axes[last].get()] = j;
-      return b.CreateInBoundsGEP(storageType(dtype), out, emitOffset(t, axes));
-    };
-    AllocaInst *row = nullptr;
-    if (chunk) {
-      IRBuilder<> entry(&f->getEntryBlock(), f->getEntryBlock().begin());
-      row = entry.CreateAlloca(ArrayType::get(dty, rowExtent), nullptr, "row");
-    }
-    auto rowElement = [&](Value *j) {
-      return b.CreateInBoundsGEP(dty, row, j);
-    };
-    DenseMap<const te::ExprNode *, Value *> outer = memo;
-    emitLoop(b.getInt64(0), extents[last], "init", [&](Value *j) {
-      DenseMap<const te::ExprNode *, Value *> saved = memo;
-      store(element(j), llvm::Constant::getNullValue(ty), dtype);
-      if (row)
-        b.CreateStore(ConstantFP::get(dty, 0.0), rowElement(j));
-      memo = std::move(saved);
-    });
-    memo = outer;
-    ArrayRef<te::IterVar> raxes = topSum->getAxes();
-    std::function<void(unsigned)> reduceLoops = [&](unsigned level) {
-      if (level == raxes.size()) {
-        emitLoop(b.getInt64(0), extents[last], "acc", [&](Value *j) {
-          DenseMap<const te::ExprNode *, Value *> saved = memo;
-          Value *ptr = element(j);
-          Value *v = emitExpr(topSum->getSource());
-          Value *cur = load(ptr, dtype);
-          store(ptr,
-                dtype.isFloatingPoint() ? b.CreateFAdd(cur, v)
-                                        : b.CreateAdd(cur, v),
-                dtype);
-          memo = std::move(saved);
-        });
-        return;
-      }
-      Value *extent = emitExpr(raxes[level].extent);
-      auto axisLoop = [&](Value *begin, Value *end) {
-        emitLoop(begin, end, "k", [&](Value *iv) {
-          vars[raxes[level].var.get()] = iv;
-          DenseMap<const te::ExprNode *, Value *> saved = memo;
-          reduceLoops(level + 1);
-          memo = std::move(saved);
-        });
-      };
-      if (!row || level != 0) {
-        axisLoop(b.getInt64(0), extent);
-        return;
-      }
-      // Blocks of `chunk` iterations, each followed by row += out; out = 0.
-      Value *size = b.getInt64(chunk);
-      Value *blocks =
-          b.CreateUDiv(b.CreateAdd(extent, b.getInt64(chunk - 1)), size);
-      emitLoop(b.getInt64(0), blocks, "block", [&](Value *block) {
-        Value *begin = b.CreateMul(block, size);
-        Value *end = b.CreateBinaryIntrinsic(Intrinsic::smin,
-                                             b.CreateAdd(begin, size), extent);
-        axisLoop(begin, end);
-        emitLoop(b.getInt64(0), extents[last], "flush", [&](Value *j) {
-          DenseMap<const te::ExprNode *, Value *> saved = memo;
-          Value *ptr = element(j);
-          Value *partial = b.CreateFPExt(load(ptr, dtype), dty);
-          Value *slot = rowElement(j);
-          b.CreateStore(b.CreateFAdd(b.CreateLoad(dty, slot), partial), slot);
-          store(ptr, llvm::Constant::getNullValue(ty), dtype);
-          memo = std::move(saved);
-        });
-      });
-    };
-    reduceLoops(0);
-    if (row) {
-      memo = outer;
-      emitLoop(b.getInt64(0), extents[last], "final", [&](Value *j) {
-        DenseMap<const te::ExprNode *, Value *> saved = memo;
-        Value *total = b.CreateLoad(dty, rowElement(j));
-        store(element(j), b.CreateFPTrunc(total, ty), dtype);
-        memo = std::move(saved);
-      });
-    }
-    memo = std::move(outer);
-  };
+  std::optional<HoistedSum> hoisted = planHoistedSum(stage);
   std::function<void(unsigned)> inner = [&](unsigned level) {
-    if (hoist && level + 1 == shape.size()) {
-      emitHoisted();
+    if (hoisted && level + 1 == shape.size()) {
+      emitHoistedSum(*hoisted, t, extents, out);
       return;
     }
     if (level == shape.size()) {
@@ -1490,9 +971,9 @@ llvm::Function *KernelEmitter::emitTrampoline(llvm::Function *stageFn) {
   return f;
 }
 
-Error KernelEmitter::emit(StringRef name, KernelInfo &info) {
-  if (Error e = schedule())
-    return e;
+/// Collapses the leading axes of each compute stage into its outer range,
+/// decides which stages run in parallel, and estimates their work.
+void KernelEmitter::estimateStages(KernelInfo &info) {
   // The output each output tensor is (for the run-time work of stages
   // whose extents are run-time values).
   DenseMap<const te::TensorNode *, unsigned> outputIndex;
@@ -1549,6 +1030,78 @@ Error KernelEmitter::emit(StringRef name, KernelInfo &info) {
     stage.parallel = options.parallelWork && !shape.empty() &&
                      (!constShape || stage.work >= options.parallelWork);
   }
+}
+
+/// The runtime's nnir_parallel_for (KernelABI.h), declared in \p m.
+static FunctionCallee getParallelFor(Module &m) {
+  LLVMContext &ctx = m.getContext();
+  auto *i64 = llvm::Type::getInt64Ty(ctx);
+  auto *ptr = PointerType::getUnqual(ctx);
+  return m.getOrInsertFunction(
+      "nnir_parallel_for",
+      FunctionType::get(llvm::Type::getVoidTy(ctx), {i64, i64, ptr, ptr},
+                        false));
+}
+
+/// Runs \p stage from the kernel: a call of \p stageFn over its outer range
+/// with \p ioArgs (the buffers and dims), directly or through
+/// nnir_parallel_for.
+void KernelEmitter::emitStageCall(const Stage &stage, llvm::Function *stageFn,
+                                  ArrayRef<Value *> ioArgs, KernelInfo &info) {
+  ++info.numStages;
+  info.work = SaturatingAdd(info.work, stage.work);
+  // An extern stage's loops are its own: count them as a small loop nest.
+  info.codeSize = SaturatingAdd<uint64_t>(
+      info.codeSize, stage.externOp ? 64 : countOperations(stage.body));
+  Value *range = b.getInt64(1);
+  if (!stage.externOp)
+    range =
+        emitShapeProduct(stage.tensor.getShape().take_front(stage.collapsed));
+  SmallVector<Value *, 16> args(ioArgs.begin(), ioArgs.end());
+  if (!stage.parallel) {
+    args.push_back(b.getInt64(0));
+    args.push_back(range);
+    b.CreateCall(stageFn, args);
+    return;
+  }
+  ++info.numParallelStages;
+  // The closure: buffer pointers and dims, 8 bytes each.
+  llvm::Function *kernel = b.GetInsertBlock()->getParent();
+  IRBuilder<> eb(&kernel->getEntryBlock(), kernel->getEntryBlock().begin());
+  AllocaInst *closure =
+      eb.CreateAlloca(eb.getInt64Ty(), eb.getInt32(args.size()), "closure");
+  for (unsigned j = 0; j < args.size(); ++j)
+    b.CreateStore(args[j],
+                  b.CreateConstInBoundsGEP1_64(b.getInt64Ty(), closure, j));
+  // Aim for chunks of about 256K scalar operations: an outer iteration
+  // runs the inner axes, whose size may be known only at run time.
+  const uint64_t chunk = uint64_t(1) << 18;
+  ArrayRef<te::Expr> innerShape =
+      stage.tensor.getShape().drop_front(stage.collapsed);
+  Value *grain;
+  if (auto s = te::getConstShape(innerShape)) {
+    uint64_t perIteration = stage.cost;
+    for (int64_t e : *s)
+      perIteration = SaturatingMultiply<uint64_t>(
+          perIteration, static_cast<uint64_t>(std::max<int64_t>(e, 1)));
+    grain = b.getInt64(std::max<uint64_t>(1, chunk / perIteration));
+  } else {
+    Value *perIteration = b.CreateBinaryIntrinsic(
+        Intrinsic::umax,
+        b.CreateMul(emitShapeProduct(innerShape), b.getInt64(stage.cost)),
+        b.getInt64(1));
+    grain = b.CreateBinaryIntrinsic(
+        Intrinsic::umax, b.CreateUDiv(b.getInt64(chunk), perIteration),
+        b.getInt64(1));
+  }
+  b.CreateCall(getParallelFor(m),
+               {range, grain, emitTrampoline(stageFn), closure});
+}
+
+Error KernelEmitter::emit(StringRef name, KernelInfo &info) {
+  if (Error e = schedule())
+    return e;
+  estimateStages(info);
 
   // Stage functions.
   std::vector<llvm::Function *> stageFns;
@@ -1608,62 +1161,12 @@ Error KernelEmitter::emit(StringRef name, KernelInfo &info) {
     bufferValues.push_back(ptr);
   }
 
-  FunctionCallee parallelFor = m.getOrInsertFunction(
-      "nnir_parallel_for",
-      FunctionType::get(
-          b.getVoidTy(),
-          {b.getInt64Ty(), b.getInt64Ty(), b.getPtrTy(), b.getPtrTy()}, false));
-  for (unsigned i = 0; i < stages.size(); ++i) {
-    const Stage &stage = stages[i];
-    ++info.numStages;
-    info.work = SaturatingAdd(info.work, stage.work);
-    // An extern stage's loops are its own: count them as a small loop nest.
-    info.codeSize = SaturatingAdd<uint64_t>(
-        info.codeSize, stage.externOp ? 64 : countOperations(stage.body));
-    Value *range = b.getInt64(1);
-    if (!stage.externOp)
-      range =
-          emitShapeProduct(stage.tensor.getShape().take_front(stage.collapsed));
-    SmallVector<Value *, 16> args(bufferValues.begin(), bufferValues.end());
-    args.append(dimValues.begin(), dimValues.end());
-    if (!stage.parallel) {
-      args.push_back(b.getInt64(0));
-      args.push_back(range);
-      b.CreateCall(stageFns[i], args);
-      continue;
-    }
-    ++info.numParallelStages;
-    // The closure: buffer pointers and dims, 8 bytes each.
-    IRBuilder<> eb(&kernel->getEntryBlock(), kernel->getEntryBlock().begin());
-    AllocaInst *closure =
-        eb.CreateAlloca(eb.getInt64Ty(), eb.getInt32(args.size()), "closure");
-    for (unsigned j = 0; j < args.size(); ++j)
-      b.CreateStore(args[j],
-                    b.CreateConstInBoundsGEP1_64(b.getInt64Ty(), closure, j));
-    // Aim for chunks of about 256K scalar operations: an outer iteration
-    // runs the inner axes, whose size may be known only at run time.
-    const uint64_t chunk = uint64_t(1) << 18;
-    ArrayRef<te::Expr> innerShape =
-        stage.tensor.getShape().drop_front(stage.collapsed);
-    Value *grain;
-    if (auto s = te::getConstShape(innerShape)) {
-      uint64_t perIteration = stage.cost;
-      for (int64_t e : *s)
-        perIteration = SaturatingMultiply<uint64_t>(
-            perIteration, static_cast<uint64_t>(std::max<int64_t>(e, 1)));
-      grain = b.getInt64(std::max<uint64_t>(1, chunk / perIteration));
-    } else {
-      Value *perIteration = b.CreateBinaryIntrinsic(
-          Intrinsic::umax,
-          b.CreateMul(emitShapeProduct(innerShape), b.getInt64(stage.cost)),
-          b.getInt64(1));
-      grain = b.CreateBinaryIntrinsic(
-          Intrinsic::umax, b.CreateUDiv(b.getInt64(chunk), perIteration),
-          b.getInt64(1));
-    }
-    b.CreateCall(parallelFor,
-                 {range, grain, emitTrampoline(stageFns[i]), closure});
-  }
+  // Declared in every kernel, as the calling convention's entry points are.
+  getParallelFor(m);
+  SmallVector<Value *, 16> args(bufferValues.begin(), bufferValues.end());
+  args.append(dimValues.begin(), dimValues.end());
+  for (unsigned i = 0; i < stages.size(); ++i)
+    emitStageCall(stages[i], stageFns[i], args, info);
   for (Value *s : scratch)
     b.CreateCall(release, {s});
   b.CreateRet(b.getInt32(nnir::kKernelOK));

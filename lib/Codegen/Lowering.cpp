@@ -116,18 +116,22 @@ static unsigned countTensors(const Type *type) {
   return 1;
 }
 
-std::optional<GenericShape> GenericShape::get(const Function &fn) {
-  GenericShape result;
+/// Numbers the tensor values of \p fn into \p tensors (firstValue: the
+/// number of each value's first tensor) and lists the pairs of tensors a
+/// broadcast puts in one domain. False where \p fn is not shape-generic.
+static bool
+numberTensorValues(const Function &fn,
+                   SmallVectorImpl<const TensorType *> &tensors,
+                   DenseMap<const Expr *, unsigned> &firstValue,
+                   SmallVectorImpl<std::pair<unsigned, unsigned>> &joins) {
   // Number the tensor values: one per flattened field of each parameter,
   // constant and call; tuples and projections rearrange them.
-  SmallVector<const TensorType *, 16> tensors;
   DenseMap<const Expr *, SmallVector<unsigned, 1>> values;
-  SmallVector<std::pair<unsigned, unsigned>, 16> joins;
   auto define = [&](const Expr *e) {
     SmallVector<const TensorType *, 1> flat;
     if (!flattenTensorTypes(getTypeOf(e), flat))
       return false;
-    result.firstValue[e] = tensors.size();
+    firstValue[e] = tensors.size();
     SmallVector<unsigned, 1> ids;
     for (const TensorType *t : flat) {
       ids.push_back(tensors.size());
@@ -138,7 +142,7 @@ std::optional<GenericShape> GenericShape::get(const Function &fn) {
   };
   for (const Ref<Var> &param : fn.getParams())
     if (!define(param.get()))
-      return std::nullopt;
+      return false;
   bool ok = true;
   forEachPrimitiveNode(fn, [&](const Expr *e) {
     if (!ok || isa<Var>(e))
@@ -189,7 +193,83 @@ std::optional<GenericShape> GenericShape::get(const Function &fn) {
         for (unsigned other : values.lookup(arg.get()))
           joins.push_back({id, other});
   });
-  if (!ok)
+  return ok;
+}
+
+/// Merges the axes of one broadcast \p domain (numbers of \p tensors):
+/// appends its extents to \p extents and sets the axes of its tensors.
+/// False where the shapes do not broadcast or the rank exceeds 64.
+static bool mergeDomainAxes(ArrayRef<unsigned> domain,
+                            ArrayRef<const TensorType *> tensors,
+                            SmallVectorImpl<int64_t> &extents,
+                            MutableArrayRef<GenericShape::TensorAxes> axes) {
+  SmallPtrSet<const TensorType *, 8> seen;
+  SmallVector<const TensorType *, 8> types;
+  unsigned rank = 0;
+  for (unsigned v : domain)
+    if (seen.insert(tensors[v]).second) {
+      types.push_back(tensors[v]);
+      rank = std::max<unsigned>(rank, tensors[v]->getRank());
+    }
+  if (rank > 64)
+    return false;
+  // The one extent of each aligned axis (1 where every tensor has 1).
+  SmallVector<int64_t, 8> extent(rank, 1);
+  for (const TensorType *t : types) {
+    unsigned offset = rank - t->getRank();
+    for (auto [i, e] : llvm::enumerate(t->getShape())) {
+      int64_t &slot = extent[offset + i];
+      if (e == 1)
+        continue;
+      if (slot != 1 && slot != e)
+        return false;
+      slot = e;
+    }
+  }
+  auto isFull = [&](const TensorType *t, unsigned axis) {
+    unsigned offset = rank - t->getRank();
+    return axis >= offset && t->getShape()[axis - offset] != 1;
+  };
+  // Drop axes of extent 1; merge an axis into the previous kept one when
+  // every tensor spans both or neither.
+  unsigned first = extents.size();
+  SmallVector<int, 8> group(rank, -1);
+  std::optional<unsigned> prev;
+  for (unsigned k = 0; k < rank; ++k) {
+    if (extent[k] == 1)
+      continue;
+    bool merge = prev && llvm::all_of(types, [&](const TensorType *t) {
+                   return isFull(t, *prev) == isFull(t, k);
+                 });
+    if (merge) {
+      group[k] = group[*prev];
+      if (MulOverflow(extents.back(), extent[k], extents.back()))
+        return false;
+    } else {
+      group[k] = extents.size() - first;
+      extents.push_back(extent[k]);
+    }
+    prev = k;
+  }
+  unsigned count = extents.size() - first;
+  for (unsigned v : domain) {
+    ArrayRef<int64_t> shape = tensors[v]->getShape();
+    unsigned offset = rank - shape.size();
+    GenericShape::TensorAxes &tensorAxes = axes[v];
+    tensorAxes.first = first;
+    tensorAxes.count = count;
+    for (auto [i, e] : llvm::enumerate(shape))
+      if (e != 1)
+        tensorAxes.mask |= uint64_t(1) << group[offset + i];
+  }
+  return true;
+}
+
+std::optional<GenericShape> GenericShape::get(const Function &fn) {
+  GenericShape result;
+  SmallVector<const TensorType *, 16> tensors;
+  SmallVector<std::pair<unsigned, unsigned>, 16> joins;
+  if (!numberTensorValues(fn, tensors, result.firstValue, joins))
     return std::nullopt;
 
   IntEqClasses classes(tensors.size());
@@ -201,68 +281,9 @@ std::optional<GenericShape> GenericShape::get(const Function &fn) {
     domains[classes[v]].push_back(v);
 
   result.axes.resize(tensors.size());
-  for (ArrayRef<unsigned> domain : domains) {
-    SmallPtrSet<const TensorType *, 8> seen;
-    SmallVector<const TensorType *, 8> types;
-    unsigned rank = 0;
-    for (unsigned v : domain)
-      if (seen.insert(tensors[v]).second) {
-        types.push_back(tensors[v]);
-        rank = std::max<unsigned>(rank, tensors[v]->getRank());
-      }
-    if (rank > 64)
+  for (ArrayRef<unsigned> domain : domains)
+    if (!mergeDomainAxes(domain, tensors, result.extents, result.axes))
       return std::nullopt;
-    // The one extent of each aligned axis (1 where every tensor has 1).
-    SmallVector<int64_t, 8> extent(rank, 1);
-    for (const TensorType *t : types) {
-      unsigned offset = rank - t->getRank();
-      for (auto [i, e] : llvm::enumerate(t->getShape())) {
-        int64_t &slot = extent[offset + i];
-        if (e == 1)
-          continue;
-        if (slot != 1 && slot != e)
-          return std::nullopt;
-        slot = e;
-      }
-    }
-    auto isFull = [&](const TensorType *t, unsigned axis) {
-      unsigned offset = rank - t->getRank();
-      return axis >= offset && t->getShape()[axis - offset] != 1;
-    };
-    // Drop axes of extent 1; merge an axis into the previous kept one when
-    // every tensor spans both or neither.
-    unsigned first = result.extents.size();
-    SmallVector<int, 8> group(rank, -1);
-    std::optional<unsigned> prev;
-    for (unsigned k = 0; k < rank; ++k) {
-      if (extent[k] == 1)
-        continue;
-      bool merge = prev && llvm::all_of(types, [&](const TensorType *t) {
-                     return isFull(t, *prev) == isFull(t, k);
-                   });
-      if (merge) {
-        group[k] = group[*prev];
-        if (MulOverflow(result.extents.back(), extent[k],
-                        result.extents.back()))
-          return std::nullopt;
-      } else {
-        group[k] = result.extents.size() - first;
-        result.extents.push_back(extent[k]);
-      }
-      prev = k;
-    }
-    unsigned count = result.extents.size() - first;
-    for (unsigned v : domain) {
-      ArrayRef<int64_t> shape = tensors[v]->getShape();
-      unsigned offset = rank - shape.size();
-      TensorAxes &axes = result.axes[v];
-      axes.first = first;
-      axes.count = count;
-      for (auto [i, e] : llvm::enumerate(shape))
-        if (e != 1)
-          axes.mask |= uint64_t(1) << group[offset + i];
-    }
-  }
   if (result.extents.empty())
     return std::nullopt;
   return result;

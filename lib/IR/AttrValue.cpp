@@ -145,26 +145,19 @@ void nnir::printQuotedString(raw_ostream &os, StringRef s) {
   os << '"';
 }
 
-/// The literal suffix TVM writes for a float of \p dtype.
-static StringRef floatSuffix(DataType dtype) {
-  if (dtype == DataType::float16())
-    return "f16";
-  if (dtype == DataType::float64())
-    return "f64";
-  return "f";
-}
-
 /// Prints a float attribute as the lexer and parser read it back: the digits
 /// of the float64 \p value under the suffix of \p dtype, which bounds the
 /// range (and, for a NaN, gives the significand's width); `f64` when
 /// \p dtype cannot hold the value.
 static void printFloatAttr(raw_ostream &os, double value, DataType dtype) {
-  if (dtype != DataType::float16() && dtype != DataType::float64())
+  // A float type without literals of its own (bfloat16) prints as float32.
+  if (!dtype.isFloatingPoint() || dtype.getLiteralSuffix().empty())
     dtype = DataType::float32();
+  StringRef suffix = dtype.getPrintedLiteralSuffix();
   const fltSemantics &sem = *dtype.getFloatSemantics();
   if (std::isnan(value)) {
     if (std::optional<uint64_t> bits = narrowFromDouble(value, sem)) {
-      os << formatFloatBits(sem, *bits, floatSuffix(dtype));
+      os << formatFloatBits(sem, *bits, suffix);
       return;
     }
   } else {
@@ -173,7 +166,7 @@ static void printFloatAttr(raw_ostream &os, double value, DataType dtype) {
     double largest = widenToDouble(
         sem, APFloat::getLargest(sem).bitcastToAPInt().getZExtValue());
     if (std::isinf(value) || std::fabs(value) <= largest) {
-      os << formatDouble(value) << floatSuffix(dtype);
+      os << formatDouble(value) << suffix;
       return;
     }
   }
@@ -187,10 +180,8 @@ void AttrValue::print(raw_ostream &os) const {
     return;
   case Kind::Int:
     os << intValue;
-    if (dtype == DataType::int64())
-      os << "i64";
-    else if (dtype == DataType::int16())
-      os << "i16";
+    if (dtype.isInt())
+      os << dtype.getPrintedLiteralSuffix();
     return;
   case Kind::Float:
     printFloatAttr(os, floatValue, dtype);

@@ -103,11 +103,7 @@ static bool hasScalarLiteral(const Constant *c, bool tvmSyntax) {
     return false;
   const NDArray &data = c->getData();
   DataType t = data.getDType();
-  bool isLiteralType = t == DataType::int16() || t == DataType::int32() ||
-                       t == DataType::int64() || t == DataType::float16() ||
-                       t == DataType::float32() || t == DataType::float64() ||
-                       t.isBool();
-  if (!isLiteralType)
+  if (!t.isBool() && t.getLiteralSuffix().empty())
     return false;
   return !tvmSyntax || !t.isFloat() || !std::isnan(data.getElementAsDouble(0));
 }
@@ -116,17 +112,10 @@ static bool hasScalarLiteral(const Constant *c, bool tvmSyntax) {
 static void printScalarLiteral(raw_ostream &os, const Constant *c) {
   const NDArray &data = c->getData();
   DataType t = data.getDType();
-  if (t == DataType::int16())
-    return printElement(os, data, 0), void(os << "i16");
-  if (t == DataType::int64())
-    return printElement(os, data, 0), void(os << "i64");
-  if (t == DataType::float16())
-    return printElement(os, data, 0, "f16");
-  if (t == DataType::float32())
-    return printElement(os, data, 0, "f");
-  if (t == DataType::float64())
-    return printElement(os, data, 0, "f64");
+  if (t.isFloatingPoint())
+    return printElement(os, data, 0, t.getPrintedLiteralSuffix());
   printElement(os, data, 0);
+  os << t.getPrintedLiteralSuffix();
 }
 
 /// Prints the elements of dimensions [dim, rank) starting at element

@@ -24,32 +24,11 @@ using namespace nnir::onnximport;
 Expected<DataType> onnximport::dataTypeFromONNX(int32_t elemType) {
   using TP = onnx::TensorProto;
   switch (elemType) {
-  case TP::FLOAT:
-    return DataType::float32();
-  case TP::UINT8:
-    return DataType::uint8();
-  case TP::INT8:
-    return DataType::int8();
-  case TP::UINT16:
-    return DataType::uint16();
-  case TP::INT16:
-    return DataType::int16();
-  case TP::INT32:
-    return DataType::int32();
-  case TP::INT64:
-    return DataType::int64();
-  case TP::BOOL:
-    return DataType::boolean();
-  case TP::FLOAT16:
-    return DataType::float16();
-  case TP::DOUBLE:
-    return DataType::float64();
-  case TP::UINT32:
-    return DataType::uint32();
-  case TP::UINT64:
-    return DataType::uint64();
-  case TP::BFLOAT16:
-    return DataType::bfloat16();
+#define NNIR_DTYPE(Factory, Name, Code, Bits, NpyDescr, Suffix, PrintedSuffix,  \
+                   ONNX, ...)                                                  \
+  case TP::ONNX:                                                               \
+    return DataType::Factory();
+#include "nnir/Runtime/DataTypes.def"
   case TP::STRING:
     return makeError("string tensors are not supported");
   case TP::COMPLEX64:
@@ -135,12 +114,10 @@ Expected<NDArray> onnximport::tensorFromProto(const onnx::TensorProto &proto,
   case TP::UINT64:
     err = fillFrom(*array, proto.uint64_data(), false);
     break;
-  case TP::FLOAT16:
-  case TP::BFLOAT16:
-    err = fillFrom(*array, proto.int32_data(), true);
-    break;
   default:
-    err = fillFrom(*array, proto.int32_data(), false);
+    // Every narrower type; a float narrower than 32 bits (float16,
+    // bfloat16) travels as its bit pattern.
+    err = fillFrom(*array, proto.int32_data(), dtype->isFloatingPoint());
     break;
   }
   if (err)

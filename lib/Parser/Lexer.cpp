@@ -143,21 +143,40 @@ static bool isNumberChar(char c) {
   return isDigit(c) || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-';
 }
 
-/// `inff`, `nanf` and their widths (`inff16`, `nanf64`, ...).
-static bool isSpecialFloatWord(StringRef word) {
-  return StringSwitch<bool>(word)
-      .Cases("inff", "inff16", "inff32", "inff64", true)
-      .Cases("nanf", "nanf16", "nanf32", "nanf64", true)
-      .Default(false);
+/// The dtype of a literal's suffix that starts with \p kind ('i' or 'f'):
+/// the suffixes of DataTypes.def ("i64", "f", "f32", ...), and the bare `i`
+/// of TVM's int32. std::nullopt for any other.
+static std::optional<DataType> suffixType(StringRef suffix, char kind) {
+  if (suffix.empty() || suffix[0] != kind)
+    return std::nullopt;
+  if (suffix == "i")
+    return DataType::int32();
+  return DataType::fromLiteralSuffix(suffix);
 }
 
 /// The float type of a width suffix ("f", "f16", "f32", "f64").
 static std::optional<DataType> floatSuffixType(StringRef suffix) {
-  return StringSwitch<std::optional<DataType>>(suffix)
-      .Cases("f", "f32", DataType::float32())
-      .Case("f16", DataType::float16())
-      .Case("f64", DataType::float64())
-      .Default(std::nullopt);
+  return suffixType(suffix, 'f');
+}
+
+/// `inff`, `nanf` and their widths (`inff16`, `nanf64`, ...).
+static bool isSpecialFloatWord(StringRef word) {
+  return (word.starts_with("inf") || word.starts_with("nan")) &&
+         floatSuffixType(word.drop_front(3));
+}
+
+/// "i, i16, i32 or i64": the suffixes of \p kind ('i' or 'f'), the short one
+/// first, for a diagnostic.
+static std::string listSuffixes(char kind) {
+  std::vector<StringRef> suffixes = {kind == 'i' ? "i" : "f"};
+  for (const DataTypeInfo &info : DataType::getAll())
+    if (info.literalSuffix.starts_with(StringRef(&kind, 1)))
+      suffixes.push_back(info.literalSuffix);
+  std::string result;
+  for (size_t i = 0; i < suffixes.size(); ++i)
+    result += (i == 0 ? "" : i + 1 == suffixes.size() ? " or " : ", ") +
+              suffixes[i].str();
+  return result;
 }
 
 /// Describes a byte for an "unexpected character" diagnostic.
@@ -475,16 +494,12 @@ Token Lexer::lexNumber(const char *tokStart, bool negative) {
     if (body.getAsInteger(10, magnitude))
       return makeError(tokStart, "integer literal '" + tok.spelling +
                                      "' is out of range");
-    unsigned bits;
-    if (suffix.empty() || suffix == "i" || suffix == "i32")
-      bits = 32;
-    else if (suffix == "i16")
-      bits = 16;
-    else if (suffix == "i64")
-      bits = 64;
-    else
+    std::optional<DataType> suffixDType =
+        suffix.empty() ? DataType::int32() : suffixType(suffix, 'i');
+    if (!suffixDType)
       return makeError(tokStart, "invalid integer literal width '" + suffix +
-                                     "'; expected i, i16, i32 or i64");
+                                     "'; expected " + listSuffixes('i'));
+    unsigned bits = suffixDType->getBits();
     auto fits = [&](unsigned b) {
       uint64_t limit = uint64_t(1) << (b - 1); // |min|; max is limit - 1.
       return negative ? magnitude <= limit : magnitude < limit;
@@ -518,7 +533,7 @@ Token Lexer::lexNumber(const char *tokStart, bool negative) {
     std::optional<DataType> suffixType = floatSuffixType(suffix);
     if (!suffixType)
       return makeError(tokStart, "invalid float literal width '" + suffix +
-                                     "'; expected f, f16, f32 or f64");
+                                     "'; expected " + listSuffixes('f'));
     dtype = *suffixType;
   }
   // The range is checked where the literal is used (a dense element takes

@@ -1,59 +1,85 @@
 //===- DataType.cpp - Element types of tensors ----------------------------===//
 //
 /// \file
-/// Parsing and printing of dtype names.
+/// Parsing and printing of dtype names, and the table of DataTypes.def.
 //
 //===----------------------------------------------------------------------===//
 
 #include "nnir/Runtime/DataType.h"
 
 #include "llvm/ADT/APFloat.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 using namespace nnir;
 
+/// The rows of DataTypes.def.
+static constexpr DataTypeInfo kDataTypes[] = {
+#define NNIR_DTYPE(Factory, Name, Code, Bits, NpyDescr, Suffix, PrintedSuffix,  \
+                   ...)                                                        \
+  {DataType::Factory(), Name, NpyDescr, Suffix, PrintedSuffix, nullptr},
+#define NNIR_FLOAT_DTYPE(Factory, Name, Code, Bits, NpyDescr, Suffix,          \
+                         PrintedSuffix, ONNX, LLVMStorage, LLVMCompute,        \
+                         Semantics)                                            \
+  {DataType::Factory(), Name,          NpyDescr,                               \
+   Suffix,              PrintedSuffix, &APFloat::Semantics},
+#include "nnir/Runtime/DataTypes.def"
+};
+
+ArrayRef<DataTypeInfo> DataType::getAll() { return kDataTypes; }
+
+const DataTypeInfo *DataType::getInfo() const {
+  for (const DataTypeInfo &info : kDataTypes)
+    if (info.type == *this)
+      return &info;
+  return nullptr;
+}
+
 std::optional<DataType> DataType::parse(StringRef name) {
-  return StringSwitch<std::optional<DataType>>(name)
-      .Case("bool", boolean())
-      .Case("int8", int8())
-      .Case("int16", int16())
-      .Cases("int32", "int", int32())
-      .Case("int64", int64())
-      .Case("uint8", uint8())
-      .Case("uint16", uint16())
-      .Case("uint32", uint32())
-      .Case("uint64", uint64())
-      .Case("float16", float16())
-      .Case("bfloat16", bfloat16())
-      .Cases("float32", "float", float32())
-      .Case("float64", float64())
-      .Default(std::nullopt);
+  // TVM's short names of the 32-bit types.
+  if (name == "int")
+    return int32();
+  if (name == "float")
+    return float32();
+  for (const DataTypeInfo &info : kDataTypes)
+    if (info.name == name)
+      return info.type;
+  return std::nullopt;
 }
 
 const fltSemantics *DataType::getFloatSemantics() const {
-  if (lanes != 1)
-    return nullptr;
-  if (code == BFloat && bits == 16)
-    return &APFloat::BFloat();
-  if (code != Float)
-    return nullptr;
-  switch (bits) {
-  case 16:
-    return &APFloat::IEEEhalf();
-  case 32:
-    return &APFloat::IEEEsingle();
-  case 64:
-    return &APFloat::IEEEdouble();
-  default:
-    return nullptr;
-  }
+  const DataTypeInfo *info = getInfo();
+  return info && info->semantics ? &info->semantics() : nullptr;
 }
 
 StringRef DataType::supportedNames() {
-  return "bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, "
-         "float16, bfloat16, float32, float64";
+  static const std::string names = [] {
+    std::string result;
+    for (const DataTypeInfo &info : kDataTypes)
+      result += (result.empty() ? "" : ", ") + info.name.str();
+    return result;
+  }();
+  return names;
+}
+
+StringRef DataType::getLiteralSuffix() const {
+  const DataTypeInfo *info = getInfo();
+  return info ? info->literalSuffix : StringRef();
+}
+
+StringRef DataType::getPrintedLiteralSuffix() const {
+  const DataTypeInfo *info = getInfo();
+  return info ? info->printedLiteralSuffix : StringRef();
+}
+
+std::optional<DataType> DataType::fromLiteralSuffix(StringRef suffix) {
+  if (suffix.empty())
+    return std::nullopt;
+  for (const DataTypeInfo &info : kDataTypes)
+    if (!info.literalSuffix.empty() && (info.literalSuffix == suffix ||
+                                        info.printedLiteralSuffix == suffix))
+      return info.type;
+  return std::nullopt;
 }
 
 std::string DataType::str() const {

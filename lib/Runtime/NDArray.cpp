@@ -31,10 +31,6 @@ static constexpr int32_t kDLCPU = 1;
 
 NDArray::Storage::~Storage() { std::free(data); }
 
-static bool isSupported(DataType dtype) {
-  return DataType::parse(dtype.str()).has_value();
-}
-
 /// \p bytes (a multiple of kAlignment) of kAlignment-aligned memory. Arrays
 /// of a huge page or more start on a huge-page boundary and ask for
 /// transparent huge pages (Linux's "madvise" mode, Debian's default):
@@ -58,7 +54,7 @@ static void *allocateData(size_t bytes) {
 Expected<NDArray::Storage *> NDArray::makeStorage(DataType dtype,
                                                   ArrayRef<int64_t> shape,
                                                   uint64_t maxBytes) {
-  if (!isSupported(dtype))
+  if (!dtype.isSupported())
     return createStringError(inconvertibleErrorCode(),
                              "unsupported dtype '%s'", dtype.str().c_str());
   std::optional<int64_t> count = nnir::getNumElements(shape);
@@ -575,7 +571,7 @@ Expected<NDArray> NDArray::load(StringRef bytes, uint64_t maxBytes) {
         inconvertibleErrorCode(),
         formatv("invalid tensor data: rank {0}", ndim).str());
   DataType dtype(static_cast<DataType::Code>(code), bits, lanes);
-  if (code > DataType::BFloat || !isSupported(dtype))
+  if (!dtype.isSupported())
     return createStringError(
         inconvertibleErrorCode(),
         formatv("unsupported tensor dtype (code {0}, bits {1}, lanes {2})",

@@ -25,6 +25,7 @@
 
 #include <zip.h>
 
+#include <cassert>
 #include <cstring>
 
 using namespace llvm;
@@ -44,13 +45,9 @@ static Error npyError(const Twine &message) {
 //===----------------------------------------------------------------------===//
 
 std::string nnir::getNpyDescr(DataType dtype) {
-  if (dtype.isBool())
-    return "|b1";
-  if (dtype.isBFloat())
-    return "<V2";
-  char kind = dtype.isFloat() ? 'f' : dtype.isInt() ? 'i' : 'u';
-  unsigned bytes = dtype.getStorageBytes();
-  return formatv("{0}{1}{2}", bytes == 1 ? '|' : '<', kind, bytes).str();
+  const DataTypeInfo *info = dtype.getInfo();
+  assert(info && "an NDArray's dtype is supported");
+  return info->npyDescr.str();
 }
 
 /// The dtype of a NumPy descriptor string, or an error that says why it is
@@ -69,30 +66,12 @@ static Expected<DataType> parseDescr(StringRef descr) {
                     "arr.astype(arr.dtype.newbyteorder('<'))");
   if (order != '<' && order != '|' && order != '=' && order != '>')
     return npyError("unsupported dtype descriptor '" + descr + "'");
+  // The kind and size of a row's descriptor ("<f4": 'f', 4), whichever byte
+  // order it is written with.
   std::optional<DataType> dtype;
-  switch (kind) {
-  case 'b':
-    if (bytes == 1)
-      dtype = DataType::boolean();
-    break;
-  case 'i':
-  case 'u':
-    if (bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8)
-      dtype = DataType(kind == 'i' ? DataType::Int : DataType::UInt,
-                       static_cast<uint8_t>(bytes * 8));
-    break;
-  case 'f':
-    if (bytes == 2 || bytes == 4 || bytes == 8)
-      dtype = DataType(DataType::Float, static_cast<uint8_t>(bytes * 8));
-    break;
-  case 'V':
-    // ml_dtypes' bfloat16 saves as an anonymous 2-byte void type.
-    if (bytes == 2)
-      dtype = DataType::bfloat16();
-    break;
-  default:
-    break;
-  }
+  for (const DataTypeInfo &info : DataType::getAll())
+    if (info.npyDescr[1] == kind && info.type.getStorageBytes() == bytes)
+      dtype = info.type;
   if (!dtype)
     return npyError("unsupported dtype descriptor '" + descr +
                     "' (nnir reads bool, int8-64, uint8-64, float16/32/64 "

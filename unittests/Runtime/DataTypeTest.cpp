@@ -12,8 +12,10 @@
 
 #include "gtest/gtest.h"
 
+#include <iterator>
 #include <string>
 
+using namespace llvm;
 using namespace nnir;
 
 namespace {
@@ -157,6 +159,60 @@ TEST(DataTypeTest, EqualityAndHash) {
   }
   // float16 and bfloat16 have the same width but differ in code.
   EXPECT_NE(hash_value(DataType::float16()), hash_value(DataType::bfloat16()));
+}
+
+TEST(DataTypeTest, TableListsEverySupportedDTypeOnce) {
+  ArrayRef<DataTypeInfo> all = DataType::getAll();
+  ASSERT_EQ(all.size(), std::size(kAllDTypes));
+  std::string names;
+  for (const DataTypeInfo &info : all) {
+    EXPECT_EQ(info.type.getInfo(), &info) << info.name.str();
+    EXPECT_TRUE(info.type.isSupported());
+    EXPECT_EQ(info.type.str(), info.name.str());
+    EXPECT_EQ(DataType::parse(info.name), info.type);
+    EXPECT_EQ(info.semantics != nullptr, info.type.isFloatingPoint());
+    names += (names.empty() ? "" : ", ") + info.name.str();
+  }
+  EXPECT_EQ(names, DataType::supportedNames());
+}
+
+TEST(DataTypeTest, UnsupportedDTypesHaveNoRow) {
+  EXPECT_EQ(DataType().getInfo(), nullptr);
+  EXPECT_FALSE(DataType(DataType::Int, 8, 4).isSupported());
+  EXPECT_FALSE(DataType(DataType::Handle, 64).isSupported());
+  EXPECT_FALSE(DataType(DataType::Float, 8).isSupported());
+  EXPECT_EQ(DataType(DataType::Float, 8).getFloatSemantics(), nullptr);
+  EXPECT_EQ(DataType().getLiteralSuffix(), "");
+  EXPECT_EQ(DataType().getPrintedLiteralSuffix(), "");
+}
+
+TEST(DataTypeTest, LiteralSuffixes) {
+  EXPECT_EQ(DataType::int16().getLiteralSuffix(), "i16");
+  EXPECT_EQ(DataType::int32().getLiteralSuffix(), "i32");
+  EXPECT_EQ(DataType::int32().getPrintedLiteralSuffix(), "");
+  EXPECT_EQ(DataType::int64().getPrintedLiteralSuffix(), "i64");
+  EXPECT_EQ(DataType::float16().getPrintedLiteralSuffix(), "f16");
+  EXPECT_EQ(DataType::float32().getLiteralSuffix(), "f32");
+  EXPECT_EQ(DataType::float32().getPrintedLiteralSuffix(), "f");
+  EXPECT_EQ(DataType::float64().getPrintedLiteralSuffix(), "f64");
+  // No suffixed literals: bool (True/False), int8, unsigned, bfloat16.
+  for (DataType t : {DataType::boolean(), DataType::int8(), DataType::uint16(),
+                     DataType::bfloat16()}) {
+    EXPECT_EQ(t.getLiteralSuffix(), "") << t.str();
+    EXPECT_EQ(t.getPrintedLiteralSuffix(), "") << t.str();
+  }
+
+  EXPECT_EQ(DataType::fromLiteralSuffix("i16"), DataType::int16());
+  EXPECT_EQ(DataType::fromLiteralSuffix("i32"), DataType::int32());
+  EXPECT_EQ(DataType::fromLiteralSuffix("i64"), DataType::int64());
+  EXPECT_EQ(DataType::fromLiteralSuffix("f"), DataType::float32());
+  EXPECT_EQ(DataType::fromLiteralSuffix("f32"), DataType::float32());
+  EXPECT_EQ(DataType::fromLiteralSuffix("f16"), DataType::float16());
+  EXPECT_EQ(DataType::fromLiteralSuffix("f64"), DataType::float64());
+  EXPECT_EQ(DataType::fromLiteralSuffix(""), std::nullopt);
+  EXPECT_EQ(DataType::fromLiteralSuffix("i8"), std::nullopt);
+  EXPECT_EQ(DataType::fromLiteralSuffix("u8"), std::nullopt);
+  EXPECT_EQ(DataType::fromLiteralSuffix("bf16"), std::nullopt);
 }
 
 } // namespace

@@ -2,15 +2,16 @@
 //
 /// \file
 /// DataType mirrors TVM's DLDataType: a type code, a bit width and a lane
-/// count. nnir supports the scalar (one-lane) types bool, int8/16/32/64,
-/// uint8/16/32/64, float16, bfloat16, float32 and float64. bool is uint1, as in
-/// TVM, and is stored one byte per element.
+/// count. nnir supports the scalar (one-lane) types of DataTypes.def: bool,
+/// int8/16/32/64, uint8/16/32/64, float16, bfloat16, float32 and float64.
+/// bool is uint1, as in TVM, and is stored one byte per element.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef NNIR_RUNTIME_DATATYPE_H
 #define NNIR_RUNTIME_DATATYPE_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -25,6 +26,8 @@ struct fltSemantics;
 
 namespace nnir {
 
+struct DataTypeInfo;
+
 class DataType {
 public:
   /// Type codes, numbered as DLPack/TVM number them (they are stored in TVM's
@@ -35,19 +38,11 @@ public:
   constexpr DataType(Code code, uint8_t bits, uint16_t lanes = 1)
       : code(code), bits(bits), lanes(lanes) {}
 
-  static constexpr DataType boolean() { return DataType(UInt, 1); }
-  static constexpr DataType int8() { return DataType(Int, 8); }
-  static constexpr DataType int16() { return DataType(Int, 16); }
-  static constexpr DataType int32() { return DataType(Int, 32); }
-  static constexpr DataType int64() { return DataType(Int, 64); }
-  static constexpr DataType uint8() { return DataType(UInt, 8); }
-  static constexpr DataType uint16() { return DataType(UInt, 16); }
-  static constexpr DataType uint32() { return DataType(UInt, 32); }
-  static constexpr DataType uint64() { return DataType(UInt, 64); }
-  static constexpr DataType float16() { return DataType(Float, 16); }
-  static constexpr DataType bfloat16() { return DataType(BFloat, 16); }
-  static constexpr DataType float32() { return DataType(Float, 32); }
-  static constexpr DataType float64() { return DataType(Float, 64); }
+  /// One factory per row of DataTypes.def: boolean(), int8(), ..., uint8(),
+  /// ..., float16(), bfloat16(), float32(), float64().
+#define NNIR_DTYPE(Factory, Name, Code, Bits, ...)                             \
+  static constexpr DataType Factory() { return DataType(Code, Bits); }
+#include "nnir/Runtime/DataTypes.def"
 
   /// Parses a dtype name as TVM writes it ("float32", "bool", "int"/"float"
   /// meaning the 32-bit types). Returns std::nullopt for anything that is not
@@ -56,6 +51,24 @@ public:
 
   /// The list of supported dtype names, for diagnostics.
   static llvm::StringRef supportedNames();
+
+  /// The rows of DataTypes.def, in its order.
+  static llvm::ArrayRef<DataTypeInfo> getAll();
+
+  /// This dtype's row of DataTypes.def, or null for a dtype nnir does not
+  /// support (a vector, a handle, an unlisted width).
+  const DataTypeInfo *getInfo() const;
+  bool isSupported() const { return getInfo() != nullptr; }
+
+  /// The suffix of a scalar literal of this dtype in the text format
+  /// ("i64", "i32", "f16"), or "" if it has no suffixed literal.
+  llvm::StringRef getLiteralSuffix() const;
+  /// The suffix the printer writes after such a literal: the default types
+  /// are shorter ("" for int32, "f" for float32).
+  llvm::StringRef getPrintedLiteralSuffix() const;
+  /// The dtype whose literal suffix or printed suffix is \p suffix (not
+  /// empty), or std::nullopt.
+  static std::optional<DataType> fromLiteralSuffix(llvm::StringRef suffix);
 
   Code getCode() const { return code; }
   unsigned getBits() const { return bits; }
@@ -100,6 +113,20 @@ private:
 };
 
 llvm::raw_ostream &operator<<(llvm::raw_ostream &os, DataType t);
+
+/// The facts of one row of DataTypes.def that need no library above Runtime
+/// (the ONNX and LLVM columns are read by lib/ONNX and lib/Codegen).
+struct DataTypeInfo {
+  DataType type;
+  llvm::StringRef name;
+  /// The NumPy descriptor ("<f4", "|b1", "<V2").
+  llvm::StringRef npyDescr;
+  llvm::StringRef literalSuffix;
+  llvm::StringRef printedLiteralSuffix;
+  /// The IEEE format of a floating-point type (APFloat::IEEEhalf, ...), or
+  /// null. A function, so the table needs no static constructor.
+  const llvm::fltSemantics &(*semantics)();
+};
 
 } // namespace nnir
 
