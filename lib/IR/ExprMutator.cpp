@@ -111,7 +111,12 @@ Ref<Expr> ExprMutator::mutateChildren(Expr *e) {
 }
 
 void ExprMutator::expandDataflow(Expr *root) {
-  // The memo is the walker's: a node is entered until it is mutated. Nodes
+  auto argumentsFirst = [](Expr *e, SmallVectorImpl<Expr *> &children) {
+    forEachOperand(e, [&](Expr *child) { children.push_back(child); });
+    if (auto *call = dyn_cast<Call>(e))
+      children.push_back(call->getCallee().get());
+  };
+  // The memo is the mutator's: a node is entered until it is mutated. Nodes
   // that are not expanded here are mutated when they are reached.
   PostOrderWalker walker(PostOrderWalker::Memo::Hooks);
   walker.walk(
@@ -135,7 +140,8 @@ void ExprMutator::expandDataflow(Expr *root) {
           return WalkResult::interrupt();
         memo[e] = std::move(result);
         return WalkResult::advance();
-      });
+      },
+      calleeLast ? PostOrderWalker::ChildrenFn(argumentsFirst) : nullptr);
 }
 
 Ref<Var> ExprMutator::mutateBinder(Var *var) {

@@ -163,6 +163,11 @@ protected:
   /// Results so far, by original node.
   llvm::DenseMap<const Expr *, Ref<Expr>> memo;
 
+  /// Whether a call's arguments are mutated before its callee (Relay's
+  /// evaluation order, in which ToANormalForm binds them) rather than after
+  /// it (forEachChild's order, the default).
+  bool calleeLast = false;
+
 private:
   /// Mutates \p e, which is not memoised yet, as enter() said.
   Ref<Expr> mutateAs(Expr *e, WalkAction action);
