@@ -197,8 +197,10 @@ WalkResult PostOrderWalker::walkImpl(Expr *root, EnterFn enter, ExitFn exit,
     return memo == Memo::Nodes ||
            (memo == Memo::NodesButVars && !isa<Var>(e));
   };
+  // Children are looked up in the memo when they come up, not when they are
+  // pushed: one hash lookup per edge.
   auto push = [&](Expr *child, Expr *parent) {
-    if (child && !(memoized(child) && visited.count(child)))
+    if (child)
       stack.push_back({child, parent, false});
   };
   stack.push_back({root, nullptr, false});
