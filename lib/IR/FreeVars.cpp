@@ -40,16 +40,11 @@ std::vector<Ref<Var>> nnir::getFreeVars(const Expr *root) {
         forEachBinder(e, [&](Var *v) { ++bound[v]; });
         return WalkAction::Descend;
       },
+      // A binder is entered as a child of its node, in scope already.
       [&](Expr *e) {
         forEachBinder(e, [&](Var *v) {
           if (--bound[v] == 0)
             bound.erase(v);
-        });
-      },
-      [](Expr *e, SmallVectorImpl<Expr *> &children) {
-        forEachChild(e, [&](Expr *child, ChildRole role) {
-          if (!isBinder(role))
-            children.push_back(child);
         });
       });
   return result;
