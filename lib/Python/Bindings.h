@@ -79,6 +79,7 @@ AttrValue attrValueFromPython(py::handle object, const std::string &what);
 Ref<Type> typeFromPython(py::handle object);
 
 void populateErrors(py::module_ &m);
+void populateExecutor(py::module_ &m);
 void populateTypes(py::module_ &m);
 void populateAttrs(py::module_ &m);
 void populateExprs(py::module_ &m);

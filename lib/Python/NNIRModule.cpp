@@ -29,6 +29,7 @@ PYBIND11_MODULE(_nnir, m) {
     registerTransformPasses();
   }
   populateErrors(m);
+  populateExecutor(m);
   populateTypes(m);
   populateAttrs(m);
   populateNumPy(m);

@@ -22,3 +22,13 @@ from .expr_functor import ExprMutator, ExprVisitor
 
 __all__ = ["DiagnosticError", "ExprMutator", "ExprVisitor", "has_onnx", "ir",
            "op"] + ir.__all__
+
+# Running, importing, analyses and TVM's names (docs/Python.md).
+from . import analysis, expr_ops, frontend, testing
+from .executor import Device, Executor, cpu, create_executor, device
+from .scope_builder import ScopeBuilder
+from .tvm_compat import install_as_tvm
+
+__all__ += ["Device", "Executor", "ScopeBuilder", "analysis", "cpu",
+            "create_executor", "device", "frontend", "install_as_tvm",
+            "testing"]
