@@ -38,4 +38,7 @@ PYBIND11_MODULE(_nnir, m) {
   populateModule(m);
   populateParserPrinter(m);
   populateTransforms(m);
+  populatePasses(m);
+  populatePassContext(m);
+  populateInstruments(m);
 }
