@@ -5,6 +5,8 @@
   that a TVM test file that calls it at import still collects; a module
   that asked for it cannot be used as `relay.parse`'s `init_module`
   (NotImplementedError naming the feature).
+- `Function.type_params`: always empty (nnir has no polymorphic functions).
+- `Function.with_attr(key, value)`: a copy with the attribute set.
 """
 
 import nnir
@@ -37,6 +39,16 @@ def check_init_module(mod):
             "standard library (%s)" % (name, FEATURES["tvm.relay.prelude"]))
 
 
+def _with_attr(self, attr_key, attr_value):
+    attrs = dict(self.attrs.items()) if self.attrs is not None else {}
+    attrs[attr_key] = attr_value
+    return nnir.Function(list(self.params), self.body, self.ret_type, attrs)
+
+
 def install():
     if not hasattr(nnir.IRModule, "import_from_std"):
         nnir.IRModule.import_from_std = _import_from_std
+    if not hasattr(nnir.Function, "type_params"):
+        nnir.Function.type_params = property(lambda self: [])
+    if not hasattr(nnir.Function, "with_attr"):
+        nnir.Function.with_attr = _with_attr
