@@ -112,6 +112,15 @@ private:
 llvm::Error errorFromPython(py::error_already_set &error,
                             const std::string &note);
 
+/// A Python exception raised where C++ may turn its error into text (a pass
+/// factory called by the pipeline parser or by a Sequential resolving a
+/// required pass) is also remembered for the calling thread: when
+/// throwDiagnostic then finds no PythonError in the error it is given, it
+/// re-raises this exception, with the diagnostic as a note.
+void setPendingPythonError(const py::object &exception);
+/// Forgets the thread's pending exception (at the start of a call).
+void clearPendingPythonError();
+
 /// The value of \p expected, or throws its error as a DiagnosticError.
 template <typename T> T unwrap(llvm::Expected<T> expected) {
   if (!expected)

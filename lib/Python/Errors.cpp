@@ -84,6 +84,18 @@ llvm::Error python::errorFromPython(py::error_already_set &error,
   return llvm::make_error<PythonError>(error);
 }
 
+/// The thread's pending exception (see setPendingPythonError).
+static SharedPyObject &getPendingPythonError() {
+  static thread_local SharedPyObject pending;
+  return pending;
+}
+
+void python::setPendingPythonError(const py::object &exception) {
+  getPendingPythonError() = sharePyObject(exception);
+}
+
+void python::clearPendingPythonError() { getPendingPythonError().reset(); }
+
 //===----------------------------------------------------------------------===//
 // DiagnosticError
 //===----------------------------------------------------------------------===//
@@ -100,6 +112,20 @@ void python::throwDiagnostic(llvm::Error err) {
         raised = python->getException();
         return llvm::Error::success();
       });
+  SharedPyObject pending = std::move(getPendingPythonError());
+  if (!raised && pending && err) {
+    // The exception of a pass factory, whose error C++ turned into text:
+    // raise the exception itself, noted with where it happened.
+    raised = pending->get();
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    printErrors(std::move(err), getSourceMgr(), "nnir", os);
+    while (!os.str().empty() && text.back() == '\n')
+      text.pop_back();
+    if (py::hasattr(raised, "add_note"))
+      raised.attr("add_note")(text);
+    err = llvm::Error::success();
+  }
   if (raised) {
     llvm::consumeError(std::move(err));
     PyErr_SetObject(reinterpret_cast<PyObject *>(Py_TYPE(raised.ptr())),

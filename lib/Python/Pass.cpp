@@ -315,8 +315,12 @@ static void registerPythonPass(const std::string &name,
                        pythonTypeName(result) + ", not a Pass");
       return result.cast<Ref<Pass>>();
     } catch (py::error_already_set &error) {
-      return errorFromPython(error,
-                             "while creating the Python pass '" + name + "'");
+      llvm::Error err = errorFromPython(
+          error, "while creating the Python pass '" + name + "'");
+      // The pipeline parser and Sequential turn a factory's error into
+      // text; the exception itself is kept for the caller.
+      setPendingPythonError(error.value());
+      return err;
     }
   };
   if (llvm::Error err =
@@ -326,6 +330,7 @@ static void registerPythonPass(const std::string &name,
 
 static Ref<Pass> parsePipeline(const std::string &text) {
   // `default<O2>` expands to the default pipeline, as in nnir-opt.
+  clearPendingPythonError();
   ExpandedPipeline expanded = unwrap(expandDefaultPipelines(text));
   return unwrap(parsePassPipeline(expanded.text, getSourceMgr()));
 }
@@ -371,6 +376,7 @@ void python::populatePasses(py::module_ &m) {
       .def(
           "__call__",
           [](const Pass &pass, Ref<IRModule> module) {
+            clearPendingPythonError();
             llvm::Expected<Ref<IRModule>> result = [&] {
               // C++ passes run without the GIL; Python passes and
               // instruments take it back.
