@@ -40,6 +40,9 @@ FEATURES = {
     "tvm.relay.transform.gradient": "automatic differentiation (gradient)",
     "tvm.relay.build": "building deployable libraries (relay.build)",
     "tvm.relay.testing.count": "the Relay prelude's natural numbers",
+    "tvm.relay.testing": "Relay's test networks (inception_v3, resnet, ...) "
+                         "and helpers beyond run_infer_type, run_opt_pass "
+                         "and create_workload",
 }
 
 
@@ -52,6 +55,14 @@ def describe(name):
             return FEATURES[prefix]
     if name.startswith("tvm.relay.Ref"):
         return FEATURES["tvm.relay.Ref"]
+    last = parts[-1]
+    if name.startswith("tvm.relay.transform.") and last[:1].isupper():
+        return ("a Relay pass nnir's pass registry does not have; "
+                "nnir.transform.list_passes() lists nnir's")
+    if name.startswith("tvm.relay.") and last[:1].islower() and \
+            len(parts) <= 5:
+        return ("a Relay operator or helper nnir does not have; "
+                "nnir.op.list_op_names() lists nnir's operators")
     return "a TVM feature outside nnir's Relay layer"
 
 
