@@ -71,6 +71,29 @@ def test_params_bind_constants():
                                [3, 3])
 
 
+def test_calls_from_several_threads():
+    # Kernels run with the GIL released; one executor serves every thread.
+    import threading
+    x = nnir.var("x", shape=(64, 64))
+    y = op.nn.relu(op.add(op.multiply(x, x), nnir.const(1.0)))
+    run = nnir.Executor().evaluate(nnir.Function([x], y))
+    inputs = [np.full((64, 64), i, "float32") for i in range(8)]
+    results = [None] * len(inputs)
+
+    def work(i):
+        for _ in range(5):
+            results[i] = run(inputs[i]).numpy()
+
+    threads = [threading.Thread(target=work, args=(i,))
+               for i in range(len(inputs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for i, result in enumerate(results):
+        np.testing.assert_allclose(result, np.full((64, 64), i * i + 1))
+
+
 def test_executor_errors():
     x = nnir.var("x", shape=(2,))
     run = nnir.create_executor(
@@ -212,5 +235,13 @@ def test_from_onnx_path_and_bytes():
 
     again, _ = nnir.frontend.from_onnx(Model(), {"input.1": (2, 3)})
     assert nnir.structural_equal(again, mod)
+    try:
+        import onnx
+    except ImportError:
+        onnx = None
+    if onnx is not None:
+        proto, _ = nnir.frontend.from_onnx(onnx.load(path),
+                                           {"input.1": (2, 3)})
+        assert nnir.structural_equal(proto, mod)
     with pytest.raises(nnir.DiagnosticError):
         nnir.frontend.from_onnx(b"not a model")
