@@ -219,6 +219,15 @@ def test_create_workload():
     assert not zeros["weight"].numpy().any()
 
 
+def test_inception_v3_types_with_annotated_weights():
+    net = nnir.testing.inception_v3(batch_size=2, num_classes=10)
+    assert all(isinstance(p.type_annotation, nnir.TensorType)
+               for p in net.params)
+    typed = nnir.infer_type(nnir.IRModule.from_expr(net))["main"]
+    assert typed.checked_type.ret_type == f32(2, 10)
+    assert len(typed.params) == 1 + 4 * 94 + 94 + 2  # data, bn, conv, fc
+
+
 # ONNX
 
 @pytest.mark.skipif(not nnir.has_onnx(), reason="built without ONNX")

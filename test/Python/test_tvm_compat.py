@@ -145,6 +145,9 @@ def test_passes_and_contexts_under_tvm_names(tvm):
     with tvm.transform.PassContext(opt_level=3):
         folded = relay.testing.run_opt_pass(body, seq)
     np.testing.assert_allclose(folded.args[1].data.numpy(), [4, 8, 12])
+    from tvm.relay.testing import inception_v3
+    mod, params = inception_v3.get_workload(1, 10)
+    assert "fc1_weight" in params and "data" not in params
     spans = relay.transform.AnnotateSpans()
     assert spans.info.name == "AnnotateSpans"
     assert isinstance(spans(tvm.IRModule.from_expr(body)), tvm.IRModule)

@@ -23,4 +23,7 @@ def _annotate_spans_factory():
     return _annotate_spans
 
 
-transform.register_pass("AnnotateSpans", _annotate_spans_factory)
+# A C++ pass of the same name, once there is one, takes precedence.
+if not any(entry["name"] == "AnnotateSpans"
+           for entry in transform.list_passes()):
+    transform.register_pass("AnnotateSpans", _annotate_spans_factory)
