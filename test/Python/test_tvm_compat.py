@@ -35,7 +35,7 @@ def test_names_are_nnirs_own(tvm):
     assert relay.transform.FoldConstant is nnir.transform.FoldConstant
     assert tvm.instrument.pass_instrument is nnir.instrument.pass_instrument
     assert tvm.ir.instrument.PassInstrument is nnir.instrument.PassInstrument
-    assert relay.var is nnir.var and relay.const is nnir.const
+    assert relay.var is nnir.var
     assert relay.add is nnir.op.add and relay.nn.relu is nnir.op.nn.relu
     assert relay.op.nn.conv2d is nnir.op.nn.conv2d
     assert relay.analysis.free_vars is nnir.analysis.free_vars
@@ -48,6 +48,16 @@ def test_names_are_nnirs_own(tvm):
     assert tvm.nd.array(np.ones(2)).dtype == "float64"
     import tvm.relay.expr as expr
     assert expr.Let is nnir.Let
+
+
+def test_const_takes_relays_default_dtypes(tvm):
+    from tvm import relay
+    assert relay.const(np.zeros(2)).data.dtype == "float32"
+    assert relay.const(np.arange(2)).data.dtype == "int32"
+    assert relay.const(np.zeros(2), "float64").data.dtype == "float64"
+    assert relay.const(np.zeros(2, "float16")).data.dtype == "float16"
+    assert relay.const(tvm.nd.array(np.zeros(2))).data.dtype == "float64"
+    assert relay.const(1.5).data.dtype == "float32"
 
 
 def test_function_and_call_take_tvms_arguments(tvm):

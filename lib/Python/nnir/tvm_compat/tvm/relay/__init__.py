@@ -3,10 +3,12 @@ Relay's names."""
 
 import types as _types
 
+import numpy as _np
+
 import nnir as _nnir
 from nnir import (Constant, Expr, FuncType, GlobalVar, If, IncompleteType,
                   IRModule, Let, Op, TensorType, Tuple, TupleGetItem,
-                  TupleType, Type, Var, const, var)
+                  TupleType, Type, Var, var)
 from nnir.executor import Executor, create_executor as _create_executor
 from nnir.expr_functor import ExprFunctor, ExprMutator, ExprVisitor
 from nnir.scope_builder import ScopeBuilder
@@ -72,6 +74,15 @@ class Call(metaclass=_NodeAlias):
     def __new__(cls, op, args, attrs=None, type_args=None, span=None):
         _no_type_arguments("relay.Call", type_args)
         return _nnir.Call(op, list(args), attrs)
+
+
+def const(value, dtype=None, span=None):
+    """nnir.const, with Relay's default dtypes: without `dtype`, NumPy
+    int64 and float64 data (and Python numbers) become int32 and float32;
+    an NDArray keeps its dtype."""
+    if dtype is None and isinstance(value, (_np.ndarray, _np.generic)):
+        dtype = {"int64": "int32", "float64": "float32"}.get(value.dtype.name)
+    return _nnir.const(value, dtype)
 
 
 def scalar_type(dtype):
