@@ -114,6 +114,9 @@ def test_missing_features_import_and_fail_clearly(tvm):
     assert repr(tvm.tir.Any).startswith("<tvm.tir.Any")
     with pytest.raises(AttributeError):
         tvm.relay._private_name
+    assert tvm.get_global_func("relay.ir.Anything", allow_missing=True) is None
+    with pytest.raises(NotImplementedError, match="get_global_func"):
+        tvm.get_global_func("relay.ir.Anything")
     core = tvm.IRModule()
     core.import_from_std("core.rly")
     with pytest.raises(NotImplementedError, match="standard library"):

@@ -19,14 +19,12 @@ TVMError = _nnir.DiagnosticError
 DiagnosticError = _nnir.DiagnosticError
 
 
-def llvm(index=0):
-    return cpu(index)
-
-
 def get_global_func(name, allow_missing=False):
+    """TVM's registry of packed functions does not exist in nnir: None with
+    allow_missing, else NotImplementedError."""
     if allow_missing:
         return None
-    from ._missing import missing_error
+    from nnir.tvm_compat._missing import missing_error
     raise missing_error("tvm.get_global_func(%r)" % name)
 
 
