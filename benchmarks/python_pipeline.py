@@ -19,7 +19,12 @@ For each workload (a module text and a pipeline, run at opt level 3):
 
 Runs alternate between the two; the minimum and the median of N runs
 (default 5) are printed, and the ratio Python / nnir-opt of each. The
-machine is shared: the minimum is the figure load disturbs least.
+machine is shared: the minimum is the figure load disturbs least, and the
+run-to-run spread under load is larger than the difference measured. So the
+Python run also reads its own PassTimingInstrument (the measure nnir-opt
+reports) and prints the "overhead": its wall time around `seq(mod)` minus
+the pipeline's time as the instrument saw it, i.e. what the call from Python
+adds (in seconds).
 
 Workloads: `mobilenet` and `resnet50` (make_cnn.py's text, weights bound by
 the pipeline's BindParams{random=true}, then SimplifyInference, FoldConstant,
@@ -44,7 +49,9 @@ CNN_PIPELINE = ("BindParams{random=true},InferType,SimplifyInference,"
                 "FoldConstant,FoldScaleAxis,FoldConstant")
 CHAIN_PIPELINE = "InferType,FoldConstant,SimplifyExpr,DeadCodeElimination"
 
-# Runs in a fresh interpreter: prints the seconds seq(mod) took.
+# Runs in a fresh interpreter: prints the seconds seq(mod) took, and the
+# seconds the timing instrument measured for the pipeline (what nnir-opt
+# reports): their difference is what calling from Python adds.
 PYTHON_RUN = r"""
 import sys, time
 import nnir
@@ -56,8 +63,11 @@ with transform.PassContext(opt_level=3, instruments=[timing]):
     start = time.perf_counter()
     out = seq(mod)
     elapsed = time.perf_counter() - start
+    report = timing.render()
 assert out is not mod
-print("%.6f" % elapsed)
+measured = sum(float(line.split(": ")[1].split("us")[0])
+               for line in report.splitlines() if not line.startswith("\t"))
+print("%.6f %.6f" % (elapsed, measured * 1e-6))
 """
 
 
@@ -105,7 +115,8 @@ def run_python(build, path, pipeline):
     proc = subprocess.run([sys.executable, "-c", PYTHON_RUN, path, pipeline],
                           check=True, stdout=subprocess.PIPE, text=True,
                           env=env)
-    return float(proc.stdout.split()[-1])
+    elapsed, measured = proc.stdout.split()[-2:]
+    return float(elapsed), float(measured)
 
 
 def main():
@@ -123,9 +134,12 @@ def main():
         for name in args.workloads.split(","):
             path, pipeline = make_workload(name, directory)
             times = {"nnir-opt": [], "python": []}
+            overhead = []
             for _ in range(args.runs):
                 times["nnir-opt"].append(run_nnir_opt(build, path, pipeline))
-                times["python"].append(run_python(build, path, pipeline))
+                elapsed, measured = run_python(build, path, pipeline)
+                times["python"].append(elapsed)
+                overhead.append(elapsed - measured)
             for runner, values in times.items():
                 print("%-10s %-9s %9.4f %9.4f" % (
                     name, runner, min(values), statistics.median(values)))
@@ -134,6 +148,9 @@ def main():
                 min(times["python"]) / min(times["nnir-opt"]),
                 statistics.median(times["python"]) /
                 statistics.median(times["nnir-opt"])))
+            print("%-10s %-9s %9.6f %9.6f   (Python's wall time minus its "
+                  "timing instrument's)" % (name, "overhead", min(overhead),
+                                           statistics.median(overhead)))
     return 0
 
 

@@ -18,14 +18,14 @@
 #include "NodeContext.h"
 #include "nnir/ExecutionEngine/Evaluator.h"
 #include "nnir/ExecutionEngine/ExecutionEngine.h"
-#include "nnir/IR/Op.h"
-#include "nnir/IR/TypeRelation.h"
 #include "nnir/ONNX/Import.h"
+#include "nnir/Ops/Builders.h"
 #include "nnir/Ops/Ops.h"
 #include "nnir/Support/Diagnostics.h"
 #include "nnir/Transforms/InferType.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -78,6 +78,17 @@ public:
 
   const ONNXImportOptions &getOptions() const { return options; }
 
+  /// Remembers whether \p value is constant, for the calls built from it.
+  const Value &record(const Value &value) {
+    constantExprs[value.expr.get()] = value.constant;
+    return value;
+  }
+  /// True if \p expr, a constant or an expression of a recorded Value,
+  /// depends on no graph input whose value is unknown.
+  bool isConstant(const Expr *expr) const {
+    return isa<Constant>(expr) || constantExprs.lookup(expr);
+  }
+
 private:
   Error bindInputs(const onnx::GraphProto &graph,
                    SmallVectorImpl<Ref<Var>> &params);
@@ -95,6 +106,9 @@ private:
   DenseMap<const Expr *, NDArray> evaluated;
   /// Parameters whose values are known (ONNXImportOptions::getInputValues).
   DenseMap<const Var *, RuntimeValue> knownInputs;
+  /// Whether each expression of a Value is constant (Value::constant), so
+  /// that NodeContext::typed() knows it of the calls' arguments.
+  DenseMap<const Expr *, bool> constantExprs;
 };
 
 } // namespace onnximport
@@ -245,7 +259,7 @@ Error GraphImporter::bindInputs(const onnx::GraphProto &graph,
       knownInputs[var.get()] = RuntimeValue::tensor(array);
       known = true;
     }
-    values.try_emplace(name, Value{var, /*constant=*/known});
+    values.try_emplace(name, record(Value{var, /*constant=*/known}));
   }
   for (const auto &entry : options.inputShapes)
     if (!seen.count(entry.getKey()))
@@ -321,19 +335,25 @@ Error GraphImporter::convertNode(const onnx::NodeProto &node, unsigned index) {
   if (!domain.empty())
     return error(describeNode(node, index, opset) +
                  ": operators of domain '" + domain + "' are not supported");
-  ConverterFn convert = lookupConverter(node.op_type());
-  if (!convert) {
+  const ConverterRow *row = lookupConverter(node.op_type());
+  if (!row) {
     StringRef reason = unsupportedReason(node.op_type());
     return error(describeNode(node, index, opset) +
                  ": unsupported operator" +
                  (reason.empty() ? Twine(" (unknown to nnir's importer)")
                                  : Twine(": ") + reason));
   }
+  if (opset < row->since)
+    return error(describeNode(node, index, opset) + ": " + node.op_type() +
+                 " is defined from opset " + Twine(row->since) + " on");
+  if (opset > row->until)
+    return error(describeNode(node, index, opset) + ": " + node.op_type() +
+                 " is not defined after opset " + Twine(row->until));
   SmallVector<Value, 4> inputs;
   for (const std::string &name : node.input())
     inputs.push_back(name.empty() ? Value() : values.lookup(name));
   NodeContext ctx(*this, node, index, opset, inputs);
-  Expected<SmallVector<Value, 1>> outputs = convert(ctx);
+  Expected<SmallVector<Value, 1>> outputs = row->convert(ctx);
   if (!outputs)
     return outputs.takeError();
   for (int i = 0; i < node.output_size(); ++i) {
@@ -606,41 +626,14 @@ Expected<NDArray> NodeContext::getTensor(StringRef name) const {
 
 #undef NNIR_CHECK_ATTR
 
-Expected<Value> NodeContext::call(StringRef opName, ArrayRef<Value> args,
-                                  ArrayRef<NamedAttrValue> attrs) {
-  Op *op = Op::lookup(opName);
-  if (!op)
-    return error("nnir has no operator '" + opName + "'");
-  Ref<Attrs> record;
-  if (op->hasAttrsType()) {
-    Expected<Ref<Attrs>> created = op->createAttrs(attrs);
-    if (!created)
-      return error(opName + ": " + toString(created.takeError()));
-    record = *created;
-  } else if (!attrs.empty()) {
-    return error(opName + " takes no attributes");
-  }
-  if (Error err = op->checkNumArgs(args.size()))
-    return error(toString(std::move(err)));
-  SmallVector<Ref<Expr>, 4> argExprs;
-  SmallVector<const nnir::Type *, 4> argTypes;
-  bool constant = true;
-  for (const Value &arg : args) {
-    argExprs.push_back(arg.expr);
-    argTypes.push_back(arg.expr->getCheckedType().get());
-    constant &= arg.constant;
-  }
-  const TypeRelationFn *relation = getTypeRelation(op);
-  if (!relation)
-    return error("nnir's operator '" + opName + "' has no type relation");
-  TypeRelationContext typeCtx{opName, SMLoc(), argExprs};
-  Expected<Ref<nnir::Type>> type =
-      (*relation)(argTypes, record ? record.get() : op->createDefaultAttrs().get(),
-                  typeCtx);
-  if (!type)
-    return error(toString(type.takeError()));
-  Ref<Expr> callExpr = Call::get(op, argExprs, record, SMLoc(), *type);
-  return Value{callExpr, constant};
+Expected<Value> NodeContext::typed(Ref<Expr> call) {
+  Expected<Ref<Expr>> typedCall = ops::typeCheck(call);
+  if (!typedCall)
+    return error(toString(typedCall.takeError()));
+  bool constant = llvm::all_of(
+      cast<Call>(**typedCall).getArgs(),
+      [&](const Ref<Expr> &arg) { return importer.isConstant(arg.get()); });
+  return importer.record(Value{*typedCall, constant});
 }
 
 Value NodeContext::tuple(ArrayRef<Value> fields) {
@@ -652,14 +645,15 @@ Value NodeContext::tuple(ArrayRef<Value> fields) {
     types.push_back(f.expr->getCheckedType());
     constant &= f.constant;
   }
-  return Value{Tuple::get(exprs, SMLoc(), TupleType::get(types)), constant};
+  return importer.record(
+      Value{Tuple::get(exprs, SMLoc(), TupleType::get(types)), constant});
 }
 
 Value NodeContext::getItem(const Value &value, unsigned index) {
   const auto *tupleType = cast<TupleType>(value.expr->getCheckedType().get());
-  return Value{TupleGetItem::get(value.expr, index, SMLoc(),
-                                 tupleType->getFields()[index]),
-               value.constant};
+  return importer.record(Value{TupleGetItem::get(value.expr, index, SMLoc(),
+                                                 tupleType->getFields()[index]),
+                               value.constant});
 }
 
 Value NodeContext::constant(NDArray array) {

@@ -1,13 +1,16 @@
-//===- NodeContext.h - What an ONNX operator converter sees ------*- C++ -*-===//
+//===- NodeContext.h - What an ONNX operator converter sees ------*- C++
+//-*-===//
 //
 /// \file
 /// The importer's internal interface between the graph walk (Importer.cpp)
-/// and the table of operator converters (OpConverters.cpp). A converter
-/// reads one NodeProto's inputs (typed nnir expressions, with their
-/// constant values where import can know them) and attributes (checked
-/// against their declared AttributeProto type, with per-opset defaults
-/// supplied by the converter), and builds nnir calls, each typed at once by
-/// the operator's type relation, so the next converter sees static shapes.
+/// and the table of operator converters (OpConverters.cpp, the converters
+/// themselves in Convert*.cpp by operator family). A converter reads one
+/// NodeProto's inputs (typed nnir expressions, with their constant values
+/// where import can know them) and attributes (checked against their
+/// declared AttributeProto type, with per-opset defaults supplied by the
+/// converter), and builds nnir calls with the operators' builders
+/// (nnir/Ops/Builders.h), each typed at once by NodeContext::typed(), so the
+/// next converter sees static shapes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,6 +44,9 @@ struct Value {
   bool constant = false;
 
   explicit operator bool() const { return expr != nullptr; }
+  /// The expression, so a Value is an operand of the builders
+  /// (`ops::add(x, y)`).
+  operator Ref<Expr>() const { return expr; }
   const TensorType &type() const;
   llvm::ArrayRef<int64_t> shape() const { return type().getShape(); }
   int64_t rank() const { return type().getRank(); }
@@ -117,10 +123,11 @@ public:
   // Building
   //===--------------------------------------------------------------------===//
 
-  /// A call of nnir operator \p opName, typed by its relation. A type error
-  /// is reported as this node's error.
-  llvm::Expected<Value> call(llvm::StringRef opName, llvm::ArrayRef<Value> args,
-                             llvm::ArrayRef<NamedAttrValue> attrs = {});
+  /// \p call (made by a builder of nnir/Ops/Builders.h from this node's
+  /// values) typed by its operator's relation; constant when each argument
+  /// is. A type error is reported as this node's error:
+  /// `TRY(y, ctx.typed(ops::add(x, b)))`.
+  llvm::Expected<Value> typed(Ref<Expr> call);
   /// A tuple of \p fields (typed).
   Value tuple(llvm::ArrayRef<Value> fields);
   /// Field \p index of a tuple-typed \p value.
@@ -152,8 +159,25 @@ private:
 using ConverterFn = llvm::Expected<llvm::SmallVector<Value, 1>> (*)(
     NodeContext &ctx);
 
-/// The converter for \p opType of the default domain, or null.
-ConverterFn lookupConverter(llvm::StringRef opType);
+/// The converter \p Impl given \p Param, for operators that share a
+/// converter (the table's rows name `withParam<convertBinary, ops::add>`
+/// rather than the converter looking at the operator's name).
+template <auto Impl, auto Param>
+llvm::Expected<llvm::SmallVector<Value, 1>> withParam(NodeContext &ctx) {
+  return Impl(ctx, Param);
+}
+
+/// One row of the table of ONNX operators: the operator of the default
+/// domain, the opsets [since, until] that define it, and its converter.
+struct ConverterRow {
+  llvm::StringLiteral opType;
+  int64_t since;
+  int64_t until;
+  ConverterFn convert;
+};
+
+/// The row of \p opType of the default domain, or null.
+const ConverterRow *lookupConverter(llvm::StringRef opType);
 /// Why \p opType is not supported, when it is a known ONNX operator nnir
 /// cannot express ("" when it is simply unknown).
 llvm::StringRef unsupportedReason(llvm::StringRef opType);

@@ -23,72 +23,56 @@
 using namespace llvm;
 using namespace nnir;
 
-using RelationResult = Expected<Ref<Type>>;
-
 /// cumsum(data): the data's shape (or its element count when axis is None)
 /// and the dtype attribute (or the data's).
-static RelationResult cumsumRelation(ArrayRef<const Type *> args,
-                                     const Attrs *attrs,
+static RelationResult cumsumRelation(const ScanopAttrs *params,
+                                     const TensorType *data,
+                                     ArrayRef<const Type *>,
                                      const TypeRelationContext &ctx) {
-  Expected<const ScanopAttrs *> params = getAttrs<ScanopAttrs>(attrs, ctx);
-  if (!params)
-    return params.takeError();
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  DataType dtype =
-      (*params)->dtype.isVoid() ? (*data)->getDType() : (*params)->dtype;
-  if (!(*params)->axis) {
+  DataType dtype = params->dtype.isVoid() ? data->getDType() : params->dtype;
+  if (!params->axis) {
     int64_t count = 1;
-    for (int64_t d : (*data)->getShape())
+    for (int64_t d : data->getShape())
       count *= d;
     return makeTensorType({count}, dtype, ctx);
   }
-  Expected<unsigned> axis =
-      normalizeAxis(*(*params)->axis, (*data)->getRank(), ctx);
+  Expected<unsigned> axis = normalizeAxis(*params->axis, data->getRank(), ctx);
   if (!axis)
     return axis.takeError();
-  return makeTensorType((*data)->getShape(), dtype, ctx);
+  return makeTensorType(data->getShape(), dtype, ctx);
 }
 
 /// topk(data): the data's shape with k elements on the axis (k None or < 1
 /// keeps them all); "both" gives (values, indices).
-static RelationResult topkRelation(ArrayRef<const Type *> args,
-                                   const Attrs *attrs,
+static RelationResult topkRelation(const TopKAttrs *params,
+                                   const TensorType *data,
+                                   ArrayRef<const Type *>,
                                    const TypeRelationContext &ctx) {
-  Expected<const TopKAttrs *> params = getAttrs<TopKAttrs>(attrs, ctx);
-  if (!params)
-    return params.takeError();
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  if ((*data)->getRank() == 0)
-    return ctx.error("expected a tensor of rank 1 or more, got " +
-                     (*data)->str());
-  Expected<unsigned> axis =
-      normalizeAxis((*params)->axis, (*data)->getRank(), ctx);
+  if (data->getRank() == 0)
+    return ctx.error("expected a tensor of rank 1 or more, got " + data->str());
+  Expected<unsigned> axis = normalizeAxis(params->axis, data->getRank(), ctx);
   if (!axis)
     return axis.takeError();
-  StringRef retType = (*params)->retType;
+  StringRef retType = params->retType;
   if (retType != "both" && retType != "values" && retType != "indices")
     return ctx.error("ret_type must be \"both\", \"values\" or \"indices\", "
                      "got \"" +
                      retType + "\"");
-  if (!(*params)->dtype.isInteger() || (*params)->dtype.isBool())
+  if (!params->dtype.isInteger() || params->dtype.isBool())
     return ctx.error("dtype must be an integer type, got " +
-                     (*params)->dtype.str());
-  SmallVector<int64_t, 4> shape((*data)->getShape());
-  int64_t k = (*params)->k.value_or(0);
+                     params->dtype.str());
+  SmallVector<int64_t, 4> shape(data->getShape());
+  int64_t k = params->k.value_or(0);
   if (k > shape[*axis])
     return ctx.error("k " + Twine(k) + " exceeds the extent " +
-                     Twine(shape[*axis]) + " of axis " + Twine(*axis) +
-                     " of " + (*data)->str());
+                     Twine(shape[*axis]) + " of axis " + Twine(*axis) + " of " +
+                     data->str());
   if (k >= 1)
     shape[*axis] = k;
-  Expected<Ref<Type>> values = makeTensorType(shape, (*data)->getDType(), ctx);
+  Expected<Ref<Type>> values = makeTensorType(shape, data->getDType(), ctx);
   if (!values)
     return values.takeError();
-  Expected<Ref<Type>> indices = makeTensorType(shape, (*params)->dtype, ctx);
+  Expected<Ref<Type>> indices = makeTensorType(shape, params->dtype, ctx);
   if (!indices)
     return indices.takeError();
   if (retType == "values")
@@ -209,12 +193,9 @@ Expected<EinsumSpec> nnir::parseEinsum(StringRef equation,
 
 /// einsum(tuple): the extents of the output subscripts; every letter has
 /// one extent, ellipsis axes broadcast; one dtype.
-static RelationResult einsumRelation(ArrayRef<const Type *> args,
-                                     const Attrs *attrs,
+static RelationResult einsumRelation(const EinsumAttrs *params,
+                                     ArrayRef<const Type *> args,
                                      const TypeRelationContext &ctx) {
-  Expected<const EinsumAttrs *> params = getAttrs<EinsumAttrs>(attrs, ctx);
-  if (!params)
-    return params.takeError();
   SmallVector<const TensorType *, 4> operands;
   if (Error err = getTensorTuple(args, "contract", operands, ctx))
     return err;
@@ -225,7 +206,7 @@ static RelationResult einsumRelation(ArrayRef<const Type *> args,
                        " vs " + t->getDType().str());
     ranks.push_back(t->getRank());
   }
-  Expected<EinsumSpec> spec = parseEinsum((*params)->equation, ranks);
+  Expected<EinsumSpec> spec = parseEinsum(params->equation, ranks);
   if (!spec)
     return ctx.error(toString(spec.takeError()));
   SmallVector<int64_t, 8> extent(spec->numLabels, -1);
@@ -257,19 +238,22 @@ void nnir::registerAlgorithmOps() {
       .addArgument("data", "Tensor")
       .setAttrsType<ScanopAttrs>()
       .setAttr<OpPatternKind>(kOpPatternAttr, P::Opaque)
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, cumsumRelation);
+      .setAttr<TypeRelationFn>(
+          kTypeRelationAttr, makeRelation<ScanopAttrs>(cumsumRelation, "data"));
   registry.add("topk")
       .describe("the k largest (or smallest) elements along an axis")
       .setNumInputs(1)
       .addArgument("data", "Tensor")
       .setAttrsType<TopKAttrs>()
       .setAttr<OpPatternKind>(kOpPatternAttr, P::Opaque)
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, topkRelation);
+      .setAttr<TypeRelationFn>(kTypeRelationAttr,
+                               makeRelation<TopKAttrs>(topkRelation, "data"));
   registry.add("einsum")
       .describe("Einstein summation over a tuple of tensors")
       .setNumInputs(1)
       .addArgument("data", "Tuple of Tensors")
       .setAttrsType<EinsumAttrs>()
       .setAttr<OpPatternKind>(kOpPatternAttr, P::Injective)
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, einsumRelation);
+      .setAttr<TypeRelationFn>(kTypeRelationAttr,
+                               makeRelation<EinsumAttrs>(einsumRelation));
 }

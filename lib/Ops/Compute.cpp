@@ -4,6 +4,8 @@
 #include "nnir/IR/Op.h"
 #include "nnir/IR/Type.h"
 
+#include "llvm/Support/ErrorHandling.h"
+
 using namespace llvm;
 using namespace nnir;
 
@@ -34,13 +36,29 @@ std::vector<te::Expr> ComputeArgs::getResultShape() const {
   return te::makeShape(llvm::cast<TensorType>(resultType)->getShape());
 }
 
-void nnir::setOpCompute(StringRef opName, TECompute compute) {
+Error nnir::attachOpCompute(StringRef opName, TECompute compute) {
   OpRegistry &registry = OpRegistry::instance();
   Op *op = registry.lookup(opName);
-  assert(op && "registering the compute of an unknown operator");
-  if (!op)
-    return;
+  if (!op) {
+    std::string message =
+        "cannot attach a compute to '" + opName.str() + "': no such operator";
+    std::vector<std::string> close =
+        registry.suggest(opName, /*maxResults=*/1);
+    if (!close.empty())
+      message += "; did you mean '" + close.front() + "'?";
+    return createStringError(inconvertibleErrorCode(), message);
+  }
+  if (!compute)
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot attach an empty compute to '" + opName +
+                                 "'");
   registry.getAttrMap<TECompute>(kTEComputeAttr).set(op, std::move(compute));
+  return Error::success();
+}
+
+void nnir::setOpCompute(StringRef opName, TECompute compute) {
+  if (Error error = attachOpCompute(opName, std::move(compute)))
+    report_fatal_error(std::move(error));
 }
 
 DataType nnir::getAccumulationType(DataType dtype) {

@@ -36,25 +36,9 @@
 using namespace llvm;
 using namespace nnir;
 
-using RelationResult = Expected<Ref<Type>>;
-
 //===----------------------------------------------------------------------===//
 // Shared helpers
 //===----------------------------------------------------------------------===//
-
-/// Argument \p index as a tensor of an integer (signed or unsigned) dtype,
-/// as Relay requires of indices.
-static Expected<const TensorType *>
-getIndexTensorArg(ArrayRef<const Type *> args, unsigned index, StringRef name,
-                  const TypeRelationContext &ctx) {
-  Expected<const TensorType *> tensor = getTensorArg(args, index, name, ctx);
-  if (!tensor)
-    return tensor.takeError();
-  if (!(*tensor)->getDType().isInteger())
-    return ctx.error("expected an integer tensor for '" + name + "', got " +
-                     (*tensor)->str());
-  return tensor;
-}
 
 /// \p axis for inserting dimensions into a tensor of rank \p rank: it may be
 /// in [-rank-1, rank]; negative values count from the end, so -1 appends.
@@ -98,17 +82,12 @@ getShapeAttr(const std::optional<IntList> &shape,
 /// copies every remaining input dimension; -3 merges the next two; `-4 a b`
 /// splits the next one into a and b (one of them may be -1). The element
 /// count must not change.
-static RelationResult reshapeRelation(ArrayRef<const Type *> args,
-                                      const Attrs *attrs,
+static RelationResult reshapeRelation(const ReshapeAttrs *reshape,
+                                      const TensorType *data,
+                                      ArrayRef<const Type *>,
                                       const TypeRelationContext &ctx) {
-  Expected<const ReshapeAttrs *> reshape = getAttrs<ReshapeAttrs>(attrs, ctx);
-  if (!reshape)
-    return reshape.takeError();
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  ArrayRef<int64_t> in = (*data)->getShape();
-  ArrayRef<int64_t> newshape = (*reshape)->newshape;
+  ArrayRef<int64_t> in = data->getShape();
+  ArrayRef<int64_t> newshape = reshape->newshape;
   std::string written = formatIntList(newshape);
 
   Shape out;
@@ -120,13 +99,13 @@ static RelationResult reshapeRelation(ArrayRef<const Type *> args,
       out.push_back(value);
       ++src;
     } else if (value == 0) {
-      if ((*reshape)->allowzero) {
+      if (reshape->allowzero) {
         out.push_back(0);
       } else {
         if (src >= in.size())
           return ctx.error("newshape " + written + ": 0 at position " +
                            Twine(i) + " has no input dimension to copy from " +
-                           (*data)->str());
+                           data->str());
         out.push_back(in[src]);
       }
       ++src;
@@ -143,7 +122,7 @@ static RelationResult reshapeRelation(ArrayRef<const Type *> args,
       if (src + 1 >= in.size())
         return ctx.error("newshape " + written + ": -3 at position " +
                          Twine(i) + " needs two more input dimensions of " +
-                         (*data)->str());
+                         data->str());
       int64_t merged;
       if (MulOverflow(in[src], in[src + 1], merged))
         return ctx.error("newshape " + written + ": dimension overflow");
@@ -156,7 +135,7 @@ static RelationResult reshapeRelation(ArrayRef<const Type *> args,
       if (src >= in.size())
         return ctx.error("newshape " + written + ": -4 at position " +
                          Twine(i) + " has no input dimension to split in " +
-                         (*data)->str());
+                         data->str());
       int64_t whole = in[src++];
       int64_t a = newshape[++i], b = newshape[++i];
       if ((a <= 0 && a != -1) || (b <= 0 && b != -1) || (a == -1 && b == -1))
@@ -180,7 +159,7 @@ static RelationResult reshapeRelation(ArrayRef<const Type *> args,
     }
   }
 
-  int64_t total = (*data)->getNumElements();
+  int64_t total = data->getNumElements();
   if (inferIndex) {
     int64_t others = 1;
     for (size_t i = 0, e = out.size(); i != e; ++i)
@@ -192,10 +171,9 @@ static RelationResult reshapeRelation(ArrayRef<const Type *> args,
                        ": cannot infer the -1 dimension when another "
                        "dimension is 0");
     if (total % others != 0)
-      return ctx.error("cannot reshape " + (*data)->str() + " (" +
-                       Twine(total) + " elements) to newshape " + written +
-                       ": " + Twine(total) + " is not divisible by " +
-                       Twine(others));
+      return ctx.error("cannot reshape " + data->str() + " (" + Twine(total) +
+                       " elements) to newshape " + written + ": " +
+                       Twine(total) + " is not divisible by " + Twine(others));
     out[*inferIndex] = total / others;
   }
   std::optional<int64_t> count = getNumElements(out);
@@ -203,10 +181,10 @@ static RelationResult reshapeRelation(ArrayRef<const Type *> args,
     return ctx.error("result shape " + formatIntList(out) +
                      " has more than 2^63-1 elements");
   if (*count != total)
-    return ctx.error("cannot reshape " + (*data)->str() + " (" + Twine(total) +
+    return ctx.error("cannot reshape " + data->str() + " (" + Twine(total) +
                      " elements) to newshape " + written + " (" +
                      Twine(*count) + " elements)");
-  return makeTensorType(out, (*data)->getDType(), ctx);
+  return makeTensorType(out, data->getDType(), ctx);
 }
 
 /// The range [begin, end) of the dimensions of \p tensor that reshape_like's
@@ -229,42 +207,33 @@ getDimRange(int64_t begin, std::optional<int64_t> end, const TensorType *tensor,
 
 /// reshape_like: data's dimensions [lhs_begin, lhs_end) are replaced by
 /// shape_like's [rhs_begin, rhs_end); the element count must not change.
-static RelationResult reshapeLikeRelation(ArrayRef<const Type *> args,
-                                          const Attrs *attrs,
+static RelationResult reshapeLikeRelation(const ReshapeLikeAttrs *params,
+                                          const TensorType *data,
+                                          const TensorType *like,
+                                          ArrayRef<const Type *>,
                                           const TypeRelationContext &ctx) {
-  Expected<const ReshapeLikeAttrs *> params =
-      getAttrs<ReshapeLikeAttrs>(attrs, ctx);
-  if (!params)
-    return params.takeError();
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  Expected<const TensorType *> like = getTensorArg(args, 1, "shape_like", ctx);
-  if (!like)
-    return like.takeError();
-  auto lhs = getDimRange((*params)->lhsBegin, (*params)->lhsEnd, *data,
-                         "lhs_begin", "lhs_end", ctx);
+  auto lhs = getDimRange(params->lhsBegin, params->lhsEnd, data, "lhs_begin",
+                         "lhs_end", ctx);
   if (!lhs)
     return lhs.takeError();
-  auto rhs = getDimRange((*params)->rhsBegin, (*params)->rhsEnd, *like,
-                         "rhs_begin", "rhs_end", ctx);
+  auto rhs = getDimRange(params->rhsBegin, params->rhsEnd, like, "rhs_begin",
+                         "rhs_end", ctx);
   if (!rhs)
     return rhs.takeError();
 
-  ArrayRef<int64_t> in = (*data)->getShape();
+  ArrayRef<int64_t> in = data->getShape();
   Shape out(in.begin(), in.begin() + lhs->first);
   append_range(out,
-               (*like)->getShape().slice(rhs->first, rhs->second - rhs->first));
+               like->getShape().slice(rhs->first, rhs->second - rhs->first));
   append_range(out, in.drop_front(lhs->second));
   std::optional<int64_t> count = getNumElements(out);
-  int64_t total = (*data)->getNumElements();
+  int64_t total = data->getNumElements();
   if (!count || *count != total)
-    return ctx.error("cannot reshape " + (*data)->str() + " (" + Twine(total) +
-                     " elements) like " + (*like)->str() + " to " +
-                     formatIntList(out) + " (" +
-                     (count ? Twine(*count).str() : std::string("too many")) +
-                     " elements)");
-  return makeTensorType(out, (*data)->getDType(), ctx);
+    return ctx.error(
+        "cannot reshape " + data->str() + " (" + Twine(total) +
+        " elements) like " + like->str() + " to " + formatIntList(out) + " (" +
+        (count ? Twine(*count).str() : std::string("too many")) + " elements)");
+  return makeTensorType(out, data->getDType(), ctx);
 }
 
 //===----------------------------------------------------------------------===//
@@ -274,28 +243,22 @@ static RelationResult reshapeLikeRelation(ArrayRef<const Type *> args,
 /// transpose: `axes` None reverses the dimensions; otherwise it must be a
 /// permutation of the axes (negative ones count from the end). As in Relay,
 /// an empty list is a permutation of nothing, not None.
-static RelationResult transposeRelation(ArrayRef<const Type *> args,
-                                        const Attrs *attrs,
+static RelationResult transposeRelation(const TransposeAttrs *transpose,
+                                        const TensorType *data,
+                                        ArrayRef<const Type *>,
                                         const TypeRelationContext &ctx) {
-  Expected<const TransposeAttrs *> transpose =
-      getAttrs<TransposeAttrs>(attrs, ctx);
-  if (!transpose)
-    return transpose.takeError();
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  ArrayRef<int64_t> in = (*data)->getShape();
+  ArrayRef<int64_t> in = data->getShape();
   unsigned rank = in.size();
-  const std::optional<IntList> &axes = (*transpose)->axes;
+  const std::optional<IntList> &axes = transpose->axes;
 
   Shape out;
   if (!axes) {
     out.assign(in.rbegin(), in.rend());
-    return makeTensorType(out, (*data)->getDType(), ctx);
+    return makeTensorType(out, data->getDType(), ctx);
   }
   if (axes->size() != rank)
     return ctx.error("axes " + formatIntList(*axes) + " has " +
-                     Twine(axes->size()) + " entries for " + (*data)->str());
+                     Twine(axes->size()) + " entries for " + data->str());
   SmallBitVector seen(rank);
   for (int64_t axis : *axes) {
     Expected<unsigned> index = normalizeAxis(axis, rank, ctx);
@@ -308,63 +271,51 @@ static RelationResult transposeRelation(ArrayRef<const Type *> args,
     seen.set(*index);
     out.push_back(in[*index]);
   }
-  return makeTensorType(out, (*data)->getDType(), ctx);
+  return makeTensorType(out, data->getDType(), ctx);
 }
 
 /// expand_dims: inserts num_newaxis dimensions of extent 1 before `axis`
 /// (in [-rank-1, rank]; -1 appends).
-static RelationResult expandDimsRelation(ArrayRef<const Type *> args,
-                                         const Attrs *attrs,
+static RelationResult expandDimsRelation(const ExpandDimsAttrs *params,
+                                         const TensorType *data,
+                                         ArrayRef<const Type *>,
                                          const TypeRelationContext &ctx) {
-  Expected<const ExpandDimsAttrs *> params =
-      getAttrs<ExpandDimsAttrs>(attrs, ctx);
-  if (!params)
-    return params.takeError();
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  int64_t count = (*params)->numNewaxis;
+  int64_t count = params->numNewaxis;
   // The result's rank must stay a sane number of dimensions.
   if (count < 0 || count > 1024)
     return ctx.error("num_newaxis must be in [0, 1024], got " + Twine(count));
-  ArrayRef<int64_t> in = (*data)->getShape();
-  Expected<unsigned> pivot =
-      normalizeInsertAxis((*params)->axis, in.size(), ctx);
+  ArrayRef<int64_t> in = data->getShape();
+  Expected<unsigned> pivot = normalizeInsertAxis(params->axis, in.size(), ctx);
   if (!pivot)
     return pivot.takeError();
   Shape out(in.begin(), in.begin() + *pivot);
   out.append(count, 1);
   append_range(out, in.drop_front(*pivot));
-  return makeTensorType(out, (*data)->getDType(), ctx);
+  return makeTensorType(out, data->getDType(), ctx);
 }
 
 /// squeeze: `axis` None drops every dimension of extent 1; otherwise the
 /// listed dimensions are dropped and must have extent 1.
-static RelationResult squeezeRelation(ArrayRef<const Type *> args,
-                                      const Attrs *attrs,
+static RelationResult squeezeRelation(const SqueezeAttrs *params,
+                                      const TensorType *data,
+                                      ArrayRef<const Type *>,
                                       const TypeRelationContext &ctx) {
-  Expected<const SqueezeAttrs *> params = getAttrs<SqueezeAttrs>(attrs, ctx);
-  if (!params)
-    return params.takeError();
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  ArrayRef<int64_t> in = (*data)->getShape();
+  ArrayRef<int64_t> in = data->getShape();
   unsigned rank = in.size();
 
   SmallBitVector dropped(rank);
-  if (!(*params)->axis) {
+  if (!params->axis) {
     for (unsigned i = 0; i != rank; ++i)
       dropped[i] = in[i] == 1;
   } else {
-    for (int64_t axis : *(*params)->axis) {
+    for (int64_t axis : *params->axis) {
       Expected<unsigned> index = normalizeAxis(axis, rank, ctx);
       if (!index)
         return index.takeError();
       if (in[*index] != 1)
         return ctx.error("cannot squeeze axis " + Twine(*index) + " of " +
-                         (*data)->str() + ": its extent is " +
-                         Twine(in[*index]) + ", not 1");
+                         data->str() + ": its extent is " + Twine(in[*index]) +
+                         ", not 1");
       dropped.set(*index);
     }
   }
@@ -372,7 +323,7 @@ static RelationResult squeezeRelation(ArrayRef<const Type *> args,
   for (unsigned i = 0; i != rank; ++i)
     if (!dropped.test(i))
       out.push_back(in[i]);
-  return makeTensorType(out, (*data)->getDType(), ctx);
+  return makeTensorType(out, data->getDType(), ctx);
 }
 
 //===----------------------------------------------------------------------===//
@@ -381,13 +332,9 @@ static RelationResult squeezeRelation(ArrayRef<const Type *> args,
 
 /// concatenate: a tuple of tensors of one rank and dtype, equal on every
 /// dimension but `axis`, where the extents add up.
-static RelationResult concatenateRelation(ArrayRef<const Type *> args,
-                                          const Attrs *attrs,
+static RelationResult concatenateRelation(const ConcatenateAttrs *concat,
+                                          ArrayRef<const Type *> args,
                                           const TypeRelationContext &ctx) {
-  Expected<const ConcatenateAttrs *> concat =
-      getAttrs<ConcatenateAttrs>(attrs, ctx);
-  if (!concat)
-    return concat.takeError();
   SmallVector<const TensorType *, 4> fields;
   if (Error err = getTensorTuple(args, "concatenate", fields, ctx))
     return err;
@@ -395,7 +342,7 @@ static RelationResult concatenateRelation(ArrayRef<const Type *> args,
   unsigned rank = first->getRank();
   if (rank == 0)
     return ctx.error("cannot concatenate 0-d tensors");
-  Expected<unsigned> axis = normalizeAxis((*concat)->axis, rank, ctx);
+  Expected<unsigned> axis = normalizeAxis(concat->axis, rank, ctx);
   if (!axis)
     return axis.takeError();
 
@@ -421,21 +368,16 @@ static RelationResult concatenateRelation(ArrayRef<const Type *> args,
 /// split: an integer n cuts `axis` into n equal parts (n must divide it); a
 /// list [i1, ..., ik] cuts it at strictly increasing indices inside the axis,
 /// into [0, i1), [i1, i2), ..., [ik, dim). The result is a tuple.
-static RelationResult splitRelation(ArrayRef<const Type *> args,
-                                    const Attrs *attrs,
+static RelationResult splitRelation(const SplitAttrs *split,
+                                    const TensorType *data,
+                                    ArrayRef<const Type *>,
                                     const TypeRelationContext &ctx) {
-  Expected<const SplitAttrs *> split = getAttrs<SplitAttrs>(attrs, ctx);
-  if (!split)
-    return split.takeError();
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  ArrayRef<int64_t> in = (*data)->getShape();
-  Expected<unsigned> axis = normalizeAxis((*split)->axis, in.size(), ctx);
+  ArrayRef<int64_t> in = data->getShape();
+  Expected<unsigned> axis = normalizeAxis(split->axis, in.size(), ctx);
   if (!axis)
     return axis.takeError();
   int64_t dim = in[*axis];
-  const AttrValue &spec = (*split)->indicesOrSections;
+  const AttrValue &spec = split->indicesOrSections;
 
   // Boundaries of the parts along the axis: 0 = b0 < b1 < ... < bn = dim.
   SmallVector<int64_t, 8> bounds;
@@ -445,7 +387,7 @@ static RelationResult splitRelation(ArrayRef<const Type *> args,
       return ctx.error("the number of sections must be positive, got " +
                        Twine(sections));
     if (dim % sections != 0)
-      return ctx.error("axis " + Twine(*axis) + " of " + (*data)->str() +
+      return ctx.error("axis " + Twine(*axis) + " of " + data->str() +
                        " cannot be split into " + Twine(sections) +
                        " equal sections");
     // Every part is a type in the result: keep the tuple a sane size.
@@ -468,8 +410,7 @@ static RelationResult splitRelation(ArrayRef<const Type *> args,
       if (index <= bounds.back() || index >= dim)
         return ctx.error("indices " + formatIntList(indices) +
                          " must increase strictly within (0, " + Twine(dim) +
-                         ") for axis " + Twine(*axis) + " of " +
-                         (*data)->str());
+                         ") for axis " + Twine(*axis) + " of " + data->str());
       bounds.push_back(index);
     }
     bounds.push_back(dim);
@@ -483,7 +424,7 @@ static RelationResult splitRelation(ArrayRef<const Type *> args,
   Shape shape(in.begin(), in.end());
   for (size_t i = 0, e = bounds.size() - 1; i != e; ++i) {
     shape[*axis] = bounds[i + 1] - bounds[i];
-    Expected<Ref<Type>> field = makeTensorType(shape, (*data)->getDType(), ctx);
+    Expected<Ref<Type>> field = makeTensorType(shape, data->getDType(), ctx);
     if (!field)
       return field.takeError();
     fields.push_back(std::move(*field));
@@ -493,12 +434,9 @@ static RelationResult splitRelation(ArrayRef<const Type *> args,
 
 /// stack: a tuple of n tensors of one shape and dtype; a new dimension of
 /// extent n is inserted at `axis` (in [-rank-1, rank]).
-static RelationResult stackRelation(ArrayRef<const Type *> args,
-                                    const Attrs *attrs,
+static RelationResult stackRelation(const StackAttrs *params,
+                                    ArrayRef<const Type *> args,
                                     const TypeRelationContext &ctx) {
-  Expected<const StackAttrs *> params = getAttrs<StackAttrs>(attrs, ctx);
-  if (!params)
-    return params.takeError();
   SmallVector<const TensorType *, 4> fields;
   if (Error err = getTensorTuple(args, "stack", fields, ctx))
     return err;
@@ -512,8 +450,7 @@ static RelationResult stackRelation(ArrayRef<const Type *> args,
                        field->str() + ": shapes differ");
   }
   ArrayRef<int64_t> in = first->getShape();
-  Expected<unsigned> pivot =
-      normalizeInsertAxis((*params)->axis, in.size(), ctx);
+  Expected<unsigned> pivot = normalizeInsertAxis(params->axis, in.size(), ctx);
   if (!pivot)
     return pivot.takeError();
   Shape out(in.begin(), in.begin() + *pivot);
@@ -544,18 +481,12 @@ static int64_t canonicalizeIndex(int64_t index, int64_t extent,
 /// canonicalised (negative += extent, clamped) and an axis gets
 /// ceil(|end - begin| / |stride|) elements. In slice_mode "size" the strides
 /// are 1 and `end` holds sizes (negative: to the end of the axis).
-static RelationResult stridedSliceRelation(ArrayRef<const Type *> args,
-                                           const Attrs *attrs,
+static RelationResult stridedSliceRelation(const StridedSliceAttrs *params,
+                                           const TensorType *data,
+                                           ArrayRef<const Type *>,
                                            const TypeRelationContext &ctx) {
-  Expected<const StridedSliceAttrs *> params =
-      getAttrs<StridedSliceAttrs>(attrs, ctx);
-  if (!params)
-    return params.takeError();
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  const StridedSliceAttrs &p = **params;
-  ArrayRef<int64_t> in = (*data)->getShape();
+  const StridedSliceAttrs &p = *params;
+  ArrayRef<int64_t> in = data->getShape();
   unsigned rank = in.size();
 
   for (auto [name, isSet] : {std::make_pair("begin", p.begin.has_value()),
@@ -607,7 +538,7 @@ static RelationResult stridedSliceRelation(ArrayRef<const Type *> args,
                               std::make_pair("strides", strides.size())})
       if (size > rank)
         return ctx.error(Twine(name) + " has " + Twine(size) + " entries for " +
-                         (*data)->str());
+                         data->str());
     for (unsigned i = 0; i != rank; ++i)
       axes.push_back(i);
     strides.resize(rank, 1);
@@ -638,12 +569,12 @@ static RelationResult stridedSliceRelation(ArrayRef<const Type *> args,
     if (stride < 0 ? ce > cb : cb > ce)
       return ctx.error("begin " + Twine(b) + " and end " + Twine(en) +
                        " select nothing on axis " + Twine(axes[i]) + " of " +
-                       (*data)->str() + " with stride " + Twine(stride));
+                       data->str() + " with stride " + Twine(stride));
     uint64_t interval = stride < 0 ? cb - ce : ce - cb;
     uint64_t step = stride < 0 ? 0 - uint64_t(stride) : uint64_t(stride);
     out[axes[i]] = interval == 0 ? 0 : int64_t((interval - 1) / step + 1);
   }
-  return makeTensorType(out, (*data)->getDType(), ctx);
+  return makeTensorType(out, data->getDType(), ctx);
 }
 
 //===----------------------------------------------------------------------===//
@@ -653,127 +584,102 @@ static RelationResult stridedSliceRelation(ArrayRef<const Type *> args,
 /// take: `axis` None indexes the flattened data (the result has the indices'
 /// shape); otherwise data[:axis] ++ indices[batch_dims:] ++ data[axis+1:].
 /// The first batch_dims dimensions of data and indices must agree.
-static RelationResult takeRelation(ArrayRef<const Type *> args,
-                                   const Attrs *attrs,
+static RelationResult takeRelation(const TakeAttrs *params,
+                                   const TensorType *data,
+                                   const TensorType *indices,
+                                   ArrayRef<const Type *>,
                                    const TypeRelationContext &ctx) {
-  Expected<const TakeAttrs *> params = getAttrs<TakeAttrs>(attrs, ctx);
-  if (!params)
-    return params.takeError();
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  Expected<const TensorType *> indices =
-      getIndexTensorArg(args, 1, "indices", ctx);
-  if (!indices)
-    return indices.takeError();
-  StringRef mode = (*params)->mode;
+  StringRef mode = params->mode;
   if (mode != "clip" && mode != "wrap" && mode != "fast")
     return ctx.error("mode must be \"clip\", \"wrap\" or \"fast\", got \"" +
                      mode + "\"");
-  if (!(*params)->axis)
-    return makeTensorType((*indices)->getShape(), (*data)->getDType(), ctx);
+  if (!params->axis)
+    return makeTensorType(indices->getShape(), data->getDType(), ctx);
 
-  ArrayRef<int64_t> in = (*data)->getShape();
-  ArrayRef<int64_t> idx = (*indices)->getShape();
-  Expected<unsigned> axis = normalizeAxis(*(*params)->axis, in.size(), ctx);
+  ArrayRef<int64_t> in = data->getShape();
+  ArrayRef<int64_t> idx = indices->getShape();
+  Expected<unsigned> axis = normalizeAxis(*params->axis, in.size(), ctx);
   if (!axis)
     return axis.takeError();
-  int64_t batchDims = (*params)->batchDims;
+  int64_t batchDims = params->batchDims;
   if (batchDims < 0)
     batchDims += idx.size();
   if (batchDims < 0 || batchDims > int64_t(idx.size()) || batchDims > *axis)
-    return ctx.error("batch_dims " + Twine((*params)->batchDims) +
-                     " must be in [0, " +
-                     Twine(std::min<size_t>(idx.size(), *axis)) +
-                     "] for axis " + Twine(*axis) + " of " + (*data)->str() +
-                     " and indices " + (*indices)->str());
+    return ctx.error(
+        "batch_dims " + Twine(params->batchDims) + " must be in [0, " +
+        Twine(std::min<size_t>(idx.size(), *axis)) + "] for axis " +
+        Twine(*axis) + " of " + data->str() + " and indices " + indices->str());
   if (in.take_front(batchDims) != idx.take_front(batchDims))
     return ctx.error("the first " + Twine(batchDims) +
-                     " (batch) dimensions of " + (*data)->str() +
-                     " and indices " + (*indices)->str() + " differ");
+                     " (batch) dimensions of " + data->str() + " and indices " +
+                     indices->str() + " differ");
   Shape out(in.begin(), in.begin() + *axis);
   append_range(out, idx.drop_front(batchDims));
   append_range(out, in.drop_front(*axis + 1));
-  return makeTensorType(out, (*data)->getDType(), ctx);
+  return makeTensorType(out, data->getDType(), ctx);
 }
 
 /// gather: data and indices have one rank and agree off `axis`, where
 /// indices has at least one element; the result has the indices' shape.
-static RelationResult gatherRelation(ArrayRef<const Type *> args,
-                                     const Attrs *attrs,
+static RelationResult gatherRelation(const GatherAttrs *params,
+                                     const TensorType *data,
+                                     const TensorType *indices,
+                                     ArrayRef<const Type *>,
                                      const TypeRelationContext &ctx) {
-  Expected<const GatherAttrs *> params = getAttrs<GatherAttrs>(attrs, ctx);
-  if (!params)
-    return params.takeError();
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  Expected<const TensorType *> indices =
-      getIndexTensorArg(args, 1, "indices", ctx);
-  if (!indices)
-    return indices.takeError();
-  if (!(*params)->axis)
+  if (!params->axis)
     return ctx.error("axis must be set");
-  ArrayRef<int64_t> in = (*data)->getShape();
-  ArrayRef<int64_t> idx = (*indices)->getShape();
+  ArrayRef<int64_t> in = data->getShape();
+  ArrayRef<int64_t> idx = indices->getShape();
   if (in.size() != idx.size())
-    return ctx.error("data " + (*data)->str() + " and indices " +
-                     (*indices)->str() + " must have the same rank");
-  Expected<unsigned> axis = normalizeAxis(*(*params)->axis, in.size(), ctx);
+    return ctx.error("data " + data->str() + " and indices " + indices->str() +
+                     " must have the same rank");
+  Expected<unsigned> axis = normalizeAxis(*params->axis, in.size(), ctx);
   if (!axis)
     return axis.takeError();
   for (unsigned d = 0, e = in.size(); d != e; ++d) {
     if (d == *axis ? idx[d] < 1 : idx[d] != in[d])
-      return ctx.error("cannot gather from " + (*data)->str() +
-                       " with indices " + (*indices)->str() + " along axis " +
-                       Twine(*axis) + ": dimension " + Twine(d) + " differs");
+      return ctx.error("cannot gather from " + data->str() + " with indices " +
+                       indices->str() + " along axis " + Twine(*axis) +
+                       ": dimension " + Twine(d) + " differs");
   }
-  return makeTensorType(idx, (*data)->getDType(), ctx);
+  return makeTensorType(idx, data->getDType(), ctx);
 }
 
 /// gather_nd: indices has shape (M, Y...) where the first M (after
 /// batch_dims) dimensions of data are indexed; the result is
 /// indices.shape[1:] ++ data.shape[batch_dims + M:]. With batch_dims B, the
 /// first B dimensions of data are batch dimensions, indices.shape[1:B+1].
-static RelationResult gatherNDRelation(ArrayRef<const Type *> args,
-                                       const Attrs *attrs,
+static RelationResult gatherNDRelation(const GatherNDAttrs *params,
+                                       const TensorType *data,
+                                       const TensorType *indices,
+                                       ArrayRef<const Type *>,
                                        const TypeRelationContext &ctx) {
-  Expected<const GatherNDAttrs *> params = getAttrs<GatherNDAttrs>(attrs, ctx);
-  if (!params)
-    return params.takeError();
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  Expected<const TensorType *> indices =
-      getIndexTensorArg(args, 1, "indices", ctx);
-  if (!indices)
-    return indices.takeError();
-  ArrayRef<int64_t> in = (*data)->getShape();
-  ArrayRef<int64_t> idx = (*indices)->getShape();
+  ArrayRef<int64_t> in = data->getShape();
+  ArrayRef<int64_t> idx = indices->getShape();
   if (idx.empty())
     return ctx.error("expected indices of rank at least 1, got " +
-                     (*indices)->str());
+                     indices->str());
   int64_t m = idx[0];
-  int64_t batchDims = (*params)->batchDims;
+  int64_t batchDims = params->batchDims;
   if (batchDims < 0 || batchDims + 1 > int64_t(idx.size()))
     return ctx.error("batch_dims " + Twine(batchDims) +
-                     " is out of range for indices " + (*indices)->str());
-  if (std::optional<int64_t> indexRank = (*params)->indexRank;
+                     " is out of range for indices " + indices->str());
+  if (std::optional<int64_t> indexRank = params->indexRank;
       indexRank && *indexRank != m)
     return ctx.error("index_rank " + Twine(*indexRank) +
                      " differs from the first dimension of indices " +
-                     (*indices)->str());
+                     indices->str());
   if (m > int64_t(in.size()) - batchDims)
-    return ctx.error("indices " + (*indices)->str() + " index " + Twine(m) +
-                     " dimensions of " + (*data)->str() + " after " +
+    return ctx.error("indices " + indices->str() + " index " + Twine(m) +
+                     " dimensions of " + data->str() + " after " +
                      Twine(batchDims) + " batch dimensions");
   if (in.take_front(batchDims) != idx.slice(1, batchDims))
     return ctx.error("the " + Twine(batchDims) + " batch dimensions of " +
-                     (*data)->str() + " and indices " + (*indices)->str() +
+                     data->str() + " and indices " + indices->str() +
                      " differ");
   Shape out(idx.begin() + 1, idx.end());
   append_range(out, in.drop_front(batchDims + m));
-  return makeTensorType(out, (*data)->getDType(), ctx);
+  return makeTensorType(out, data->getDType(), ctx);
 }
 
 //===----------------------------------------------------------------------===//
@@ -782,51 +688,36 @@ static RelationResult gatherNDRelation(ArrayRef<const Type *> args,
 
 /// full: a 0-d fill value; the result has the `shape` attribute and `dtype`
 /// (the fill value's when unset).
-static RelationResult fullRelation(ArrayRef<const Type *> args,
-                                   const Attrs *attrs,
+static RelationResult fullRelation(const InitOpAttrs *params,
+                                   const TensorType *fill,
+                                   ArrayRef<const Type *>,
                                    const TypeRelationContext &ctx) {
-  Expected<const InitOpAttrs *> params = getAttrs<InitOpAttrs>(attrs, ctx);
-  if (!params)
-    return params.takeError();
-  Expected<const TensorType *> fill =
-      getTensorArgOfRank(args, 0, "fill_value", 0, ctx);
-  if (!fill)
-    return fill.takeError();
-  Expected<ArrayRef<int64_t>> shape = getShapeAttr((*params)->shape, ctx);
+  Expected<ArrayRef<int64_t>> shape = getShapeAttr(params->shape, ctx);
   if (!shape)
     return shape.takeError();
-  DataType dtype = (*params)->dtype;
-  return makeTensorType(*shape, dtype.isVoid() ? (*fill)->getDType() : dtype,
-                        ctx);
+  DataType dtype = params->dtype;
+  return makeTensorType(*shape, dtype.isVoid() ? fill->getDType() : dtype, ctx);
 }
 
 /// zeros, ones: no arguments; the result has the `shape` and `dtype`
 /// attributes.
-static RelationResult initRelation(ArrayRef<const Type *>, const Attrs *attrs,
+static RelationResult initRelation(const InitOpAttrs *params,
+                                   ArrayRef<const Type *>,
                                    const TypeRelationContext &ctx) {
-  Expected<const InitOpAttrs *> params = getAttrs<InitOpAttrs>(attrs, ctx);
-  if (!params)
-    return params.takeError();
-  Expected<ArrayRef<int64_t>> shape = getShapeAttr((*params)->shape, ctx);
+  Expected<ArrayRef<int64_t>> shape = getShapeAttr(params->shape, ctx);
   if (!shape)
     return shape.takeError();
-  if (Error err = requireDType((*params)->dtype, "dtype", ctx))
+  if (Error err = requireDType(params->dtype, "dtype", ctx))
     return err;
-  return makeTensorType(*shape, (*params)->dtype, ctx);
+  return makeTensorType(*shape, params->dtype, ctx);
 }
 
 /// full_like: a 0-d fill value; the result has the data's type.
-static RelationResult fullLikeRelation(ArrayRef<const Type *> args,
-                                       const Attrs *,
+static RelationResult fullLikeRelation(const TensorType *data,
+                                       const TensorType *fill,
+                                       ArrayRef<const Type *>,
                                        const TypeRelationContext &ctx) {
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  Expected<const TensorType *> fill =
-      getTensorArgOfRank(args, 1, "fill_value", 0, ctx);
-  if (!fill)
-    return fill.takeError();
-  return Ref<Type>(const_cast<TensorType *>(*data));
+  return Ref<Type>(const_cast<TensorType *>(data));
 }
 
 /// The type of \p data broadcast to \p shape: numpy broadcasting of the two
@@ -841,39 +732,28 @@ static RelationResult broadcastTo(const TensorType *data,
 }
 
 /// broadcast_to: data broadcast to the `shape` attribute, keeping its dtype.
-static RelationResult broadcastToRelation(ArrayRef<const Type *> args,
-                                          const Attrs *attrs,
+static RelationResult broadcastToRelation(const InitOpAttrs *params,
+                                          const TensorType *data,
+                                          ArrayRef<const Type *>,
                                           const TypeRelationContext &ctx) {
-  Expected<const InitOpAttrs *> params = getAttrs<InitOpAttrs>(attrs, ctx);
-  if (!params)
-    return params.takeError();
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  Expected<ArrayRef<int64_t>> shape = getShapeAttr((*params)->shape, ctx);
+  Expected<ArrayRef<int64_t>> shape = getShapeAttr(params->shape, ctx);
   if (!shape)
     return shape.takeError();
   for (int64_t dim : *shape)
     if (dim < 0)
       return ctx.error("shape " + formatIntList(*shape) +
                        " has a negative dimension");
-  return broadcastTo(*data, *shape, "shape " + formatIntList(*shape), ctx);
+  return broadcastTo(data, *shape, "shape " + formatIntList(*shape), ctx);
 }
 
 /// broadcast_to_like: data broadcast to the shape of the second argument,
 /// keeping its dtype.
-static RelationResult broadcastToLikeRelation(ArrayRef<const Type *> args,
-                                              const Attrs *,
+static RelationResult broadcastToLikeRelation(const TensorType *data,
+                                              const TensorType *like,
+                                              ArrayRef<const Type *>,
                                               const TypeRelationContext &ctx) {
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  Expected<const TensorType *> like =
-      getTensorArg(args, 1, "broadcast_type", ctx);
-  if (!like)
-    return like.takeError();
-  return broadcastTo(*data, (*like)->getShape(),
-                     "the shape of " + (*like)->str(), ctx);
+  return broadcastTo(data, like->getShape(), "the shape of " + like->str(),
+                     ctx);
 }
 
 //===----------------------------------------------------------------------===//
@@ -885,17 +765,11 @@ static RelationResult broadcastToLikeRelation(ArrayRef<const Type *> args,
 /// ceil(C/4) and 4, padding as TVM's BijectiveLayout::ForwardShape does;
 /// NCHW4c -> NCHW merges them). Both layouts must have the same primal
 /// axes.
-static RelationResult layoutTransformRelation(ArrayRef<const Type *> args,
-                                              const Attrs *attrs,
-                                              const TypeRelationContext &ctx) {
-  Expected<const LayoutTransformAttrs *> params =
-      getAttrs<LayoutTransformAttrs>(attrs, ctx);
-  if (!params)
-    return params.takeError();
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  StringRef srcName = (*params)->srcLayout, dstName = (*params)->dstLayout;
+static RelationResult
+layoutTransformRelation(const LayoutTransformAttrs *params,
+                        const TensorType *data, ArrayRef<const Type *>,
+                        const TypeRelationContext &ctx) {
+  StringRef srcName = params->srcLayout, dstName = params->dstLayout;
   Expected<Layout> src = parseLayoutAttr(srcName, "src_layout", ctx);
   if (!src)
     return src.takeError();
@@ -910,11 +784,11 @@ static RelationResult layoutTransformRelation(ArrayRef<const Type *> args,
     return ctx.error("cannot convert from src_layout '" + srcName +
                      "' to dst_layout '" + dstName +
                      "': their primal axes differ");
-  ArrayRef<int64_t> in = (*data)->getShape();
+  ArrayRef<int64_t> in = data->getShape();
   if (in.size() != src->getRank())
     return ctx.error("src_layout '" + srcName + "' has " +
                      Twine(src->getRank()) + " axes but the data is " +
-                     (*data)->str());
+                     data->str());
 
   // The full extent of every primal axis.
   int64_t full[26] = {};
@@ -922,16 +796,15 @@ static RelationResult layoutTransformRelation(ArrayRef<const Type *> args,
     const LayoutAxis &axis = (*src)[i];
     if (!axis.isPrimal()) {
       if (in[i] != axis.factor)
-        return ctx.error("dimension " + Twine(i) + " of " + (*data)->str() +
-                         " is " + Twine(in[i]) + " but src_layout '" +
-                         srcName + "' gives its sub-axis '" +
-                         Twine(axis.name) + "' the factor " +
-                         Twine(axis.factor));
+        return ctx.error("dimension " + Twine(i) + " of " + data->str() +
+                         " is " + Twine(in[i]) + " but src_layout '" + srcName +
+                         "' gives its sub-axis '" + Twine(axis.name) +
+                         "' the factor " + Twine(axis.factor));
       continue;
     }
     int64_t extent = in[i];
     if (MulOverflow(extent, src->getSplitFactor(axis.name), extent))
-      return ctx.error("dimension overflow in " + (*data)->str());
+      return ctx.error("dimension overflow in " + data->str());
     full[axis.name - 'A'] = extent;
   }
   Shape out;
@@ -945,7 +818,7 @@ static RelationResult layoutTransformRelation(ArrayRef<const Type *> args,
     int64_t extent = full[axis.name - 'A'];
     out.push_back(divideCeil(extent, dst->getSplitFactor(axis.name)));
   }
-  return makeTensorType(out, (*data)->getDType(), ctx);
+  return makeTensorType(out, data->getDType(), ctx);
 }
 
 //===----------------------------------------------------------------------===//
@@ -954,37 +827,26 @@ static RelationResult layoutTransformRelation(ArrayRef<const Type *> args,
 
 /// shape_of: a 1-d tensor of the data's rank (0-d for a 0-d input) of the
 /// `dtype` attribute.
-static RelationResult shapeOfRelation(ArrayRef<const Type *> args,
-                                      const Attrs *attrs,
+static RelationResult shapeOfRelation(const ShapeOfAttrs *params,
+                                      const TensorType *data,
+                                      ArrayRef<const Type *>,
                                       const TypeRelationContext &ctx) {
-  Expected<const ShapeOfAttrs *> params = getAttrs<ShapeOfAttrs>(attrs, ctx);
-  if (!params)
-    return params.takeError();
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  if (Error err = requireDType((*params)->dtype, "dtype", ctx))
+  if (Error err = requireDType(params->dtype, "dtype", ctx))
     return err;
   Shape out;
-  if (unsigned rank = (*data)->getRank())
+  if (unsigned rank = data->getRank())
     out.push_back(rank);
-  return makeTensorType(out, (*params)->dtype, ctx);
+  return makeTensorType(out, params->dtype, ctx);
 }
 
 /// ndarray_size: a 0-d tensor of the `dtype` attribute.
-static RelationResult ndarraySizeRelation(ArrayRef<const Type *> args,
-                                          const Attrs *attrs,
+static RelationResult ndarraySizeRelation(const NdarraySizeAttrs *params,
+                                          const TensorType *data,
+                                          ArrayRef<const Type *>,
                                           const TypeRelationContext &ctx) {
-  Expected<const NdarraySizeAttrs *> params =
-      getAttrs<NdarraySizeAttrs>(attrs, ctx);
-  if (!params)
-    return params.takeError();
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  if (Error err = requireDType((*params)->dtype, "dtype", ctx))
+  if (Error err = requireDType(params->dtype, "dtype", ctx))
     return err;
-  return makeTensorType({}, (*params)->dtype, ctx);
+  return makeTensorType({}, params->dtype, ctx);
 }
 
 Error AttrFieldTraits<ExprAttr>::fromValue(const AttrValue &v, ExprAttr &out) {
@@ -1028,18 +890,15 @@ static std::optional<double> getConstantNumber(const Expr *expr) {
 /// from the start/stop/step attributes (literals or constants, as TVM prints
 /// them), else from constant arguments; otherwise the shape is dynamic,
 /// which nnir does not support.
-static RelationResult arangeRelation(ArrayRef<const Type *> args,
-                                     const Attrs *attrs,
+static RelationResult arangeRelation(const ArangeAttrs *params,
+                                     ArrayRef<const Type *> args,
                                      const TypeRelationContext &ctx) {
-  Expected<const ArangeAttrs *> params = getAttrs<ArangeAttrs>(attrs, ctx);
-  if (!params)
-    return params.takeError();
-  DataType dtype = (*params)->dtype;
+  DataType dtype = params->dtype;
   if (Error err = requireDType(dtype, "dtype", ctx))
     return err;
   const char *names[] = {"start", "stop", "step"};
-  const AttrValue *values[] = {&(*params)->start.value, &(*params)->stop.value,
-                               &(*params)->step.value};
+  const AttrValue *values[] = {&params->start.value, &params->stop.value,
+                               &params->step.value};
   double numbers[3];
   for (unsigned i = 0; i != 3; ++i) {
     Expected<const TensorType *> arg = getTensorArg(args, i, names[i], ctx);
@@ -1081,20 +940,15 @@ static RelationResult arangeRelation(ArrayRef<const Type *> args,
 
 /// tile: the shorter of the data's shape and `reps` is padded with 1s on the
 /// left; the result is their elementwise product. Every rep is positive.
-static RelationResult tileRelation(ArrayRef<const Type *> args,
-                                   const Attrs *attrs,
+static RelationResult tileRelation(const TileAttrs *params,
+                                   const TensorType *data,
+                                   ArrayRef<const Type *>,
                                    const TypeRelationContext &ctx) {
-  Expected<const TileAttrs *> params = getAttrs<TileAttrs>(attrs, ctx);
-  if (!params)
-    return params.takeError();
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  ArrayRef<int64_t> reps = (*params)->reps;
+  ArrayRef<int64_t> reps = params->reps;
   for (int64_t rep : reps)
     if (rep <= 0)
       return ctx.error("reps " + formatIntList(reps) + " must be positive");
-  ArrayRef<int64_t> in = (*data)->getShape();
+  ArrayRef<int64_t> in = data->getShape();
   size_t rank = std::max(in.size(), reps.size());
   Shape out(rank);
   for (size_t i = 0; i != rank; ++i) {
@@ -1102,56 +956,43 @@ static RelationResult tileRelation(ArrayRef<const Type *> args,
     int64_t dim = i < in.size() ? in[in.size() - 1 - i] : 1;
     int64_t rep = i < reps.size() ? reps[reps.size() - 1 - i] : 1;
     if (MulOverflow(dim, rep, out[rank - 1 - i]))
-      return ctx.error("tiling " + (*data)->str() + " by reps " +
+      return ctx.error("tiling " + data->str() + " by reps " +
                        formatIntList(reps) + " overflows");
   }
-  return makeTensorType(out, (*data)->getDType(), ctx);
+  return makeTensorType(out, data->getDType(), ctx);
 }
 
 /// repeat: the extent of `axis` (which must be set) times `repeats` (>= 1).
-static RelationResult repeatRelation(ArrayRef<const Type *> args,
-                                     const Attrs *attrs,
+static RelationResult repeatRelation(const RepeatAttrs *params,
+                                     const TensorType *data,
+                                     ArrayRef<const Type *>,
                                      const TypeRelationContext &ctx) {
-  Expected<const RepeatAttrs *> params = getAttrs<RepeatAttrs>(attrs, ctx);
-  if (!params)
-    return params.takeError();
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  int64_t repeats = (*params)->repeats;
+  int64_t repeats = params->repeats;
   if (repeats < 1)
     return ctx.error("repeats must be at least 1, got " + Twine(repeats));
-  if (!(*params)->axis)
+  if (!params->axis)
     return ctx.error("axis must be set");
-  Expected<unsigned> axis =
-      normalizeAxis(*(*params)->axis, (*data)->getRank(), ctx);
+  Expected<unsigned> axis = normalizeAxis(*params->axis, data->getRank(), ctx);
   if (!axis)
     return axis.takeError();
-  Shape out((*data)->getShape().begin(), (*data)->getShape().end());
+  Shape out(data->getShape().begin(), data->getShape().end());
   if (MulOverflow(out[*axis], repeats, out[*axis]))
-    return ctx.error("repeating axis " + Twine(*axis) + " of " +
-                     (*data)->str() + " " + Twine(repeats) +
-                     " times overflows");
-  return makeTensorType(out, (*data)->getDType(), ctx);
+    return ctx.error("repeating axis " + Twine(*axis) + " of " + data->str() +
+                     " " + Twine(repeats) + " times overflows");
+  return makeTensorType(out, data->getDType(), ctx);
 }
 
 /// reverse: the data's type; `axis` must be set and in range.
-static RelationResult reverseRelation(ArrayRef<const Type *> args,
-                                      const Attrs *attrs,
+static RelationResult reverseRelation(const ReverseAttrs *params,
+                                      const TensorType *data,
+                                      ArrayRef<const Type *>,
                                       const TypeRelationContext &ctx) {
-  Expected<const ReverseAttrs *> params = getAttrs<ReverseAttrs>(attrs, ctx);
-  if (!params)
-    return params.takeError();
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  if (!(*params)->axis)
+  if (!params->axis)
     return ctx.error("axis must be set");
-  Expected<unsigned> axis =
-      normalizeAxis(*(*params)->axis, (*data)->getRank(), ctx);
+  Expected<unsigned> axis = normalizeAxis(*params->axis, data->getRank(), ctx);
   if (!axis)
     return axis.takeError();
-  return Ref<Type>(const_cast<TensorType *>(*data));
+  return Ref<Type>(const_cast<TensorType *>(data));
 }
 
 //===----------------------------------------------------------------------===//
@@ -1185,23 +1026,19 @@ static Error getScatterArgs(ArrayRef<const Type *> args,
 /// scatter_elements(data, indices, updates): indices and updates have one
 /// shape and the data's rank, within the data's extents off the axis; the
 /// result is the data's type.
-static RelationResult scatterElementsRelation(ArrayRef<const Type *> args,
-                                              const Attrs *attrs,
-                                              const TypeRelationContext &ctx) {
-  Expected<const ScatterElementsAttrs *> params =
-      getAttrs<ScatterElementsAttrs>(attrs, ctx);
-  if (!params)
-    return params.takeError();
+static RelationResult
+scatterElementsRelation(const ScatterElementsAttrs *params,
+                        ArrayRef<const Type *> args,
+                        const TypeRelationContext &ctx) {
   const TensorType *data, *indices, *updates;
   if (Error err = getScatterArgs(args, data, indices, updates, ctx))
     return err;
-  StringRef reduction = (*params)->reduction;
+  StringRef reduction = params->reduction;
   if (!is_contained({"update", "add", "mul", "min", "max"}, reduction))
     return ctx.error("reduction must be \"update\", \"add\", \"mul\", "
                      "\"min\" or \"max\", got \"" +
                      reduction + "\"");
-  Expected<unsigned> axis =
-      normalizeAxis((*params)->axis, data->getRank(), ctx);
+  Expected<unsigned> axis = normalizeAxis(params->axis, data->getRank(), ctx);
   if (!axis)
     return axis.takeError();
   ArrayRef<int64_t> in = data->getShape();
@@ -1219,16 +1056,13 @@ static RelationResult scatterElementsRelation(ArrayRef<const Type *> args,
 
 /// scatter_nd(data, indices, updates): indices (M, Y...) address the first
 /// M axes of the data; updates are Y... ++ data.shape[M:].
-static RelationResult scatterNDRelation(ArrayRef<const Type *> args,
-                                        const Attrs *attrs,
+static RelationResult scatterNDRelation(const ScatterNDAttrs *params,
+                                        ArrayRef<const Type *> args,
                                         const TypeRelationContext &ctx) {
-  Expected<const ScatterNDAttrs *> params = getAttrs<ScatterNDAttrs>(attrs, ctx);
-  if (!params)
-    return params.takeError();
   const TensorType *data, *indices, *updates;
   if (Error err = getScatterArgs(args, data, indices, updates, ctx))
     return err;
-  StringRef mode = (*params)->mode;
+  StringRef mode = params->mode;
   if (!is_contained({"update", "add", "sub", "mul", "min", "max"}, mode))
     return ctx.error("mode must be \"update\", \"add\", \"sub\", \"mul\", "
                      "\"min\" or \"max\", got \"" +
@@ -1249,36 +1083,27 @@ static RelationResult scatterNDRelation(ArrayRef<const Type *> args,
 
 /// reverse_sequence(data, seq_lengths): seq_lengths is a 1-D integer tensor
 /// with one length per batch entry; the result is the data's type.
-static RelationResult reverseSequenceRelation(ArrayRef<const Type *> args,
-                                              const Attrs *attrs,
-                                              const TypeRelationContext &ctx) {
-  Expected<const ReverseSequenceAttrs *> params =
-      getAttrs<ReverseSequenceAttrs>(attrs, ctx);
-  if (!params)
-    return params.takeError();
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  Expected<const TensorType *> lengths =
-      getIndexTensorArg(args, 1, "seq_lengths", ctx);
-  if (!lengths)
-    return lengths.takeError();
-  unsigned rank = (*data)->getRank();
+static RelationResult
+reverseSequenceRelation(const ReverseSequenceAttrs *params,
+                        const TensorType *data, const TensorType *lengths,
+                        ArrayRef<const Type *>,
+                        const TypeRelationContext &ctx) {
+  unsigned rank = data->getRank();
   Expected<unsigned> seqAxis =
-      normalizeAxis((*params)->seqAxis, rank, ctx, "seq_axis");
+      normalizeAxis(params->seqAxis, rank, ctx, "seq_axis");
   if (!seqAxis)
     return seqAxis.takeError();
   Expected<unsigned> batchAxis =
-      normalizeAxis((*params)->batchAxis, rank, ctx, "batch_axis");
+      normalizeAxis(params->batchAxis, rank, ctx, "batch_axis");
   if (!batchAxis)
     return batchAxis.takeError();
   if (*seqAxis == *batchAxis)
     return ctx.error("seq_axis and batch_axis must differ");
-  int64_t batch = (*data)->getShape()[*batchAxis];
-  if ((*lengths)->getShape() != ArrayRef<int64_t>(batch))
-    return ctx.error("seq_lengths " + (*lengths)->str() + " must have shape (" +
+  int64_t batch = data->getShape()[*batchAxis];
+  if (lengths->getShape() != ArrayRef<int64_t>(batch))
+    return ctx.error("seq_lengths " + lengths->str() + " must have shape (" +
                      Twine(batch) + ")");
-  return Ref<Type>(const_cast<TensorType *>(*data));
+  return Ref<Type>(const_cast<TensorType *>(data));
 }
 
 //===----------------------------------------------------------------------===//
@@ -1290,16 +1115,11 @@ static RelationResult reverseSequenceRelation(ArrayRef<const Type *> args,
 /// the `dtype` attribute. As in TVM's OneHotRel, the indices may have any
 /// dtype and on_value and off_value are only required to be tensors: their
 /// dtype and rank are not checked (TVM's compute casts them to `dtype`).
-static RelationResult oneHotRelation(ArrayRef<const Type *> args,
-                                     const Attrs *attrs,
+static RelationResult oneHotRelation(const OneHotAttrs *params,
+                                     const TensorType *indices,
+                                     ArrayRef<const Type *> args,
                                      const TypeRelationContext &ctx) {
-  Expected<const OneHotAttrs *> params = getAttrs<OneHotAttrs>(attrs, ctx);
-  if (!params)
-    return params.takeError();
-  Expected<const TensorType *> indices = getTensorArg(args, 0, "indices", ctx);
-  if (!indices)
-    return indices.takeError();
-  DataType dtype = (*params)->dtype;
+  DataType dtype = params->dtype;
   if (Error err = requireDType(dtype, "dtype", ctx))
     return err;
   for (unsigned i : {1u, 2u})
@@ -1307,89 +1127,72 @@ static RelationResult oneHotRelation(ArrayRef<const Type *> args,
             getTensorArg(args, i, i == 1 ? "on_value" : "off_value", ctx);
         !value)
       return value.takeError();
-  if ((*params)->depth <= 0)
-    return ctx.error("depth must be positive, got " + Twine((*params)->depth));
-  ArrayRef<int64_t> in = (*indices)->getShape();
-  Expected<unsigned> pivot =
-      normalizeInsertAxis((*params)->axis, in.size(), ctx);
+  if (params->depth <= 0)
+    return ctx.error("depth must be positive, got " + Twine(params->depth));
+  ArrayRef<int64_t> in = indices->getShape();
+  Expected<unsigned> pivot = normalizeInsertAxis(params->axis, in.size(), ctx);
   if (!pivot)
     return pivot.takeError();
   Shape out(in.begin(), in.begin() + *pivot);
-  out.push_back((*params)->depth);
+  out.push_back(params->depth);
   append_range(out, in.drop_front(*pivot));
   return makeTensorType(out, dtype, ctx);
 }
 
 /// slice_like: the dimensions on `axes` (None: every dimension shape_like
 /// has) take shape_like's extents, which must not exceed the data's.
-static RelationResult sliceLikeRelation(ArrayRef<const Type *> args,
-                                        const Attrs *attrs,
+static RelationResult sliceLikeRelation(const SliceLikeAttrs *params,
+                                        const TensorType *data,
+                                        const TensorType *like,
+                                        ArrayRef<const Type *>,
                                         const TypeRelationContext &ctx) {
-  Expected<const SliceLikeAttrs *> params =
-      getAttrs<SliceLikeAttrs>(attrs, ctx);
-  if (!params)
-    return params.takeError();
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  Expected<const TensorType *> like = getTensorArg(args, 1, "shape_like", ctx);
-  if (!like)
-    return like.takeError();
-  ArrayRef<int64_t> in = (*data)->getShape();
-  ArrayRef<int64_t> target = (*like)->getShape();
+  ArrayRef<int64_t> in = data->getShape();
+  ArrayRef<int64_t> target = like->getShape();
 
   SmallVector<unsigned, 4> axes;
-  if (!(*params)->axes) {
+  if (!params->axes) {
     for (unsigned i = 0, e = std::min(in.size(), target.size()); i != e; ++i)
       axes.push_back(i);
   } else {
-    if ((*params)->axes->empty())
+    if (params->axes->empty())
       return ctx.error("axes must not be empty");
-    for (int64_t axis : *(*params)->axes) {
+    for (int64_t axis : *params->axes) {
       Expected<unsigned> index = normalizeAxis(axis, in.size(), ctx);
       if (!index)
         return index.takeError();
       if (*index >= target.size())
         return ctx.error("axis " + Twine(*index) +
-                         " is out of range for shape_like " + (*like)->str());
+                         " is out of range for shape_like " + like->str());
       axes.push_back(*index);
     }
   }
   Shape out(in.begin(), in.end());
   for (unsigned axis : axes) {
     if (target[axis] > in[axis])
-      return ctx.error("cannot slice " + (*data)->str() + " like " +
-                       (*like)->str() + ": axis " + Twine(axis) +
-                       " would grow from " + Twine(in[axis]) + " to " +
-                       Twine(target[axis]));
+      return ctx.error("cannot slice " + data->str() + " like " + like->str() +
+                       ": axis " + Twine(axis) + " would grow from " +
+                       Twine(in[axis]) + " to " + Twine(target[axis]));
     out[axis] = target[axis];
   }
-  return makeTensorType(out, (*data)->getDType(), ctx);
+  return makeTensorType(out, data->getDType(), ctx);
 }
 
 /// collapse_sum_like: sums data down to the type of the second argument,
 /// which must broadcast to the data's shape and share its dtype.
-static RelationResult collapseSumLikeRelation(ArrayRef<const Type *> args,
-                                              const Attrs *,
+static RelationResult collapseSumLikeRelation(const TensorType *data,
+                                              const TensorType *like,
+                                              ArrayRef<const Type *>,
                                               const TypeRelationContext &ctx) {
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  Expected<const TensorType *> like =
-      getTensorArg(args, 1, "collapse_type", ctx);
-  if (!like)
-    return like.takeError();
-  if ((*data)->getDType() != (*like)->getDType())
-    return ctx.error("dtype mismatch " + (*data)->getDType().str() + " vs " +
-                     (*like)->getDType().str());
+  if (data->getDType() != like->getDType())
+    return ctx.error("dtype mismatch " + data->getDType().str() + " vs " +
+                     like->getDType().str());
   std::optional<Shape> shape =
-      broadcastShapes((*data)->getShape(), (*like)->getShape());
-  if (!shape || ArrayRef<int64_t>(*shape) != (*data)->getShape())
-    return ctx.error("cannot collapse " + (*data)->str() + " to " +
-                     (*like)->str() +
+      broadcastShapes(data->getShape(), like->getShape());
+  if (!shape || ArrayRef<int64_t>(*shape) != data->getShape())
+    return ctx.error("cannot collapse " + data->str() + " to " + like->str() +
                      ": the latter does not broadcast to "
                      "the former");
-  return Ref<Type>(const_cast<TensorType *>(*like));
+  return Ref<Type>(const_cast<TensorType *>(like));
 }
 
 //===----------------------------------------------------------------------===//
@@ -1416,101 +1219,120 @@ void nnir::registerDataMovementOps() {
   auto data = std::make_pair("data", "Tensor");
 
   addOp("reshape", "reshape to newshape (codes 0, -1, -2, -3, -4)", {data},
-        P::Injective, reshapeRelation)
+        P::Injective, makeRelation<ReshapeAttrs>(reshapeRelation, "data"))
       .setAttrsType<ReshapeAttrs>();
-  addOp("reshape_like", "reshape like the dimensions of another tensor",
-        {data, {"shape_like", "Tensor"}}, P::Injective, reshapeLikeRelation)
+  addOp(
+      "reshape_like", "reshape like the dimensions of another tensor",
+      {data, {"shape_like", "Tensor"}}, P::Injective,
+      makeRelation<ReshapeLikeAttrs>(reshapeLikeRelation, "data", "shape_like"))
       .setAttrsType<ReshapeLikeAttrs>();
   addOp("transpose", "permute the axes", {data}, P::Injective,
-        transposeRelation)
+        makeRelation<TransposeAttrs>(transposeRelation, "data"))
       .setAttrsType<TransposeAttrs>();
   addOp("expand_dims", "insert axes of extent 1", {data}, P::Broadcast,
-        expandDimsRelation)
+        makeRelation<ExpandDimsAttrs>(expandDimsRelation, "data"))
       .setAttrsType<ExpandDimsAttrs>();
   addOp("squeeze", "drop axes of extent 1", {data}, P::Injective,
-        squeezeRelation)
+        makeRelation<SqueezeAttrs>(squeezeRelation, "data"))
       .setAttrsType<SqueezeAttrs>();
   addOp("concatenate", "join a tuple of tensors along an axis",
-        {{"data", "Tuple of Tensors"}}, P::Injective, concatenateRelation)
+        {{"data", "Tuple of Tensors"}}, P::Injective,
+        makeRelation<ConcatenateAttrs>(concatenateRelation))
       .setAttrsType<ConcatenateAttrs>();
   addOp("split", "split a tensor into a tuple of tensors", {data}, P::Injective,
-        splitRelation)
+        makeRelation<SplitAttrs>(splitRelation, "data"))
       .setAttrsType<SplitAttrs>();
   addOp("stack", "stack a tuple of tensors along a new axis",
-        {{"data", "Tuple of Tensors"}}, P::Injective, stackRelation)
+        {{"data", "Tuple of Tensors"}}, P::Injective,
+        makeRelation<StackAttrs>(stackRelation))
       .setAttrsType<StackAttrs>();
   addOp("strided_slice", "slice with begin, end and strides", {data},
-        P::Injective, stridedSliceRelation)
+        P::Injective,
+        makeRelation<StridedSliceAttrs>(stridedSliceRelation, "data"))
       .setAttrsType<StridedSliceAttrs>();
   addOp("take", "take elements along an axis", {data, {"indices", "Tensor"}},
-        P::Injective, takeRelation)
+        P::Injective,
+        makeRelation<TakeAttrs>(takeRelation, "data", indexArg("indices")))
       .setAttrsType<TakeAttrs>();
   addOp("gather", "gather elements along an axis",
-        {data, {"indices", "Tensor"}}, P::Injective, gatherRelation)
+        {data, {"indices", "Tensor"}}, P::Injective,
+        makeRelation<GatherAttrs>(gatherRelation, "data", indexArg("indices")))
       .setAttrsType<GatherAttrs>();
   addOp("gather_nd", "gather slices by multi-dimensional indices",
-        {data, {"indices", "Tensor"}}, P::Injective, gatherNDRelation)
+        {data, {"indices", "Tensor"}}, P::Injective,
+        makeRelation<GatherNDAttrs>(gatherNDRelation, "data",
+                                    indexArg("indices")))
       .setAttrsType<GatherNDAttrs>();
   addOp("full", "a tensor filled with a 0-d value", {{"fill_value", "Tensor"}},
-        P::ElemWise, fullRelation)
+        P::ElemWise,
+        makeRelation<InitOpAttrs>(fullRelation, rankedArg("fill_value", 0)))
       .setAttrsType<InitOpAttrs>();
-  addOp("zeros", "a tensor of zeros", {}, P::ElemWise, initRelation)
+  addOp("zeros", "a tensor of zeros", {}, P::ElemWise,
+        makeRelation<InitOpAttrs>(initRelation))
       .setAttrsType<InitOpAttrs>();
-  addOp("ones", "a tensor of ones", {}, P::ElemWise, initRelation)
+  addOp("ones", "a tensor of ones", {}, P::ElemWise,
+        makeRelation<InitOpAttrs>(initRelation))
       .setAttrsType<InitOpAttrs>();
   addOp("full_like", "a tensor like data filled with a 0-d value",
-        {data, {"fill_value", "Tensor"}}, P::ElemWise, fullLikeRelation);
+        {data, {"fill_value", "Tensor"}}, P::ElemWise,
+        makeRelation(fullLikeRelation, "data", rankedArg("fill_value", 0)));
   addOp("broadcast_to", "broadcast to a shape", {data}, P::Broadcast,
-        broadcastToRelation)
+        makeRelation<InitOpAttrs>(broadcastToRelation, "data"))
       .setAttrsType<InitOpAttrs>();
   addOp("broadcast_to_like", "broadcast to the shape of another tensor",
         {data, {"broadcast_type", "Tensor"}}, P::Broadcast,
-        broadcastToLikeRelation);
+        makeRelation(broadcastToLikeRelation, "data", "broadcast_type"));
   addOp("layout_transform", "change the layout (NCHW, NHWC, NCHW4c, ...)",
-        {data}, P::Injective, layoutTransformRelation)
+        {data}, P::Injective,
+        makeRelation<LayoutTransformAttrs>(layoutTransformRelation, "data"))
       .setAttrsType<LayoutTransformAttrs>();
-  addOp("shape_of", "the shape of a tensor", {data}, P::Opaque, shapeOfRelation)
+  addOp("shape_of", "the shape of a tensor", {data}, P::Opaque,
+        makeRelation<ShapeOfAttrs>(shapeOfRelation, "data"))
       .setAttrsType<ShapeOfAttrs>()
       .setAttr<bool>(kOpIsStatefulAttr, false);
   addOp("ndarray_size", "the number of elements of a tensor", {data},
-        P::Injective, ndarraySizeRelation)
+        P::Injective,
+        makeRelation<NdarraySizeAttrs>(ndarraySizeRelation, "data"))
       .setAttrsType<NdarraySizeAttrs>()
       .setAttr<bool>(kOpIsStatefulAttr, false);
   addOp("arange", "evenly spaced values in [start, stop)",
         {{"start", "Expr"}, {"stop", "Expr"}, {"step", "Expr"}}, P::Opaque,
-        arangeRelation)
+        makeRelation<ArangeAttrs>(arangeRelation))
       .setAttrsType<ArangeAttrs>()
       .setAttr<bool>(kTypeReadsArgValuesAttr, true);
   addOp("tile", "repeat the whole tensor along each axis", {data}, P::Broadcast,
-        tileRelation)
+        makeRelation<TileAttrs>(tileRelation, "data"))
       .setAttrsType<TileAttrs>();
   addOp("repeat", "repeat each element along an axis", {data}, P::Broadcast,
-        repeatRelation)
+        makeRelation<RepeatAttrs>(repeatRelation, "data"))
       .setAttrsType<RepeatAttrs>();
   addOp("reverse", "reverse the order along an axis", {data}, P::Injective,
-        reverseRelation)
+        makeRelation<ReverseAttrs>(reverseRelation, "data"))
       .setAttrsType<ReverseAttrs>();
   addOp("scatter_elements", "scatter updates into a copy of data along an axis",
         {data, {"indices", "Tensor"}, {"updates", "Tensor"}}, P::Opaque,
-        scatterElementsRelation)
+        makeRelation<ScatterElementsAttrs>(scatterElementsRelation))
       .setAttrsType<ScatterElementsAttrs>();
   addOp("scatter_nd", "scatter updates into a copy of data at index tuples",
         {data, {"indices", "Tensor"}, {"updates", "Tensor"}}, P::Opaque,
-        scatterNDRelation)
+        makeRelation<ScatterNDAttrs>(scatterNDRelation))
       .setAttrsType<ScatterNDAttrs>();
   addOp("reverse_sequence",
         "reverse the first seq_lengths[b] elements of each batch entry",
         {data, {"seq_lengths", "Tensor"}}, P::Injective,
-        reverseSequenceRelation)
+        makeRelation<ReverseSequenceAttrs>(reverseSequenceRelation, "data",
+                                           indexArg("seq_lengths")))
       .setAttrsType<ReverseSequenceAttrs>();
   addOp("one_hot", "one-hot encode integer indices",
         {{"indices", "Tensor"}, {"on_value", "Expr"}, {"off_value", "Expr"}},
-        P::OutEWiseFusable, oneHotRelation)
+        P::OutEWiseFusable,
+        makeRelation<OneHotAttrs>(oneHotRelation, "indices"))
       .setAttrsType<OneHotAttrs>();
   addOp("slice_like", "slice to the shape of another tensor",
-        {data, {"shape_like", "Tensor"}}, P::Injective, sliceLikeRelation)
+        {data, {"shape_like", "Tensor"}}, P::Injective,
+        makeRelation<SliceLikeAttrs>(sliceLikeRelation, "data", "shape_like"))
       .setAttrsType<SliceLikeAttrs>();
   addOp("collapse_sum_like", "sum down to the shape of another tensor",
         {data, {"collapse_type", "Tensor"}}, P::CommReduce,
-        collapseSumLikeRelation);
+        makeRelation(collapseSumLikeRelation, "data", "collapse_type"));
 }

@@ -394,282 +394,310 @@ static te::Tensor constantVector(ArrayRef<int64_t> values, DataType dtype,
       name);
 }
 
-void nnir::registerDataMovementComputes() {
-  auto set = [](StringRef name, TECompute compute) {
-    setOpCompute(name, std::move(compute));
-  };
-
-  for (const char *name : {"reshape", "reshape_like", "expand_dims", "squeeze",
-                           "nn.batch_flatten"}) {
-    set(name, reshapeCompute);
-    OpRegistry &registry = OpRegistry::instance();
-    registry.getAttrMap<bool>(kTEReshapeAttr).set(registry.lookup(name), true);
+/// transpose: output element i reads the data at i permuted by `axes`
+/// (reversed when none are given).
+static Expected<std::vector<te::Tensor>>
+transposeCompute(const ComputeArgs &args) {
+  const te::Tensor &data = args.arg(0);
+  unsigned rank = data.getRank();
+  const auto *attrs = llvm::cast<TransposeAttrs>(args.attrs);
+  SmallVector<int64_t, 4> axes;
+  if (attrs->axes && !attrs->axes->empty()) {
+    for (int64_t a : *attrs->axes)
+      axes.push_back(normalize(a, rank));
+  } else {
+    for (unsigned i = rank; i-- > 0;)
+      axes.push_back(i);
   }
+  return std::vector<te::Tensor>{compute(
+      args.getResultShape(),
+      [&](ArrayRef<te::Expr> i) {
+        SmallVector<te::Expr, 4> in(rank);
+        for (unsigned k = 0; k < rank; ++k)
+          in[axes[k]] = i[k];
+        return data(in);
+      },
+      "transpose")};
+}
 
-  set("transpose",
-      [](const ComputeArgs &args) -> Expected<std::vector<te::Tensor>> {
-        const te::Tensor &data = args.arg(0);
-        unsigned rank = data.getRank();
-        const auto *attrs = llvm::cast<TransposeAttrs>(args.attrs);
-        SmallVector<int64_t, 4> axes;
-        if (attrs->axes && !attrs->axes->empty()) {
-          for (int64_t a : *attrs->axes)
-            axes.push_back(normalize(a, rank));
-        } else {
-          for (unsigned i = rank; i-- > 0;)
-            axes.push_back(i);
+/// concatenate: each part covers its range of the axis; a read is clamped
+/// into every part and select picks the right one.
+static Expected<std::vector<te::Tensor>>
+concatenateCompute(const ComputeArgs &args) {
+  ArrayRef<te::Tensor> parts = args.args[0];
+  unsigned rank = parts[0].getRank();
+  int64_t axis =
+      normalize(llvm::cast<ConcatenateAttrs>(args.attrs)->axis, rank);
+  return std::vector<te::Tensor>{compute(
+      args.getResultShape(),
+      [&](ArrayRef<te::Expr> i) {
+        // Part p covers [offset_p, offset_p + extent_p): later parts take
+        // over from their offset on.
+        SmallVector<te::Expr, 4> offsets;
+        te::Expr offset = 0;
+        for (const te::Tensor &p : parts) {
+          offsets.push_back(offset);
+          offset = offset + p.getShape()[axis];
         }
-        return std::vector<te::Tensor>{compute(
-            args.getResultShape(),
-            [&](ArrayRef<te::Expr> i) {
-              SmallVector<te::Expr, 4> in(rank);
-              for (unsigned k = 0; k < rank; ++k)
-                in[axes[k]] = i[k];
-              return data(in);
-            },
-            "transpose")};
-      });
-
-  auto broadcastTo =
-      [](const ComputeArgs &args) -> Expected<std::vector<te::Tensor>> {
-    const te::Tensor &data = args.arg(0);
-    return std::vector<te::Tensor>{compute(
-        args.getResultShape(),
-        [&](ArrayRef<te::Expr> i) { return broadcastRead(data, i); },
-        "broadcast_to")};
-  };
-  set("broadcast_to", broadcastTo);
-  set("broadcast_to_like", broadcastTo);
-
-  set("concatenate",
-      [](const ComputeArgs &args) -> Expected<std::vector<te::Tensor>> {
-        ArrayRef<te::Tensor> parts = args.args[0];
-        unsigned rank = parts[0].getRank();
-        int64_t axis =
-            normalize(llvm::cast<ConcatenateAttrs>(args.attrs)->axis, rank);
-        return std::vector<te::Tensor>{compute(
-            args.getResultShape(),
-            [&](ArrayRef<te::Expr> i) {
-              // Part p covers [offset_p, offset_p + extent_p): later parts take
-              // over from their offset on.
-              SmallVector<te::Expr, 4> offsets;
-              te::Expr offset = 0;
-              for (const te::Tensor &p : parts) {
-                offsets.push_back(offset);
-                offset = offset + p.getShape()[axis];
-              }
-              te::Expr value;
-              for (unsigned p = 0; p < parts.size(); ++p) {
-                SmallVector<te::Expr, 4> in(i.begin(), i.end());
-                // Clamp so that every read is in bounds; select picks the right
-                // part.
-                in[axis] = max(
-                    min(i[axis] - offsets[p], parts[p].getShape()[axis] - 1),
-                    te::Expr(0));
-                te::Expr read = parts[p](in);
-                value =
-                    value ? select(i[axis] >= offsets[p], read, value) : read;
-              }
-              return value;
-            },
-            "concatenate")};
-      });
-
-  set("split",
-      [](const ComputeArgs &args) -> Expected<std::vector<te::Tensor>> {
-        const te::Tensor &data = args.arg(0);
-        int64_t axis =
-            normalize(llvm::cast<SplitAttrs>(args.attrs)->axis, data.getRank());
-        std::vector<te::Tensor> outs;
-        int64_t offset = 0;
-        for (const Ref<nnir::Type> &field :
-             llvm::cast<TupleType>(args.resultType)->getFields()) {
-          std::vector<te::Expr> shape =
-              makeShape(llvm::cast<TensorType>(field.get())->getShape());
-          int64_t start = offset;
-          outs.push_back(compute(
-              shape,
-              [&](ArrayRef<te::Expr> i) {
-                SmallVector<te::Expr, 4> in(i.begin(), i.end());
-                in[axis] = i[axis] + start;
-                return data(in);
-              },
-              "split"));
-          offset += *shape[axis].getConstInt();
+        te::Expr value;
+        for (unsigned p = 0; p < parts.size(); ++p) {
+          SmallVector<te::Expr, 4> in(i.begin(), i.end());
+          // Clamp so that every read is in bounds; select picks the right
+          // part.
+          in[axis] =
+              max(min(i[axis] - offsets[p], parts[p].getShape()[axis] - 1),
+                  te::Expr(0));
+          te::Expr read = parts[p](in);
+          value = value ? select(i[axis] >= offsets[p], read, value) : read;
         }
-        return outs;
-      });
+        return value;
+      },
+      "concatenate")};
+}
 
-  set("strided_slice",
-      [](const ComputeArgs &args) -> Expected<std::vector<te::Tensor>> {
-        const te::Tensor &data = args.arg(0);
-        const auto *attrs = llvm::cast<StridedSliceAttrs>(args.attrs);
-        std::optional<SmallVector<int64_t, 4>> inShape =
-            getConstShape(data.getShape());
-        if (!inShape)
-          return computeError("strided_slice needs a static input shape");
-        unsigned rank = data.getRank();
-        SmallVector<int64_t, 4> begin(rank, 0), stride(rank, 1);
-        SmallVector<unsigned, 4> axes;
-        if (attrs->axes) {
-          for (int64_t a : *attrs->axes)
-            axes.push_back(normalize(a, rank));
-        } else {
-          size_t n = attrs->begin ? attrs->begin->size() : 0;
-          for (unsigned a = 0; a < std::min<size_t>(n, rank); ++a)
-            axes.push_back(a);
-        }
-        bool sizeMode = attrs->sliceMode == "size";
-        for (unsigned k = 0; k < axes.size(); ++k) {
-          unsigned a = axes[k];
-          int64_t dim = (*inShape)[a];
-          int64_t s = 1;
-          if (!sizeMode && attrs->strides && !attrs->strides->empty())
-            s = k < attrs->strides->size()    ? (*attrs->strides)[k]
-                : attrs->strides->size() == 1 ? (*attrs->strides)[0]
-                                              : 1;
-          std::optional<int64_t> b;
-          if (attrs->begin && k < attrs->begin->size())
-            b = (*attrs->begin)[k];
-          int64_t v;
-          if (!b) {
-            v = s > 0 ? 0 : dim - 1;
-          } else {
-            v = *b < 0 ? *b + dim : *b;
-            v = s > 0 ? std::clamp<int64_t>(v, 0, dim)
-                      : std::clamp<int64_t>(v, -1, dim - 1);
-          }
-          begin[a] = v;
-          stride[a] = s;
-        }
-        return std::vector<te::Tensor>{compute(
-            args.getResultShape(),
-            [&](ArrayRef<te::Expr> i) {
-              SmallVector<te::Expr, 4> in;
-              for (unsigned a = 0; a < rank; ++a)
-                in.push_back(te::Expr(begin[a]) + i[a] * te::Expr(stride[a]));
-              return data(in);
-            },
-            "strided_slice")};
-      });
-
-  set("take", [](const ComputeArgs &args) -> Expected<std::vector<te::Tensor>> {
-    const te::Tensor &data = args.arg(0);
-    const te::Tensor &indices = args.arg(1);
-    const auto *attrs = llvm::cast<TakeAttrs>(args.attrs);
-    bool flat = !attrs->axis.has_value();
-    // The first batch_dims axes of the output index both data and indices.
-    int64_t batchDims = flat ? 0 : attrs->batchDims;
-    if (batchDims < 0)
-      batchDims += indices.getRank();
-    unsigned rank = data.getRank();
-    int64_t axis = flat ? 0 : normalize(*attrs->axis, rank);
-    std::vector<te::Expr> dataShape = data.getShape();
-    te::Expr extent = 1;
-    if (flat)
-      for (const te::Expr &e : dataShape)
-        extent = extent * e;
-    else
-      extent = dataShape[axis];
-    std::string mode = attrs->mode;
-    return std::vector<te::Tensor>{compute(
-        args.getResultShape(),
+/// split: one output per field of the result tuple, each reading the data
+/// from its offset along the axis.
+static Expected<std::vector<te::Tensor>> splitCompute(const ComputeArgs &args) {
+  const te::Tensor &data = args.arg(0);
+  int64_t axis =
+      normalize(llvm::cast<SplitAttrs>(args.attrs)->axis, data.getRank());
+  std::vector<te::Tensor> outs;
+  int64_t offset = 0;
+  for (const Ref<nnir::Type> &field :
+       llvm::cast<TupleType>(args.resultType)->getFields()) {
+    std::vector<te::Expr> shape =
+        makeShape(llvm::cast<TensorType>(field.get())->getShape());
+    int64_t start = offset;
+    outs.push_back(compute(
+        shape,
         [&](ArrayRef<te::Expr> i) {
-          unsigned before = flat ? 0 : axis;
-          unsigned own = indices.getRank() - batchDims;
-          SmallVector<te::Expr, 4> idx(i.begin(), i.begin() + batchDims);
-          idx.append(i.begin() + before, i.begin() + before + own);
-          te::Expr k = te::cast(DataType::int64(), indices(idx));
-          // "clip" clamps, "wrap" wraps; "fast" (unchecked in TVM) clamps
-          // too, so a bad index never reads out of bounds.
-          if (mode == "wrap")
-            k = floorMod(k, extent);
-          else
-            k = max(min(k, extent - 1), te::Expr(0));
-          if (flat)
-            return data(unravel(k, dataShape));
-          SmallVector<te::Expr, 4> in(i.begin(), i.begin() + before);
-          in.push_back(k);
-          for (unsigned a = before + own; a < i.size(); ++a)
-            in.push_back(i[a]);
+          SmallVector<te::Expr, 4> in(i.begin(), i.end());
+          in[axis] = i[axis] + start;
           return data(in);
         },
-        "take")};
-  });
+        "split"));
+    offset += *shape[axis].getConstInt();
+  }
+  return outs;
+}
 
-  // full(fill_value), full_like(data, fill_value), zeros, ones.
-  set("full", [](const ComputeArgs &args) -> Expected<std::vector<te::Tensor>> {
-    const te::Tensor &fill = args.arg(0);
+/// strided_slice: output element i reads begin + i * stride per axis, with
+/// begin and stride resolved from the attributes and the static shape.
+static Expected<std::vector<te::Tensor>>
+stridedSliceCompute(const ComputeArgs &args) {
+  const te::Tensor &data = args.arg(0);
+  const auto *attrs = llvm::cast<StridedSliceAttrs>(args.attrs);
+  std::optional<SmallVector<int64_t, 4>> inShape =
+      getConstShape(data.getShape());
+  if (!inShape)
+    return computeError("strided_slice needs a static input shape");
+  unsigned rank = data.getRank();
+  SmallVector<int64_t, 4> begin(rank, 0), stride(rank, 1);
+  SmallVector<unsigned, 4> axes;
+  if (attrs->axes) {
+    for (int64_t a : *attrs->axes)
+      axes.push_back(normalize(a, rank));
+  } else {
+    size_t n = attrs->begin ? attrs->begin->size() : 0;
+    for (unsigned a = 0; a < std::min<size_t>(n, rank); ++a)
+      axes.push_back(a);
+  }
+  bool sizeMode = attrs->sliceMode == "size";
+  for (unsigned k = 0; k < axes.size(); ++k) {
+    unsigned a = axes[k];
+    int64_t dim = (*inShape)[a];
+    int64_t s = 1;
+    if (!sizeMode && attrs->strides && !attrs->strides->empty())
+      s = k < attrs->strides->size()    ? (*attrs->strides)[k]
+          : attrs->strides->size() == 1 ? (*attrs->strides)[0]
+                                        : 1;
+    std::optional<int64_t> b;
+    if (attrs->begin && k < attrs->begin->size())
+      b = (*attrs->begin)[k];
+    int64_t v;
+    if (!b) {
+      v = s > 0 ? 0 : dim - 1;
+    } else {
+      v = *b < 0 ? *b + dim : *b;
+      v = s > 0 ? std::clamp<int64_t>(v, 0, dim)
+                : std::clamp<int64_t>(v, -1, dim - 1);
+    }
+    begin[a] = v;
+    stride[a] = s;
+  }
+  return std::vector<te::Tensor>{compute(
+      args.getResultShape(),
+      [&](ArrayRef<te::Expr> i) {
+        SmallVector<te::Expr, 4> in;
+        for (unsigned a = 0; a < rank; ++a)
+          in.push_back(te::Expr(begin[a]) + i[a] * te::Expr(stride[a]));
+        return data(in);
+      },
+      "strided_slice")};
+}
+
+/// take: the index read from `indices` (clipped or wrapped by `mode`)
+/// selects along the axis, or into the flattened data without one.
+static Expected<std::vector<te::Tensor>> takeCompute(const ComputeArgs &args) {
+  const te::Tensor &data = args.arg(0);
+  const te::Tensor &indices = args.arg(1);
+  const auto *attrs = llvm::cast<TakeAttrs>(args.attrs);
+  bool flat = !attrs->axis.has_value();
+  // The first batch_dims axes of the output index both data and indices.
+  int64_t batchDims = flat ? 0 : attrs->batchDims;
+  if (batchDims < 0)
+    batchDims += indices.getRank();
+  unsigned rank = data.getRank();
+  int64_t axis = flat ? 0 : normalize(*attrs->axis, rank);
+  std::vector<te::Expr> dataShape = data.getShape();
+  te::Expr extent = 1;
+  if (flat)
+    for (const te::Expr &e : dataShape)
+      extent = extent * e;
+  else
+    extent = dataShape[axis];
+  std::string mode = attrs->mode;
+  return std::vector<te::Tensor>{compute(
+      args.getResultShape(),
+      [&](ArrayRef<te::Expr> i) {
+        unsigned before = flat ? 0 : axis;
+        unsigned own = indices.getRank() - batchDims;
+        SmallVector<te::Expr, 4> idx(i.begin(), i.begin() + batchDims);
+        idx.append(i.begin() + before, i.begin() + before + own);
+        te::Expr k = te::cast(DataType::int64(), indices(idx));
+        // "clip" clamps, "wrap" wraps; "fast" (unchecked in TVM) clamps
+        // too, so a bad index never reads out of bounds.
+        if (mode == "wrap")
+          k = floorMod(k, extent);
+        else
+          k = max(min(k, extent - 1), te::Expr(0));
+        if (flat)
+          return data(unravel(k, dataShape));
+        SmallVector<te::Expr, 4> in(i.begin(), i.begin() + before);
+        in.push_back(k);
+        for (unsigned a = before + own; a < i.size(); ++a)
+          in.push_back(i[a]);
+        return data(in);
+      },
+      "take")};
+}
+
+/// full(fill_value): every element is the 0-d fill value, cast.
+static Expected<std::vector<te::Tensor>> fullCompute(const ComputeArgs &args) {
+  const te::Tensor &fill = args.arg(0);
+  DataType dtype = resultDType(args.resultType);
+  return std::vector<te::Tensor>{compute(
+      args.getResultShape(),
+      [&](ArrayRef<te::Expr>) { return te::cast(dtype, fill({})); }, "full")};
+}
+
+/// full_like(data, fill_value): the data's shape filled with the value.
+static Expected<std::vector<te::Tensor>>
+fullLikeCompute(const ComputeArgs &args) {
+  const te::Tensor &fill = args.arg(1);
+  DataType dtype = resultDType(args.resultType);
+  return std::vector<te::Tensor>{compute(
+      args.arg(0).getShape(),
+      [&](ArrayRef<te::Expr>) { return te::cast(dtype, fill({})); },
+      "full_like")};
+}
+
+/// arange(start, stop, step): element i is start + i * step.
+static Expected<std::vector<te::Tensor>>
+arangeCompute(const ComputeArgs &args) {
+  const te::Tensor &start = args.arg(0);
+  const te::Tensor &step = args.arg(2);
+  DataType dtype = resultDType(args.resultType);
+  return std::vector<te::Tensor>{compute(
+      args.getResultShape(),
+      [&](ArrayRef<te::Expr> i) {
+        return start({}) + te::cast(dtype, i[0]) * step({});
+      },
+      "arange")};
+}
+
+/// shape_of: the static shape as a constant vector.
+static Expected<std::vector<te::Tensor>>
+shapeOfCompute(const ComputeArgs &args) {
+  std::optional<SmallVector<int64_t, 4>> shape =
+      getConstShape(args.arg(0).getShape());
+  if (!shape)
+    return computeError("needs a static input shape");
+  if (shape->empty())
+    return computeError("the shape of a 0-d tensor has no elements");
+  return std::vector<te::Tensor>{
+      constantVector(*shape, resultDType(args.resultType), "shape_of")};
+}
+
+/// ndarray_size: the element count as a 0-d tensor.
+static Expected<std::vector<te::Tensor>>
+ndarraySizeCompute(const ComputeArgs &args) {
+  te::Expr size = 1;
+  for (const te::Expr &e : args.arg(0).getShape())
+    size = size * e;
+  DataType dtype = resultDType(args.resultType);
+  return std::vector<te::Tensor>{compute(
+      {}, [&](ArrayRef<te::Expr>) { return te::cast(dtype, size); },
+      "ndarray_size")};
+}
+
+/// broadcast_to, broadcast_to_like: NumPy's broadcasting read.
+static Expected<std::vector<te::Tensor>>
+broadcastToCompute(const ComputeArgs &args) {
+  const te::Tensor &data = args.arg(0);
+  return std::vector<te::Tensor>{compute(
+      args.getResultShape(),
+      [&](ArrayRef<te::Expr> i) { return broadcastRead(data, i); },
+      "broadcast_to")};
+}
+
+/// zeros, ones: every element is \p value in the result's dtype.
+static TECompute initCompute(double value) {
+  return [value](const ComputeArgs &args) -> Expected<std::vector<te::Tensor>> {
     DataType dtype = resultDType(args.resultType);
     return std::vector<te::Tensor>{compute(
         args.getResultShape(),
-        [&](ArrayRef<te::Expr>) { return te::cast(dtype, fill({})); }, "full")};
-  });
-  set("full_like",
-      [](const ComputeArgs &args) -> Expected<std::vector<te::Tensor>> {
-        const te::Tensor &fill = args.arg(1);
-        DataType dtype = resultDType(args.resultType);
-        return std::vector<te::Tensor>{compute(
-            args.arg(0).getShape(),
-            [&](ArrayRef<te::Expr>) { return te::cast(dtype, fill({})); },
-            "full_like")};
-      });
-  for (auto [name, value] : {std::pair("zeros", 0.0), std::pair("ones", 1.0)})
-    set(name,
-        [value = value](
-            const ComputeArgs &args) -> Expected<std::vector<te::Tensor>> {
-          DataType dtype = resultDType(args.resultType);
-          return std::vector<te::Tensor>{compute(
-              args.getResultShape(),
-              [&](ArrayRef<te::Expr>) { return constant(dtype, value); },
-              "init")};
-        });
+        [&](ArrayRef<te::Expr>) { return constant(dtype, value); }, "init")};
+  };
+}
 
-  set("arange",
-      [](const ComputeArgs &args) -> Expected<std::vector<te::Tensor>> {
-        const te::Tensor &start = args.arg(0);
-        const te::Tensor &step = args.arg(2);
-        DataType dtype = resultDType(args.resultType);
-        return std::vector<te::Tensor>{compute(
-            args.getResultShape(),
-            [&](ArrayRef<te::Expr> i) {
-              return start({}) + te::cast(dtype, i[0]) * step({});
-            },
-            "arange")};
-      });
+void nnir::registerDataMovementComputes() {
+  OpRegistry &registry = OpRegistry::instance();
+  for (const char *name : {"reshape", "reshape_like", "expand_dims", "squeeze",
+                           "nn.batch_flatten"}) {
+    setOpCompute(name, reshapeCompute);
+    registry.getAttrMap<bool>(kTEReshapeAttr).set(registry.lookup(name), true);
+  }
 
-  set("stack", stackCompute);
-  set("tile", tileCompute);
-  set("repeat", repeatCompute);
-  set("reverse", reverseCompute);
-  set("gather", gatherCompute);
-  set("gather_nd", gatherNDCompute);
-  set("scatter_elements", scatterElementsCompute);
-  set("scatter_nd", scatterNDCompute);
-  set("reverse_sequence", reverseSequenceCompute);
-  set("one_hot", oneHotCompute);
-  set("slice_like", leadingSliceCompute);
-  set("layout_transform", layoutTransformCompute);
-  set("collapse_sum_like", collapseSumLikeCompute);
-  set("shape_of",
-      [](const ComputeArgs &args) -> Expected<std::vector<te::Tensor>> {
-        std::optional<SmallVector<int64_t, 4>> shape =
-            getConstShape(args.arg(0).getShape());
-        if (!shape)
-          return computeError("needs a static input shape");
-        if (shape->empty())
-          return computeError("the shape of a 0-d tensor has no elements");
-        return std::vector<te::Tensor>{
-            constantVector(*shape, resultDType(args.resultType), "shape_of")};
-      });
-  set("ndarray_size",
-      [](const ComputeArgs &args) -> Expected<std::vector<te::Tensor>> {
-        te::Expr size = 1;
-        for (const te::Expr &e : args.arg(0).getShape())
-          size = size * e;
-        DataType dtype = resultDType(args.resultType);
-        return std::vector<te::Tensor>{compute(
-            {}, [&](ArrayRef<te::Expr>) { return te::cast(dtype, size); },
-            "ndarray_size")};
-      });
+  std::pair<StringRef, TECompute> computes[] = {
+      {"transpose", transposeCompute},
+      {"broadcast_to", broadcastToCompute},
+      {"broadcast_to_like", broadcastToCompute},
+      {"concatenate", concatenateCompute},
+      {"split", splitCompute},
+      {"strided_slice", stridedSliceCompute},
+      {"take", takeCompute},
+      {"full", fullCompute},
+      {"full_like", fullLikeCompute},
+      {"zeros", initCompute(0.0)},
+      {"ones", initCompute(1.0)},
+      {"arange", arangeCompute},
+      {"stack", stackCompute},
+      {"tile", tileCompute},
+      {"repeat", repeatCompute},
+      {"reverse", reverseCompute},
+      {"gather", gatherCompute},
+      {"gather_nd", gatherNDCompute},
+      {"scatter_elements", scatterElementsCompute},
+      {"scatter_nd", scatterNDCompute},
+      {"reverse_sequence", reverseSequenceCompute},
+      {"one_hot", oneHotCompute},
+      {"slice_like", leadingSliceCompute},
+      {"layout_transform", layoutTransformCompute},
+      {"collapse_sum_like", collapseSumLikeCompute},
+      {"shape_of", shapeOfCompute},
+      {"ndarray_size", ndarraySizeCompute},
+  };
+  for (auto &[name, compute] : computes)
+    setOpCompute(name, std::move(compute));
 }

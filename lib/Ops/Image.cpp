@@ -40,13 +40,10 @@ static Expected<int64_t> scaleExtent(int64_t in, double scale,
 }
 
 /// nn.upsampling: H and W become round(H * scale_h), round(W * scale_w).
-static Expected<Ref<Type>> upSamplingRelation(ArrayRef<const Type *> args,
-                                              const Attrs *attrs,
-                                              const TypeRelationContext &ctx) {
-  Expected<const UpSamplingAttrs *> up = getAttrs<UpSamplingAttrs>(attrs, ctx);
-  if (!up)
-    return up.takeError();
-  const UpSamplingAttrs &a = **up;
+static RelationResult upSamplingRelation(const UpSamplingAttrs *up,
+                                         ArrayRef<const Type *> args,
+                                         const TypeRelationContext &ctx) {
+  const UpSamplingAttrs &a = *up;
   if (Error err = checkOneOf(
           a.method, {"nearest_neighbor", "bilinear", "bicubic"}, "method", ctx))
     return err;
@@ -71,13 +68,10 @@ static Expected<Ref<Type>> upSamplingRelation(ArrayRef<const Type *> args,
 
 /// image.resize2d: H and W become size; roi, when given, has 4 values. The
 /// result has out_dtype, or the data's dtype.
-static Expected<Ref<Type>> resize2dRelation(ArrayRef<const Type *> args,
-                                            const Attrs *attrs,
-                                            const TypeRelationContext &ctx) {
-  Expected<const Resize2DAttrs *> resize = getAttrs<Resize2DAttrs>(attrs, ctx);
-  if (!resize)
-    return resize.takeError();
-  const Resize2DAttrs &a = **resize;
+static RelationResult resize2dRelation(const Resize2DAttrs *resize,
+                                       ArrayRef<const Type *> args,
+                                       const TypeRelationContext &ctx) {
+  const Resize2DAttrs &a = *resize;
   if (Error err = checkOneOf(a.method, {"nearest_neighbor", "linear", "cubic"},
                              "method", ctx))
     return err;
@@ -123,13 +117,15 @@ void nnir::registerImageOps() {
       .setNumInputs(1)
       .addArgument("data", "Tensor")
       .setAttrsType<UpSamplingAttrs>()
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, upSamplingRelation)
+      .setAttr<TypeRelationFn>(
+          kTypeRelationAttr, makeRelation<UpSamplingAttrs>(upSamplingRelation))
       .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::Injective);
   registry.add("image.resize2d")
       .describe("2-D resize to a given height and width")
       .setNumInputs(1)
       .addArgument("data", "Tensor")
       .setAttrsType<Resize2DAttrs>()
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, resize2dRelation)
+      .setAttr<TypeRelationFn>(kTypeRelationAttr,
+                               makeRelation<Resize2DAttrs>(resize2dRelation))
       .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::Injective);
 }

@@ -379,13 +379,10 @@ static Expected<Ref<Type>> convolution(const ConvView &a,
 
 /// nn.conv1d, nn.conv2d, nn.conv3d.
 template <typename AttrsT>
-static Expected<Ref<Type>> convRelation(ArrayRef<const Type *> args,
-                                        const Attrs *attrs,
-                                        const TypeRelationContext &ctx) {
-  Expected<const AttrsT *> conv = getAttrs<AttrsT>(attrs, ctx);
-  if (!conv)
-    return conv.takeError();
-  const AttrsT &a = **conv;
+static RelationResult convRelation(const AttrsT *conv,
+                                   ArrayRef<const Type *> args,
+                                   const TypeRelationContext &ctx) {
+  const AttrsT &a = *conv;
   ConvView view{AttrsT::spatialRank,
                 AttrsT::defaultDataLayout,
                 AttrsT::defaultKernelLayout,
@@ -407,22 +404,12 @@ static Expected<Ref<Type>> convRelation(ArrayRef<const Type *> args,
 /// OH = (H - 1) * stride + (KH - 1) * dilation + 1 - pad_top - pad_bottom +
 /// output_padding. With channels and kernel_size both given, the weight must
 /// be [C, channels / groups, kernel_size...].
-static Expected<Ref<Type>>
-conv2dTransposeRelation(ArrayRef<const Type *> args, const Attrs *attrs,
-                        const TypeRelationContext &ctx) {
-  Expected<const Conv2DTransposeAttrs *> conv =
-      getAttrs<Conv2DTransposeAttrs>(attrs, ctx);
-  if (!conv)
-    return conv.takeError();
-  const Conv2DTransposeAttrs &a = **conv;
-  Expected<const TensorType *> data =
-      getTensorArgOfRank(args, 0, "data", 4, ctx);
-  if (!data)
-    return data.takeError();
-  Expected<const TensorType *> weight =
-      getTensorArgOfRank(args, 1, "weight", 4, ctx);
-  if (!weight)
-    return weight.takeError();
+static RelationResult conv2dTransposeRelation(const Conv2DTransposeAttrs *conv,
+                                              const TensorType *data,
+                                              const TensorType *weight,
+                                              ArrayRef<const Type *>,
+                                              const TypeRelationContext &ctx) {
+  const Conv2DTransposeAttrs &a = *conv;
   auto dataPos =
       parseLayoutPermutation(a.dataLayout, "NCHW", "data_layout", ctx);
   if (!dataPos)
@@ -453,10 +440,10 @@ conv2dTransposeRelation(ArrayRef<const Type *> args, const Attrs *attrs,
   if (!pads)
     return pads.takeError();
 
-  Shape d = canonicalize((*data)->getShape(), *dataPos);
-  Shape w = canonicalize((*weight)->getShape(), *kernelPos);
+  Shape d = canonicalize(data->getShape(), *dataPos);
+  Shape w = canonicalize(weight->getShape(), *kernelPos);
   int64_t c = d[1], groups = a.groups;
-  std::string dataText = (*data)->str(), weightText = (*weight)->str();
+  std::string dataText = data->str(), weightText = weight->str();
   if (c % groups != 0)
     return ctx.error("the " + Twine(c) + " input channels of " + dataText +
                      " are not divisible by groups=" + Twine(groups));
@@ -474,7 +461,7 @@ conv2dTransposeRelation(ArrayRef<const Type *> args, const Attrs *attrs,
           " must be a positive multiple of groups=" + Twine(groups));
     Shape laidOut =
         permute({c, channels / groups, size[0], size[1]}, *kernelPos);
-    if (ArrayRef<int64_t>(laidOut) != (*weight)->getShape())
+    if (ArrayRef<int64_t>(laidOut) != weight->getShape())
       return ctx.error(
           "weight " + weightText + " does not match the shape " +
           formatIntList(laidOut) + " that channels=" + Twine(channels) +
@@ -528,7 +515,7 @@ conv2dTransposeRelation(ArrayRef<const Type *> args, const Attrs *attrs,
                        Twine(before) + " + " + Twine(after) + ")");
     out[i + 2] = extent;
   }
-  DataType dtype = a.outDtype.isVoid() ? (*data)->getDType() : a.outDtype;
+  DataType dtype = a.outDtype.isVoid() ? data->getDType() : a.outDtype;
   return makeTensorType(permute(out, *outPos), dtype, ctx);
 }
 
@@ -574,25 +561,18 @@ matmulShape(ArrayRef<const Type *> args, StringRef aName, StringRef bName,
 }
 
 /// nn.dense: data [..., K] and weight [units, K] give [..., units].
-static Expected<Ref<Type>> denseRelation(ArrayRef<const Type *> args,
-                                         const Attrs *attrs,
-                                         const TypeRelationContext &ctx) {
-  Expected<const DenseAttrs *> dense = getAttrs<DenseAttrs>(attrs, ctx);
-  if (!dense)
-    return dense.takeError();
+static RelationResult denseRelation(const DenseAttrs *dense,
+                                    ArrayRef<const Type *> args,
+                                    const TypeRelationContext &ctx) {
   return matmulShape(args, "data", "weight", /*transposeA=*/false,
-                     /*transposeB=*/true, (*dense)->units, (*dense)->outDtype,
-                     ctx);
+                     /*transposeB=*/true, dense->units, dense->outDtype, ctx);
 }
 
 /// nn.matmul
-static Expected<Ref<Type>> matmulRelation(ArrayRef<const Type *> args,
-                                          const Attrs *attrs,
-                                          const TypeRelationContext &ctx) {
-  Expected<const MatmulAttrs *> matmul = getAttrs<MatmulAttrs>(attrs, ctx);
-  if (!matmul)
-    return matmul.takeError();
-  const MatmulAttrs &a = **matmul;
+static RelationResult matmulRelation(const MatmulAttrs *matmul,
+                                     ArrayRef<const Type *> args,
+                                     const TypeRelationContext &ctx) {
+  const MatmulAttrs &a = *matmul;
   return matmulShape(args, "tensor_a", "tensor_b", a.transposeA, a.transposeB,
                      a.units, a.outDtype, ctx);
 }
@@ -600,60 +580,42 @@ static Expected<Ref<Type>> matmulRelation(ArrayRef<const Type *> args,
 /// nn.batch_matmul (Relay's BatchMatmulRel): a [B, M, K] (transposed:
 /// [B, K, M]) and b [B, K, N] (transposed: [B, N, K]) give [B, M, N]; a batch
 /// of 1 broadcasts. Rank 3 only.
-static Expected<Ref<Type>> batchMatmulRelation(ArrayRef<const Type *> args,
-                                               const Attrs *attrs,
-                                               const TypeRelationContext &ctx) {
-  Expected<const BatchMatmulAttrs *> batchMatmul =
-      getAttrs<BatchMatmulAttrs>(attrs, ctx);
-  if (!batchMatmul)
-    return batchMatmul.takeError();
-  const BatchMatmulAttrs &a = **batchMatmul;
-  Expected<const TensorType *> x =
-      getTensorArgOfRank(args, 0, "tensor_a", 3, ctx);
-  if (!x)
-    return x.takeError();
-  Expected<const TensorType *> y =
-      getTensorArgOfRank(args, 1, "tensor_b", 3, ctx);
-  if (!y)
-    return y.takeError();
-  ArrayRef<int64_t> xs = (*x)->getShape(), ys = (*y)->getShape();
+static RelationResult batchMatmulRelation(const BatchMatmulAttrs *batchMatmul,
+                                          const TensorType *x,
+                                          const TensorType *y,
+                                          ArrayRef<const Type *>,
+                                          const TypeRelationContext &ctx) {
+  const BatchMatmulAttrs &a = *batchMatmul;
+  ArrayRef<int64_t> xs = x->getShape(), ys = y->getShape();
   int64_t xb = xs[0], xi = xs[a.transposeA ? 2 : 1];
   int64_t xk = xs[a.transposeA ? 1 : 2];
   int64_t yb = ys[0], yk = ys[a.transposeB ? 2 : 1];
   int64_t yj = ys[a.transposeB ? 1 : 2];
   if (xb != yb && xb != 1 && yb != 1)
-    return ctx.error("the batch dimensions of tensor_a " + (*x)->str() +
-                     " and tensor_b " + (*y)->str() + " do not broadcast (" +
+    return ctx.error("the batch dimensions of tensor_a " + x->str() +
+                     " and tensor_b " + y->str() + " do not broadcast (" +
                      Twine(xb) + " vs " + Twine(yb) + ")");
   if (xk != yk)
-    return ctx.error("tensor_a " + (*x)->str() + " and tensor_b " +
-                     (*y)->str() + " disagree on the reduced dimension (" +
-                     Twine(xk) + " vs " + Twine(yk) + ")");
+    return ctx.error("tensor_a " + x->str() + " and tensor_b " + y->str() +
+                     " disagree on the reduced dimension (" + Twine(xk) +
+                     " vs " + Twine(yk) + ")");
   int64_t batch = xb == 1 ? yb : xb;
-  DataType dtype = a.outDtype.isVoid() ? (*x)->getDType() : a.outDtype;
+  DataType dtype = a.outDtype.isVoid() ? x->getDType() : a.outDtype;
   return makeTensorType({batch, xi, yj}, dtype, ctx);
 }
 
 /// nn.bias_add: bias is [data.shape[axis]]; the result is the data's type.
-static Expected<Ref<Type>> biasAddRelation(ArrayRef<const Type *> args,
-                                           const Attrs *attrs,
-                                           const TypeRelationContext &ctx) {
-  Expected<const BiasAddAttrs *> biasAdd = getAttrs<BiasAddAttrs>(attrs, ctx);
-  if (!biasAdd)
-    return biasAdd.takeError();
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  Expected<const TensorType *> bias = getTensorArg(args, 1, "bias", ctx);
-  if (!bias)
-    return bias.takeError();
-  Expected<unsigned> axis =
-      normalizeAxis((*biasAdd)->axis, (*data)->getRank(), ctx);
+static RelationResult biasAddRelation(const BiasAddAttrs *biasAdd,
+                                      const TensorType *data,
+                                      const TensorType *bias,
+                                      ArrayRef<const Type *> args,
+                                      const TypeRelationContext &ctx) {
+  Expected<unsigned> axis = normalizeAxis(biasAdd->axis, data->getRank(), ctx);
   if (!axis)
     return axis.takeError();
-  if (Error err = checkChannelParam(*bias, "bias", *data, *axis, ctx))
+  if (Error err = checkChannelParam(bias, "bias", data, *axis, ctx))
     return err;
-  return identityRelation(args, attrs, ctx);
+  return Ref<Type>(const_cast<TensorType *>(data));
 }
 
 //===----------------------------------------------------------------------===//
@@ -663,22 +625,16 @@ static Expected<Ref<Type>> biasAddRelation(ArrayRef<const Type *> args,
 /// nn.batch_norm: gamma, beta, moving_mean and moving_var are [C] with
 /// C = data.shape[axis]; the result is (data, [C], [C]). As in Relay, -1 is
 /// the only negative axis accepted.
-static Expected<Ref<Type>> batchNormRelation(ArrayRef<const Type *> args,
-                                             const Attrs *attrs,
-                                             const TypeRelationContext &ctx) {
-  Expected<const BatchNormAttrs *> batchNorm =
-      getAttrs<BatchNormAttrs>(attrs, ctx);
-  if (!batchNorm)
-    return batchNorm.takeError();
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  int64_t axisValue = (*batchNorm)->axis;
+static RelationResult batchNormRelation(const BatchNormAttrs *batchNorm,
+                                        const TensorType *data,
+                                        ArrayRef<const Type *> args,
+                                        const TypeRelationContext &ctx) {
+  int64_t axisValue = batchNorm->axis;
   if (axisValue < -1)
     return ctx.error(
         "axis " + Twine(axisValue) + " is out of range for a tensor of rank " +
-        Twine((*data)->getRank()) + " (-1 is the only negative axis)");
-  Expected<unsigned> axis = normalizeAxis(axisValue, (*data)->getRank(), ctx);
+        Twine(data->getRank()) + " (-1 is the only negative axis)");
+  Expected<unsigned> axis = normalizeAxis(axisValue, data->getRank(), ctx);
   if (!axis)
     return axis.takeError();
   static const char *const paramNames[] = {"gamma", "beta", "moving_mean",
@@ -688,12 +644,12 @@ static Expected<Ref<Type>> batchNormRelation(ArrayRef<const Type *> args,
         getTensorArg(args, p + 1, paramNames[p], ctx);
     if (!param)
       return param.takeError();
-    if (Error err = checkChannelParam(*param, paramNames[p], *data, *axis, ctx))
+    if (Error err = checkChannelParam(*param, paramNames[p], data, *axis, ctx))
       return err;
   }
   Ref<Type> stats =
-      TensorType::get({(*data)->getShape()[*axis]}, (*data)->getDType());
-  Ref<Type> out(const_cast<TensorType *>(*data));
+      TensorType::get({data->getShape()[*axis]}, data->getDType());
+  Ref<Type> out(const_cast<TensorType *>(data));
   return Ref<Type>(TupleType::get({out, stats, stats}));
 }
 
@@ -731,89 +687,59 @@ static Expected<Ref<Type>> normalization(ArrayRef<const Type *> args,
   return Ref<Type>(const_cast<TensorType *>(*data));
 }
 
-static Expected<Ref<Type>> layerNormRelation(ArrayRef<const Type *> args,
-                                             const Attrs *attrs,
-                                             const TypeRelationContext &ctx) {
-  Expected<const LayerNormAttrs *> a = getAttrs<LayerNormAttrs>(attrs, ctx);
-  if (!a)
-    return a.takeError();
-  return normalization(args, (*a)->axis, std::nullopt, ctx);
+static RelationResult layerNormRelation(const LayerNormAttrs *a,
+                                        ArrayRef<const Type *> args,
+                                        const TypeRelationContext &ctx) {
+  return normalization(args, a->axis, std::nullopt, ctx);
 }
 
-static Expected<Ref<Type>>
-instanceNormRelation(ArrayRef<const Type *> args, const Attrs *attrs,
-                     const TypeRelationContext &ctx) {
-  Expected<const InstanceNormAttrs *> a =
-      getAttrs<InstanceNormAttrs>(attrs, ctx);
-  if (!a)
-    return a.takeError();
-  return normalization(args, (*a)->axis, std::nullopt, ctx);
+static RelationResult instanceNormRelation(const InstanceNormAttrs *a,
+                                           ArrayRef<const Type *> args,
+                                           const TypeRelationContext &ctx) {
+  return normalization(args, a->axis, std::nullopt, ctx);
 }
 
-static Expected<Ref<Type>> groupNormRelation(ArrayRef<const Type *> args,
-                                             const Attrs *attrs,
-                                             const TypeRelationContext &ctx) {
-  Expected<const GroupNormAttrs *> a = getAttrs<GroupNormAttrs>(attrs, ctx);
-  if (!a)
-    return a.takeError();
-  return normalization(args, (*a)->axis, (*a)->numGroups, ctx);
+static RelationResult groupNormRelation(const GroupNormAttrs *a,
+                                        ArrayRef<const Type *> args,
+                                        const TypeRelationContext &ctx) {
+  return normalization(args, a->axis, a->numGroups, ctx);
 }
 
 /// nn.lrn: the data's type; the axis must exist and size be positive.
-static Expected<Ref<Type>> lrnRelation(ArrayRef<const Type *> args,
-                                       const Attrs *attrs,
-                                       const TypeRelationContext &ctx) {
-  Expected<const LRNAttrs *> lrn = getAttrs<LRNAttrs>(attrs, ctx);
-  if (!lrn)
-    return lrn.takeError();
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  if ((*lrn)->size <= 0)
-    return ctx.error("size must be positive, got " + Twine((*lrn)->size));
-  Expected<unsigned> axis =
-      normalizeAxis((*lrn)->axis, (*data)->getRank(), ctx);
+static RelationResult lrnRelation(const LRNAttrs *lrn, const TensorType *data,
+                                  ArrayRef<const Type *> args,
+                                  const TypeRelationContext &ctx) {
+  if (lrn->size <= 0)
+    return ctx.error("size must be positive, got " + Twine(lrn->size));
+  Expected<unsigned> axis = normalizeAxis(lrn->axis, data->getRank(), ctx);
   if (!axis)
     return axis.takeError();
-  return identityRelation(args, attrs, ctx);
+  return Ref<Type>(const_cast<TensorType *>(data));
 }
 
 /// nn.l2_normalize: the data's type; every listed axis must exist (None
 /// normalises over every axis).
-static Expected<Ref<Type>> l2NormalizeRelation(ArrayRef<const Type *> args,
-                                               const Attrs *attrs,
-                                               const TypeRelationContext &ctx) {
-  Expected<const L2NormalizeAttrs *> l2 =
-      getAttrs<L2NormalizeAttrs>(attrs, ctx);
-  if (!l2)
-    return l2.takeError();
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  if ((*l2)->axis)
-    for (int64_t axis : *(*l2)->axis)
-      if (Expected<unsigned> a = normalizeAxis(axis, (*data)->getRank(), ctx);
-          !a)
+static RelationResult l2NormalizeRelation(const L2NormalizeAttrs *l2,
+                                          const TensorType *data,
+                                          ArrayRef<const Type *> args,
+                                          const TypeRelationContext &ctx) {
+  if (l2->axis)
+    for (int64_t axis : *l2->axis)
+      if (Expected<unsigned> a = normalizeAxis(axis, data->getRank(), ctx); !a)
         return a.takeError();
-  return identityRelation(args, attrs, ctx);
+  return Ref<Type>(const_cast<TensorType *>(data));
 }
 
 /// nn.softmax, nn.log_softmax (Relay's SoftmaxRel): the data's type; the
 /// axis must exist.
-static Expected<Ref<Type>> softmaxRelation(ArrayRef<const Type *> args,
-                                           const Attrs *attrs,
-                                           const TypeRelationContext &ctx) {
-  Expected<const SoftmaxAttrs *> softmax = getAttrs<SoftmaxAttrs>(attrs, ctx);
-  if (!softmax)
-    return softmax.takeError();
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  Expected<unsigned> axis =
-      normalizeAxis((*softmax)->axis, (*data)->getRank(), ctx);
+static RelationResult softmaxRelation(const SoftmaxAttrs *softmax,
+                                      const TensorType *data,
+                                      ArrayRef<const Type *> args,
+                                      const TypeRelationContext &ctx) {
+  Expected<unsigned> axis = normalizeAxis(softmax->axis, data->getRank(), ctx);
   if (!axis)
     return axis.takeError();
-  return identityRelation(args, attrs, ctx);
+  return Ref<Type>(const_cast<TensorType *>(data));
 }
 
 //===----------------------------------------------------------------------===//
@@ -821,61 +747,44 @@ static Expected<Ref<Type>> softmaxRelation(ArrayRef<const Type *> args,
 //===----------------------------------------------------------------------===//
 
 /// nn.dropout: (data, mask), both of the data's type.
-static Expected<Ref<Type>> dropoutRelation(ArrayRef<const Type *> args,
-                                           const Attrs *attrs,
-                                           const TypeRelationContext &ctx) {
-  Expected<const DropoutAttrs *> dropout = getAttrs<DropoutAttrs>(attrs, ctx);
-  if (!dropout)
-    return dropout.takeError();
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  Ref<Type> type(const_cast<TensorType *>(*data));
+static RelationResult dropoutRelation(const DropoutAttrs *dropout,
+                                      const TensorType *data,
+                                      ArrayRef<const Type *>,
+                                      const TypeRelationContext &ctx) {
+  Ref<Type> type(const_cast<TensorType *>(data));
   return Ref<Type>(TupleType::get({type, type}));
 }
 
 /// nn.batch_flatten: [d0, d1 * d2 * ...] (a 1-d input gives [d0, 1]).
-static Expected<Ref<Type>>
-batchFlattenRelation(ArrayRef<const Type *> args, const Attrs *,
-                     const TypeRelationContext &ctx) {
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  ArrayRef<int64_t> shape = (*data)->getShape();
+static RelationResult batchFlattenRelation(const TensorType *data,
+                                           ArrayRef<const Type *>,
+                                           const TypeRelationContext &ctx) {
+  ArrayRef<int64_t> shape = data->getShape();
   if (shape.empty())
     return ctx.error("expected a tensor of rank 1 or more for 'data', got " +
-                     (*data)->str());
+                     data->str());
   int64_t rest = 1;
   for (int64_t dim : shape.drop_front())
     if (MulOverflow(rest, dim, rest))
-      return ctx.error("the flattened extent of data " + (*data)->str() +
+      return ctx.error("the flattened extent of data " + data->str() +
                        " overflows");
-  return makeTensorType({shape[0], rest}, (*data)->getDType(), ctx);
+  return makeTensorType({shape[0], rest}, data->getDType(), ctx);
 }
 
 /// nn.pad (Relay's PadRel): data and a 0-d pad value (of any dtype); axis i
 /// grows by pad_width[i][0] + pad_width[i][1] (negative widths crop, as long
 /// as the extent stays non-negative). Reflect padding must be smaller than
 /// the axis; edge padding needs a non-empty axis.
-static Expected<Ref<Type>> padRelation(ArrayRef<const Type *> args,
-                                       const Attrs *attrs,
-                                       const TypeRelationContext &ctx) {
-  Expected<const PadAttrs *> pad = getAttrs<PadAttrs>(attrs, ctx);
-  if (!pad)
-    return pad.takeError();
-  const PadAttrs &a = **pad;
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  Expected<const TensorType *> padValue =
-      getTensorArgOfRank(args, 1, "pad_value", 0, ctx);
-  if (!padValue)
-    return padValue.takeError();
+static RelationResult padRelation(const PadAttrs *pad, const TensorType *data,
+                                  const TensorType *padValue,
+                                  ArrayRef<const Type *>,
+                                  const TypeRelationContext &ctx) {
+  const PadAttrs &a = *pad;
   if (Error err = checkOneOf(a.padMode, {"constant", "edge", "reflect"},
                              "pad_mode", ctx))
     return err;
-  ArrayRef<int64_t> in = (*data)->getShape();
-  std::string dataText = (*data)->str();
+  ArrayRef<int64_t> in = data->getShape();
+  std::string dataText = data->str();
   if (a.padWidth.size() != in.size())
     return ctx.error("pad_width has " + Twine(a.padWidth.size()) +
                      " pairs, but data " + dataText + " has rank " +
@@ -906,7 +815,7 @@ static Expected<Ref<Type>> padRelation(ArrayRef<const Type *> args,
                        " of data " + dataText);
     out[i] = extent;
   }
-  return makeTensorType(out, (*data)->getDType(), ctx);
+  return makeTensorType(out, data->getDType(), ctx);
 }
 
 //===----------------------------------------------------------------------===//
@@ -923,9 +832,73 @@ static void registerConv(OpRegistry &registry, StringRef name,
       .addArgument("data", "Tensor")
       .addArgument("weight", "Tensor")
       .setAttrsType<AttrsT>();
-  builder.setAttr<TypeRelationFn>(kTypeRelationAttr, convRelation<AttrsT>);
+  builder.setAttr<TypeRelationFn>(kTypeRelationAttr,
+                                  makeRelation<AttrsT>(convRelation<AttrsT>));
   builder.setAttr<OpPatternKind>(kOpPatternAttr,
                                  OpPatternKind::OutEWiseFusable);
+}
+
+/// The normalisations: batch_norm, layer_norm, group_norm, instance_norm,
+/// l2_normalize and lrn.
+static void registerNormalizationOps(OpRegistry &registry) {
+  // Relay registers no pattern for the normalisations (SimplifyInference
+  // decomposes them before fusion), so they stay Opaque.
+  registry.add("nn.batch_norm")
+      .describe("batch normalisation; returns (out, mean, var)")
+      .setNumInputs(5)
+      .addArgument("data", "Tensor")
+      .addArgument("gamma", "Tensor")
+      .addArgument("beta", "Tensor")
+      .addArgument("moving_mean", "Tensor")
+      .addArgument("moving_var", "Tensor")
+      .setAttrsType<BatchNormAttrs>()
+      .setAttr<TypeRelationFn>(
+          kTypeRelationAttr,
+          makeRelation<BatchNormAttrs>(batchNormRelation, "data"));
+  registry.add("nn.layer_norm")
+      .describe("layer normalisation along an axis")
+      .setNumInputs(3)
+      .addArgument("data", "Tensor")
+      .addArgument("gamma", "Tensor")
+      .addArgument("beta", "Tensor")
+      .setAttrsType<LayerNormAttrs>()
+      .setAttr<TypeRelationFn>(kTypeRelationAttr,
+                               makeRelation<LayerNormAttrs>(layerNormRelation));
+  registry.add("nn.group_norm")
+      .describe("group normalisation: channels split into num_groups")
+      .setNumInputs(3)
+      .addArgument("data", "Tensor")
+      .addArgument("gamma", "Tensor")
+      .addArgument("beta", "Tensor")
+      .setAttrsType<GroupNormAttrs>()
+      .setAttr<TypeRelationFn>(kTypeRelationAttr,
+                               makeRelation<GroupNormAttrs>(groupNormRelation));
+  registry.add("nn.instance_norm")
+      .describe("instance normalisation")
+      .setNumInputs(3)
+      .addArgument("data", "Tensor")
+      .addArgument("gamma", "Tensor")
+      .addArgument("beta", "Tensor")
+      .setAttrsType<InstanceNormAttrs>()
+      .setAttr<TypeRelationFn>(
+          kTypeRelationAttr,
+          makeRelation<InstanceNormAttrs>(instanceNormRelation));
+  registry.add("nn.l2_normalize")
+      .describe("L2 normalisation over axes")
+      .setNumInputs(1)
+      .addArgument("data", "Tensor")
+      .setAttrsType<L2NormalizeAttrs>()
+      .setAttr<TypeRelationFn>(
+          kTypeRelationAttr,
+          makeRelation<L2NormalizeAttrs>(l2NormalizeRelation, "data"));
+  registry.add("nn.lrn")
+      .describe("local response normalisation")
+      .setNumInputs(1)
+      .addArgument("data", "Tensor")
+      .setAttrsType<LRNAttrs>()
+      .setAttr<TypeRelationFn>(kTypeRelationAttr,
+                               makeRelation<LRNAttrs>(lrnRelation, "data"))
+      .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::Opaque);
 }
 
 void nnir::registerNNOps() {
@@ -939,7 +912,10 @@ void nnir::registerNNOps() {
       .addArgument("data", "Tensor")
       .addArgument("weight", "Tensor")
       .setAttrsType<Conv2DTransposeAttrs>()
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, conv2dTransposeRelation)
+      .setAttr<TypeRelationFn>(
+          kTypeRelationAttr, makeRelation<Conv2DTransposeAttrs>(
+                                 conv2dTransposeRelation, rankedArg("data", 4),
+                                 rankedArg("weight", 4)))
       .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::OutEWiseFusable);
   registry.add("nn.dense")
       .describe("dense layer: data * weight^T")
@@ -947,7 +923,8 @@ void nnir::registerNNOps() {
       .addArgument("data", "Tensor")
       .addArgument("weight", "Tensor")
       .setAttrsType<DenseAttrs>()
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, denseRelation)
+      .setAttr<TypeRelationFn>(kTypeRelationAttr,
+                               makeRelation<DenseAttrs>(denseRelation))
       .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::OutEWiseFusable);
   registry.add("nn.matmul")
       .describe("matrix product, either operand optionally transposed")
@@ -955,7 +932,8 @@ void nnir::registerNNOps() {
       .addArgument("tensor_a", "Tensor")
       .addArgument("tensor_b", "Tensor")
       .setAttrsType<MatmulAttrs>()
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, matmulRelation)
+      .setAttr<TypeRelationFn>(kTypeRelationAttr,
+                               makeRelation<MatmulAttrs>(matmulRelation))
       .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::OutEWiseFusable);
   registry.add("nn.batch_matmul")
       .describe("batched matrix product of 3-D tensors")
@@ -963,7 +941,10 @@ void nnir::registerNNOps() {
       .addArgument("tensor_a", "Tensor")
       .addArgument("tensor_b", "Tensor")
       .setAttrsType<BatchMatmulAttrs>()
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, batchMatmulRelation)
+      .setAttr<TypeRelationFn>(
+          kTypeRelationAttr, makeRelation<BatchMatmulAttrs>(
+                                 batchMatmulRelation, rankedArg("tensor_a", 3),
+                                 rankedArg("tensor_b", 3)))
       .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::OutEWiseFusable);
   registry.add("nn.bias_add")
       .describe("add a 1-D bias along an axis")
@@ -971,85 +952,43 @@ void nnir::registerNNOps() {
       .addArgument("data", "Tensor")
       .addArgument("bias", "Tensor")
       .setAttrsType<BiasAddAttrs>()
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, biasAddRelation)
+      .setAttr<TypeRelationFn>(
+          kTypeRelationAttr,
+          makeRelation<BiasAddAttrs>(biasAddRelation, "data", "bias"))
       .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::Broadcast);
 
-  // Relay registers no pattern for the normalisations (SimplifyInference
-  // decomposes them before fusion), so they stay Opaque.
-  registry.add("nn.batch_norm")
-      .describe("batch normalisation; returns (out, mean, var)")
-      .setNumInputs(5)
-      .addArgument("data", "Tensor")
-      .addArgument("gamma", "Tensor")
-      .addArgument("beta", "Tensor")
-      .addArgument("moving_mean", "Tensor")
-      .addArgument("moving_var", "Tensor")
-      .setAttrsType<BatchNormAttrs>()
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, batchNormRelation);
-  registry.add("nn.layer_norm")
-      .describe("layer normalisation along an axis")
-      .setNumInputs(3)
-      .addArgument("data", "Tensor")
-      .addArgument("gamma", "Tensor")
-      .addArgument("beta", "Tensor")
-      .setAttrsType<LayerNormAttrs>()
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, layerNormRelation);
-  registry.add("nn.group_norm")
-      .describe("group normalisation: channels split into num_groups")
-      .setNumInputs(3)
-      .addArgument("data", "Tensor")
-      .addArgument("gamma", "Tensor")
-      .addArgument("beta", "Tensor")
-      .setAttrsType<GroupNormAttrs>()
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, groupNormRelation);
-  registry.add("nn.instance_norm")
-      .describe("instance normalisation")
-      .setNumInputs(3)
-      .addArgument("data", "Tensor")
-      .addArgument("gamma", "Tensor")
-      .addArgument("beta", "Tensor")
-      .setAttrsType<InstanceNormAttrs>()
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, instanceNormRelation);
-  registry.add("nn.l2_normalize")
-      .describe("L2 normalisation over axes")
-      .setNumInputs(1)
-      .addArgument("data", "Tensor")
-      .setAttrsType<L2NormalizeAttrs>()
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, l2NormalizeRelation);
-  registry.add("nn.lrn")
-      .describe("local response normalisation")
-      .setNumInputs(1)
-      .addArgument("data", "Tensor")
-      .setAttrsType<LRNAttrs>()
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, lrnRelation)
-      .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::Opaque);
+  registerNormalizationOps(registry);
   registry.add("nn.softmax")
       .describe("softmax along an axis")
       .setNumInputs(1)
       .addArgument("data", "Tensor")
       .setAttrsType<SoftmaxAttrs>()
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, softmaxRelation)
+      .setAttr<TypeRelationFn>(kTypeRelationAttr, makeRelation<SoftmaxAttrs>(
+                                                      softmaxRelation, "data"))
       .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::OutEWiseFusable);
   registry.add("nn.log_softmax")
       .describe("log of the softmax along an axis")
       .setNumInputs(1)
       .addArgument("data", "Tensor")
       .setAttrsType<SoftmaxAttrs>()
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, softmaxRelation)
+      .setAttr<TypeRelationFn>(kTypeRelationAttr, makeRelation<SoftmaxAttrs>(
+                                                      softmaxRelation, "data"))
       .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::OutEWiseFusable);
   registry.add("nn.dropout")
       .describe("dropout; returns (out, mask)")
       .setNumInputs(1)
       .addArgument("data", "Tensor")
       .setAttrsType<DropoutAttrs>()
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, dropoutRelation)
+      .setAttr<TypeRelationFn>(kTypeRelationAttr, makeRelation<DropoutAttrs>(
+                                                      dropoutRelation, "data"))
       .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::Opaque)
       .setAttr<bool>(kOpIsStatefulAttr, true);
   registry.add("nn.batch_flatten")
       .describe("flatten every axis but the first")
       .setNumInputs(1)
       .addArgument("data", "Tensor")
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, batchFlattenRelation)
+      .setAttr<TypeRelationFn>(kTypeRelationAttr,
+                               makeRelation(batchFlattenRelation, "data"))
       .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::Injective);
   registry.add("nn.pad")
       .describe("pad with a constant, the edge values or a reflection")
@@ -1057,7 +996,9 @@ void nnir::registerNNOps() {
       .addArgument("data", "Tensor")
       .addArgument("pad_value", "Tensor")
       .setAttrsType<PadAttrs>()
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, padRelation)
+      .setAttr<TypeRelationFn>(
+          kTypeRelationAttr, makeRelation<PadAttrs>(padRelation, "data",
+                                                    rankedArg("pad_value", 0)))
       .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::Injective);
 
   registerPoolingOps();

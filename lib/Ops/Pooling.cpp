@@ -25,13 +25,10 @@ using namespace nnir::window;
 /// (in + pad_before + pad_after - ((pool - 1) * dilation + 1)
 /// [+ stride - 1 with ceil_mode]) / stride + 1.
 template <typename AttrsT>
-static Expected<Ref<Type>> pool2dRelation(ArrayRef<const Type *> args,
-                                          const Attrs *attrs,
-                                          const TypeRelationContext &ctx) {
-  Expected<const AttrsT *> pool = getAttrs<AttrsT>(attrs, ctx);
-  if (!pool)
-    return pool.takeError();
-  const AttrsT &a = **pool;
+static RelationResult pool2dRelation(const AttrsT *pool,
+                                     ArrayRef<const Type *> args,
+                                     const TypeRelationContext &ctx) {
+  const AttrsT &a = *pool;
   Expected<SpatialInput> input = getSpatialInput(args, a.layout, ctx);
   if (!input)
     return input.takeError();
@@ -63,14 +60,10 @@ static Expected<Ref<Type>> pool2dRelation(ArrayRef<const Type *> args,
 }
 
 /// nn.global_avg_pool2d, nn.global_max_pool2d: H and W become 1.
-static Expected<Ref<Type>>
-globalPool2dRelation(ArrayRef<const Type *> args, const Attrs *attrs,
-                     const TypeRelationContext &ctx) {
-  Expected<const GlobalPool2DAttrs *> pool =
-      getAttrs<GlobalPool2DAttrs>(attrs, ctx);
-  if (!pool)
-    return pool.takeError();
-  Expected<SpatialInput> input = getSpatialInput(args, (*pool)->layout, ctx);
+static RelationResult globalPool2dRelation(const GlobalPool2DAttrs *pool,
+                                           ArrayRef<const Type *> args,
+                                           const TypeRelationContext &ctx) {
+  Expected<SpatialInput> input = getSpatialInput(args, pool->layout, ctx);
   if (!input)
     return input.takeError();
   ArrayRef<int64_t> in = input->data->getShape();
@@ -82,14 +75,10 @@ globalPool2dRelation(ArrayRef<const Type *> args, const Attrs *attrs,
 
 /// nn.adaptive_avg_pool2d, nn.adaptive_max_pool2d: H and W become
 /// output_size (empty: unchanged; one value: both).
-static Expected<Ref<Type>>
-adaptivePool2dRelation(ArrayRef<const Type *> args, const Attrs *attrs,
-                       const TypeRelationContext &ctx) {
-  Expected<const AdaptivePool2DAttrs *> pool =
-      getAttrs<AdaptivePool2DAttrs>(attrs, ctx);
-  if (!pool)
-    return pool.takeError();
-  const AdaptivePool2DAttrs &a = **pool;
+static RelationResult adaptivePool2dRelation(const AdaptivePool2DAttrs *pool,
+                                             ArrayRef<const Type *> args,
+                                             const TypeRelationContext &ctx) {
+  const AdaptivePool2DAttrs &a = *pool;
   Expected<SpatialInput> input = getSpatialInput(args, a.layout, ctx);
   if (!input)
     return input.takeError();
@@ -112,16 +101,18 @@ void nnir::registerPoolingOps() {
       .setNumInputs(1)
       .addArgument("data", "Tensor")
       .setAttrsType<MaxPool2DAttrs>()
-      .setAttr<TypeRelationFn>(kTypeRelationAttr,
-                               pool2dRelation<MaxPool2DAttrs>)
+      .setAttr<TypeRelationFn>(
+          kTypeRelationAttr,
+          makeRelation<MaxPool2DAttrs>(pool2dRelation<MaxPool2DAttrs>))
       .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::OutEWiseFusable);
   registry.add("nn.avg_pool2d")
       .describe("2-D average pooling")
       .setNumInputs(1)
       .addArgument("data", "Tensor")
       .setAttrsType<AvgPool2DAttrs>()
-      .setAttr<TypeRelationFn>(kTypeRelationAttr,
-                               pool2dRelation<AvgPool2DAttrs>)
+      .setAttr<TypeRelationFn>(
+          kTypeRelationAttr,
+          makeRelation<AvgPool2DAttrs>(pool2dRelation<AvgPool2DAttrs>))
       .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::OutEWiseFusable);
   for (const char *name : {"nn.global_avg_pool2d", "nn.global_max_pool2d"})
     registry.add(name)
@@ -129,7 +120,9 @@ void nnir::registerPoolingOps() {
         .setNumInputs(1)
         .addArgument("data", "Tensor")
         .setAttrsType<GlobalPool2DAttrs>()
-        .setAttr<TypeRelationFn>(kTypeRelationAttr, globalPool2dRelation)
+        .setAttr<TypeRelationFn>(
+            kTypeRelationAttr,
+            makeRelation<GlobalPool2DAttrs>(globalPool2dRelation))
         .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::OutEWiseFusable);
   for (const char *name : {"nn.adaptive_avg_pool2d", "nn.adaptive_max_pool2d"})
     registry.add(name)
@@ -137,6 +130,8 @@ void nnir::registerPoolingOps() {
         .setNumInputs(1)
         .addArgument("data", "Tensor")
         .setAttrsType<AdaptivePool2DAttrs>()
-        .setAttr<TypeRelationFn>(kTypeRelationAttr, adaptivePool2dRelation)
+        .setAttr<TypeRelationFn>(
+            kTypeRelationAttr,
+            makeRelation<AdaptivePool2DAttrs>(adaptivePool2dRelation))
         .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::OutEWiseFusable);
 }

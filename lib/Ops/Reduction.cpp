@@ -80,18 +80,12 @@ static TypeRelationFn reduceRelation(bool boolOnly) {
 }
 
 /// argmax, argmin: the reduced shape, int32 indices.
-static Expected<Ref<Type>> argReduceRelation(ArrayRef<const Type *> args,
-                                             const Attrs *attrs,
-                                             const TypeRelationContext &ctx) {
-  Expected<const ArgReduceAttrs *> reduce =
-      getAttrs<ArgReduceAttrs>(attrs, ctx);
-  if (!reduce)
-    return reduce.takeError();
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  Expected<Shape> shape = reduceShape(
-      *data, (*reduce)->axis, (*reduce)->keepdims, (*reduce)->exclude, ctx);
+static RelationResult argReduceRelation(const ArgReduceAttrs *reduce,
+                                        const TensorType *data,
+                                        ArrayRef<const Type *>,
+                                        const TypeRelationContext &ctx) {
+  Expected<Shape> shape =
+      reduceShape(data, reduce->axis, reduce->keepdims, reduce->exclude, ctx);
   if (!shape)
     return shape.takeError();
   return makeTensorType(*shape, DataType::int32(), ctx);
@@ -102,41 +96,32 @@ static Expected<Ref<Type>> argReduceRelation(ArrayRef<const Type *> args,
 /// API passes `mean(data, axis, keepdims=True, exclude)`) must also have
 /// data's dtype and broadcast to data's shape, since the compute subtracts
 /// it from data.
-static Expected<Ref<Type>> varianceRelation(ArrayRef<const Type *> args,
-                                            const Attrs *attrs,
-                                            const TypeRelationContext &ctx) {
-  Expected<const VarianceAttrs *> variance =
-      getAttrs<VarianceAttrs>(attrs, ctx);
-  if (!variance)
-    return variance.takeError();
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  Expected<const TensorType *> mean = getTensorArg(args, 1, "mean", ctx);
-  if (!mean)
-    return mean.takeError();
-  unsigned rank = (*data)->getRank();
+static RelationResult varianceRelation(const VarianceAttrs *variance,
+                                       const TensorType *data,
+                                       const TensorType *mean,
+                                       ArrayRef<const Type *>,
+                                       const TypeRelationContext &ctx) {
+  unsigned rank = data->getRank();
   if (rank == 0)
-    return ctx.error("expected data of rank at least 1, got " + (*data)->str());
-  if ((*mean)->getRank() != rank)
+    return ctx.error("expected data of rank at least 1, got " + data->str());
+  if (mean->getRank() != rank)
     return ctx.error("expected mean of rank " + Twine(rank) +
-                     " (the rank of data " + (*data)->str() + "), got " +
-                     (*mean)->str());
-  if ((*mean)->getDType() != (*data)->getDType())
-    return ctx.error("dtype mismatch: data " + (*data)->str() + " vs mean " +
-                     (*mean)->str());
+                     " (the rank of data " + data->str() + "), got " +
+                     mean->str());
+  if (mean->getDType() != data->getDType())
+    return ctx.error("dtype mismatch: data " + data->str() + " vs mean " +
+                     mean->str());
   for (unsigned i = 0; i != rank; ++i) {
-    int64_t m = (*mean)->getShape()[i];
-    if (m != 1 && m != (*data)->getShape()[i])
-      return ctx.error("mean " + (*mean)->str() +
-                       " does not broadcast to data " + (*data)->str());
+    int64_t m = mean->getShape()[i];
+    if (m != 1 && m != data->getShape()[i])
+      return ctx.error("mean " + mean->str() + " does not broadcast to data " +
+                       data->str());
   }
-  Expected<Shape> shape =
-      reduceShape(*data, (*variance)->axis, (*variance)->keepdims,
-                  (*variance)->exclude, ctx);
+  Expected<Shape> shape = reduceShape(data, variance->axis, variance->keepdims,
+                                      variance->exclude, ctx);
   if (!shape)
     return shape.takeError();
-  return makeTensorType(*shape, (*data)->getDType(), ctx);
+  return makeTensorType(*shape, data->getDType(), ctx);
 }
 
 void nnir::registerReductionOps() {
@@ -159,7 +144,9 @@ void nnir::registerReductionOps() {
         .setNumInputs(1)
         .addArgument("data", "Tensor")
         .setAttrsType<ArgReduceAttrs>()
-        .setAttr<TypeRelationFn>(kTypeRelationAttr, argReduceRelation)
+        .setAttr<TypeRelationFn>(
+            kTypeRelationAttr,
+            makeRelation<ArgReduceAttrs>(argReduceRelation, "data"))
         .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::CommReduce);
   registry.add("variance")
       .describe("variance over axes, given the mean (keepdims shape)")
@@ -167,6 +154,8 @@ void nnir::registerReductionOps() {
       .addArgument("data", "Tensor")
       .addArgument("mean", "Tensor")
       .setAttrsType<VarianceAttrs>()
-      .setAttr<TypeRelationFn>(kTypeRelationAttr, varianceRelation)
+      .setAttr<TypeRelationFn>(
+          kTypeRelationAttr,
+          makeRelation<VarianceAttrs>(varianceRelation, "data", "mean"))
       .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::CommReduce);
 }

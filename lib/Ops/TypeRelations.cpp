@@ -37,6 +37,29 @@ nnir::getTensorArgOfRank(ArrayRef<const Type *> args, unsigned index,
   return tensor;
 }
 
+Expected<const TensorType *>
+nnir::getIndexTensorArg(ArrayRef<const Type *> args, unsigned index,
+                        StringRef name, const TypeRelationContext &ctx) {
+  Expected<const TensorType *> tensor = getTensorArg(args, index, name, ctx);
+  if (!tensor)
+    return tensor.takeError();
+  if (!(*tensor)->getDType().isInteger())
+    return ctx.error("expected an integer tensor for '" + name + "', got " +
+                     (*tensor)->str());
+  return tensor;
+}
+
+Expected<const TensorType *>
+nnir::getSpecifiedTensorArg(ArrayRef<const Type *> args, unsigned index,
+                            const TensorArgSpec &spec,
+                            const TypeRelationContext &ctx) {
+  if (spec.rank)
+    return getTensorArgOfRank(args, index, spec.name, *spec.rank, ctx);
+  if (spec.integer)
+    return getIndexTensorArg(args, index, spec.name, ctx);
+  return getTensorArg(args, index, spec.name, ctx);
+}
+
 Expected<Ref<Type>> nnir::makeTensorType(ArrayRef<int64_t> shape,
                                          DataType dtype,
                                          const TypeRelationContext &ctx) {

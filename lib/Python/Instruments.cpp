@@ -145,8 +145,7 @@ python::instrumentsFromPython(py::handle list, const char *what) {
   std::vector<std::shared_ptr<PassInstrument>> instruments;
   if (list.is_none())
     return instruments;
-  if (!py::isinstance<py::list>(list) && !py::isinstance<py::tuple>(list) &&
-      !py::isinstance<py::set>(list))
+  if (!isSequence(list))
     throw py::type_error(std::string(what) +
                          " is expected to be the type of list/tuple/set.");
   for (py::handle item : list)

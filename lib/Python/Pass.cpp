@@ -110,19 +110,22 @@ static OptionType optionTypeFromName(const std::string &name) {
                         "'; expected bool, int, float, string or list");
 }
 
-/// A list, tuple or set of str, or None; \p message is the TypeError.
-static std::vector<std::string> namesFromPython(py::handle object,
-                                                const char *message) {
+bool python::isSequence(py::handle object) {
+  return py::isinstance<py::list>(object) || py::isinstance<py::tuple>(object) ||
+         py::isinstance<py::set>(object);
+}
+
+std::vector<std::string> python::namesFromPython(py::handle object,
+                                                 const std::string &message) {
   std::vector<std::string> names;
   if (object.is_none())
     return names;
-  if (!py::isinstance<py::list>(object) && !py::isinstance<py::tuple>(object) &&
-      !py::isinstance<py::set>(object))
+  if (!isSequence(object))
     throw py::type_error(message);
   for (py::handle item : object) {
     if (!py::isinstance<py::str>(item))
-      throw py::type_error(std::string(message) + " (its items are pass " +
-                           "names, got a " + pythonTypeName(item) + ")");
+      throw py::type_error(message + " (its items are pass names, got a " +
+                           pythonTypeName(item) + ")");
     names.push_back(item.cast<std::string>());
   }
   return names;
@@ -196,10 +199,23 @@ static Ref<Pass> makePythonFunctionPass(py::object func, PassInfo info) {
       std::move(info));
 }
 
-static void checkCallable(py::handle func, const char *kind) {
-  if (!PyCallable_Check(func.ptr()))
-    throw py::type_error(std::string("pass_func must be a callable for ") +
-                         kind + " pass");
+/// Binds \p PassT (ModulePass or FunctionPass) as a class whose constructor
+/// takes a Python function (called through \p make) and a PassInfo.
+template <typename PassT>
+static void bindPythonPassClass(py::module_ &m, const char *name,
+                                const char *doc, const char *kind,
+                                Ref<Pass> (*make)(py::object, PassInfo),
+                                const char *constructorDoc) {
+  py::class_<PassT, Pass, Ref<PassT>>(m, name, doc)
+      .def(py::init([kind, make](py::object func, const PassInfo &info) {
+             if (!PyCallable_Check(func.ptr()))
+               throw py::type_error(
+                   std::string("pass_func must be a callable for ") + kind +
+                   " pass");
+             Ref<Pass> pass = make(std::move(func), info);
+             return Ref<PassT>(llvm::cast<PassT>(pass.get()));
+           }),
+           py::arg("pass_func"), py::arg("info"), constructorDoc);
 }
 
 //===----------------------------------------------------------------------===//
@@ -394,24 +410,14 @@ void python::populatePasses(py::module_ &m) {
       .def("__str__", &printed<Pass>)
       .def("__repr__", &printed<Pass>);
 
-  py::class_<ModulePass, Pass, Ref<ModulePass>>(
-      m, "ModulePass", "A pass over the whole module")
-      .def(py::init([](py::object func, const PassInfo &info) {
-             checkCallable(func, "Module");
-             Ref<Pass> pass = makePythonModulePass(std::move(func), info);
-             return Ref<ModulePass>(llvm::cast<ModulePass>(pass.get()));
-           }),
-           py::arg("pass_func"), py::arg("info"),
-           "A module pass calling pass_func(mod, ctx) -> IRModule");
-  py::class_<FunctionPass, Pass, Ref<FunctionPass>>(
-      m, "FunctionPass", "A pass over each function of the module")
-      .def(py::init([](py::object func, const PassInfo &info) {
-             checkCallable(func, "Function");
-             Ref<Pass> pass = makePythonFunctionPass(std::move(func), info);
-             return Ref<FunctionPass>(llvm::cast<FunctionPass>(pass.get()));
-           }),
-           py::arg("pass_func"), py::arg("info"),
-           "A function pass calling pass_func(func, mod, ctx) -> Function");
+  bindPythonPassClass<ModulePass>(
+      m, "ModulePass", "A pass over the whole module", "Module",
+      &makePythonModulePass,
+      "A module pass calling pass_func(mod, ctx) -> IRModule");
+  bindPythonPassClass<FunctionPass>(
+      m, "FunctionPass", "A pass over each function of the module",
+      "Function", &makePythonFunctionPass,
+      "A function pass calling pass_func(func, mod, ctx) -> Function");
   py::class_<Sequential, Pass, Ref<Sequential>>(
       m, "Sequential", "Passes run in order, as the context enables them")
       .def(py::init([](py::handle passes, int optLevel, const std::string &name,

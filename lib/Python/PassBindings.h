@@ -18,6 +18,7 @@
 #include "nnir/Pass/PassInstrument.h"
 
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace nnir {
@@ -30,6 +31,13 @@ OptionValue optionValueFromPython(py::handle object, OptionType type,
                                   const std::string &what);
 /// The value as a Python bool, int, float, str or list of str.
 py::object optionValueToPython(const OptionValue &value);
+
+/// True for a list, tuple or set (what TVM accepts for lists of names).
+bool isSequence(py::handle object);
+/// A list, tuple or set of str, or None (empty); \p message is the
+/// TypeError for anything else.
+std::vector<std::string> namesFromPython(py::handle object,
+                                         const std::string &message);
 
 /// One instrument from Python: an nnir.instrument.PassInstrument (a built-in
 /// one brings its C++ instrument, called without the GIL); a TypeError for

@@ -72,25 +72,12 @@ static void setConfigFromPython(PassContext &ctx, py::handle config) {
 static Ref<PassContext> makeContext(int optLevel, py::handle required,
                                     py::handle disabled, py::handle instruments,
                                     py::handle config) {
-  auto names = [](py::handle list, const char *what) {
-    std::vector<std::string> result;
-    if (list.is_none())
-      return result;
-    if (!py::isinstance<py::list>(list) && !py::isinstance<py::tuple>(list) &&
-        !py::isinstance<py::set>(list))
-      throw py::type_error(std::string(what) +
-                           " is expected to be the type of list/tuple/set.");
-    for (py::handle item : list) {
-      if (!py::isinstance<py::str>(item))
-        throw py::type_error(std::string(what) + " holds pass names (str)");
-      result.push_back(item.cast<std::string>());
-    }
-    return result;
-  };
   Ref<PassContext> ctx = PassContext::create();
   ctx->setOptLevel(optLevel);
-  ctx->setRequiredPasses(names(required, "required_pass"));
-  ctx->setDisabledPasses(names(disabled, "disabled_pass"));
+  ctx->setRequiredPasses(namesFromPython(
+      required, "required_pass is expected to be the type of list/tuple/set."));
+  ctx->setDisabledPasses(namesFromPython(
+      disabled, "disabled_pass is expected to be the type of list/tuple/set."));
   ctx->setInstruments(instrumentsFromPython(instruments, "instruments"));
   setConfigFromPython(*ctx, config);
   return ctx;

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnir/Transforms/BindParams.h"
+#include "nnir/Transforms/Passes.h"
 
 #include "nnir/IR/ExprMutator.h"
 #include "nnir/Runtime/NumPy.h"
@@ -224,8 +225,7 @@ collectArrays(const Function &func, const BindParamsOptions &options,
 }
 
 Ref<Pass> nnir::createBindParamsPass(BindParamsOptions options) {
-  PassInfo info("BindParams", /*optLevel=*/0);
-  info.description = "bind parameters of @main to constants";
+  PassInfo info = getBuiltinPassInfo(BuiltinPass::BindParams);
   return createModulePass(
       [options](Ref<IRModule> module,
                 PassContext &) -> Expected<Ref<IRModule>> {

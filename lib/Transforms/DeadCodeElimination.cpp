@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnir/Transforms/DeadCodeElimination.h"
+#include "nnir/Transforms/Passes.h"
 
 #include "nnir/IR/ExprMutator.h"
 #include "nnir/IR/ExprVisitor.h"
@@ -471,9 +472,8 @@ Expected<Ref<IRModule>> nnir::eliminateDeadCode(
 
 Ref<Pass>
 nnir::createDeadCodeEliminationPass(DeadCodeEliminationOptions options) {
-  PassInfo info("DeadCodeElimination", /*optLevel=*/1, {"InferType"});
-  info.description = "remove unused pure let bindings (and, on request, "
-                     "unreachable functions)";
+  PassInfo info =
+      getBuiltinPassInfo(BuiltinPass::DeadCodeElimination, {"InferType"});
   return createModulePass(
       [options](Ref<IRModule> module,
                 PassContext &ctx) -> Expected<Ref<IRModule>> {

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnir/Transforms/EliminateCommonSubexpr.h"
+#include "nnir/Transforms/Passes.h"
 
 #include "PatternUtils.h"
 
@@ -166,9 +167,8 @@ Ref<Expr> nnir::eliminateCommonSubexpr(Expr *expr, int64_t *numMerged) {
 }
 
 Ref<Pass> nnir::createEliminateCommonSubexprPass() {
-  PassInfo info("EliminateCommonSubexpr", /*optLevel=*/3, {"InferType"});
-  info.description = "merge operator calls with equal attributes and "
-                     "equivalent arguments";
+  PassInfo info =
+      getBuiltinPassInfo(BuiltinPass::EliminateCommonSubexpr, {"InferType"});
   return createFunctionPass(
       [](Ref<Function> func, const IRModule &,
          PassContext &ctx) -> Expected<Ref<Function>> {

@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnir/Transforms/FoldConstant.h"
+#include "nnir/Transforms/Passes.h"
 
 #include "nnir/ExecutionEngine/Evaluator.h"
 #include "nnir/ExecutionEngine/ExecutionEngine.h"
@@ -974,8 +975,7 @@ Expected<Ref<Expr>> nnir::foldConstant(Expr *expr, const IRModule *module,
 }
 
 Ref<Pass> nnir::createFoldConstantPass(bool perCall) {
-  PassInfo info(kPassName, /*optLevel=*/2, {"InferType"});
-  info.description = "evaluate constant subexpressions through the JIT";
+  PassInfo info = getBuiltinPassInfo(BuiltinPass::FoldConstant, {"InferType"});
   return createFunctionPass(
       [perCall](Ref<Function> func, const IRModule &module,
                 PassContext &ctx) -> Expected<Ref<Function>> {

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnir/Transforms/FoldScaleAxis.h"
+#include "nnir/Transforms/Passes.h"
 
 #include "PatternUtils.h"
 
@@ -93,19 +94,15 @@ public:
 /// along \p axes (its other extents are 1). With \p rhsValue, replaces it by
 /// a value of the axes' shape (squeezed, or a scalar repeated).
 bool matchBroadcastToLeftAxes(const TensorType &lhs, const TensorType &rhs,
-                              ArrayRef<int64_t> axes, const OpSet &ops,
+                              ArrayRef<int64_t> axes,
                               Ref<Expr> *rhsValue = nullptr) {
   ArrayRef<int64_t> lshape = lhs.getShape(), rshape = rhs.getShape();
   if (lshape.size() < rshape.size())
     return false;
   if (rshape.empty() && rhsValue && !axes.empty()) {
-    Ref<Expr> value = makeExpandDims(ops, *rhsValue, 0, axes.size());
-    for (size_t i = 0; i < axes.size(); ++i) {
-      Ref<RepeatAttrs> attrs = RepeatAttrs::create();
-      attrs->repeats = lshape[axes[i]];
-      attrs->axis = static_cast<int64_t>(i);
-      value = makeCall(ops["repeat"], {value}, attrs);
-    }
+    Ref<Expr> value = ops::expandDims(*rhsValue, 0, axes.size());
+    for (size_t i = 0; i < axes.size(); ++i)
+      value = ops::repeat(value, lshape[axes[i]], static_cast<int64_t>(i));
     *rhsValue = value;
     return true;
   }
@@ -125,11 +122,8 @@ bool matchBroadcastToLeftAxes(const TensorType &lhs, const TensorType &rhs,
   }
   if (j != axes.size())
     return false;
-  if (rhsValue && !squeezed.empty()) {
-    Ref<SqueezeAttrs> attrs = SqueezeAttrs::create();
-    attrs->axis = std::move(squeezed);
-    *rhsValue = makeCall(ops["squeeze"], {*rhsValue}, attrs);
-  }
+  if (rhsValue && !squeezed.empty())
+    *rhsValue = ops::squeeze(*rhsValue, std::move(squeezed));
   return true;
 }
 
@@ -268,7 +262,7 @@ public:
         return post;
       Ref<Expr> scale = post->getArg(1 - side);
       if (!matchBroadcastToLeftAxes(*operandType, *scaleType, message->axes,
-                                    ops, &scale) ||
+                                    &scale) ||
           (message->requirePositive &&
            !isAllNonNegativeConstant(scale.get(), ops)))
         return post;
@@ -320,9 +314,9 @@ private:
       const Message *lm = operandMessage(0), *rm = operandMessage(1);
       if (!lhs || !rhs)
         return std::nullopt;
-      if (lm && matchBroadcastToLeftAxes(*lhs, *rhs, lm->axes, ops))
+      if (lm && matchBroadcastToLeftAxes(*lhs, *rhs, lm->axes))
         return passOn(*lm, false);
-      if (rm && matchBroadcastToLeftAxes(*rhs, *lhs, rm->axes, ops))
+      if (rm && matchBroadcastToLeftAxes(*rhs, *lhs, rm->axes))
         return passOn(*rm, false);
       if (lm && rm && lm->axes == rm->axes &&
           lhs->getShape() == rhs->getShape())
@@ -373,19 +367,18 @@ private:
       // expanded to broadcast along the axes of the one with it.
       const TensorType *withMessage = getTensorType(newLhs ? lhs : rhs);
       auto expanded = [&] {
-        return expandBiasToMatchAxis(ops, scale, withMessage->getRank(),
+        return expandBiasToMatchAxis(scale, withMessage->getRank(),
                                      message.axes, loc);
       };
       if (!newLhs)
-        newLhs = makeBinary(ops, "multiply", mutate(lhs), expanded(), loc);
+        newLhs = ops::multiply(mutate(lhs), expanded(), loc);
       if (!newRhs)
-        newRhs = makeBinary(ops, "multiply", mutate(rhs), expanded(), loc);
+        newRhs = ops::multiply(mutate(rhs), expanded(), loc);
       return rebuild({newLhs, newRhs});
     }
     if (op == ops["nn.bias_add"])
-      return rebuild(
-          {transform(call->getArg(0).get(), message, scale),
-           makeBinary(ops, "multiply", mutate(call->getArg(1)), scale, loc)});
+      return rebuild({transform(call->getArg(0).get(), message, scale),
+                      ops::multiply(mutate(call->getArg(1)), scale, loc)});
     // A consumer: the weight takes the scale along its output axis.
     int64_t weightRank = 2, weightAxis = 0;
     if (op != ops["nn.dense"]) {
@@ -394,9 +387,9 @@ private:
       weightRank = getTensorType(call->getArg(1).get())->getRank();
       weightAxis = axes->kernelOut;
     }
-    Ref<Expr> weight = makeBinary(
-        ops, "multiply", mutate(call->getArg(1)),
-        expandBiasToMatchAxis(ops, scale, weightRank, {weightAxis}, loc), loc);
+    Ref<Expr> weight = ops::multiply(
+        mutate(call->getArg(1)),
+        expandBiasToMatchAxis(scale, weightRank, {weightAxis}, loc), loc);
     return rebuild({mutate(call->getArg(0)), weight});
   }
 
@@ -503,7 +496,7 @@ public:
             getTensorType(pre->getArg(1 - side).get());
         Ref<Expr> scale = post->getArg(1 - side);
         if (valueType && scaleType &&
-            matchBroadcastToLeftAxes(*valueType, *scaleType, message->axes, ops,
+            matchBroadcastToLeftAxes(*valueType, *scaleType, message->axes,
                                      &scale) &&
             (!message->requirePositive ||
              isAllNonNegativeConstant(scale.get(), ops)) &&
@@ -529,11 +522,10 @@ public:
         if (!in || !type)
           continue;
         // The other operand is divided by the scale.
-        Ref<Expr> divided =
-            makeBinary(ops, "divide", post->getArg(1 - side),
-                       expandBiasToMatchAxis(ops, in->scale, type->getRank(),
-                                             in->axes, loc),
-                       loc);
+        Ref<Expr> divided = ops::divide(
+            post->getArg(1 - side),
+            expandBiasToMatchAxis(in->scale, type->getRank(), in->axes, loc),
+            loc);
         SmallVector<Ref<Expr>, 2> args = {in->value, divided};
         if (side == 1)
           std::swap(args[0], args[1]);
@@ -552,11 +544,10 @@ public:
       const TensorType *weightType = getTensorType(pre->getArg(1).get());
       // A depthwise kernel holds the input channels on its 'O' axis.
       int64_t axis = axes->depthwise ? axes->kernelOut : axes->kernelIn;
-      Ref<Expr> weight =
-          makeBinary(ops, "multiply", post->getArg(1),
-                     expandBiasToMatchAxis(ops, in->scale,
-                                           weightType->getRank(), {axis}, loc),
-                     loc);
+      Ref<Expr> weight = ops::multiply(
+          post->getArg(1),
+          expandBiasToMatchAxis(in->scale, weightType->getRank(), {axis}, loc),
+          loc);
       ++numFolded;
       return Call::get(post->getCallee(), {in->value, weight}, post->getAttrs(),
                        loc);
@@ -566,10 +557,10 @@ public:
       if (!in)
         return post;
       ++numFolded;
-      return Call::get(post->getCallee(),
-                       {in->value, makeBinary(ops, "multiply", post->getArg(1),
-                                              in->scale, loc)},
-                       post->getAttrs(), loc);
+      return Call::get(
+          post->getCallee(),
+          {in->value, ops::multiply(post->getArg(1), in->scale, loc)},
+          post->getAttrs(), loc);
     }
     return post;
   }
@@ -617,9 +608,9 @@ private:
       // Dividing the other operand by a zero scale would make NaNs.
       Message in = *out;
       in.requireNonZero = true;
-      if (lhs && rhs && matchBroadcastToLeftAxes(*lhs, *rhs, out->axes, ops))
+      if (lhs && rhs && matchBroadcastToLeftAxes(*lhs, *rhs, out->axes))
         return {in, std::nullopt};
-      if (lhs && rhs && matchBroadcastToLeftAxes(*rhs, *lhs, out->axes, ops))
+      if (lhs && rhs && matchBroadcastToLeftAxes(*rhs, *lhs, out->axes))
         return {std::nullopt, in};
       return {std::nullopt, std::nullopt};
     }
@@ -661,12 +652,12 @@ Expected<Ref<Expr>> runFolder(Expr *expr, int64_t *numFolded) {
   return result;
 }
 
-/// The function pass \p name (opt level 3, requires InferType) running
-/// \p fold and counting its folds.
-Ref<Pass> createScaleFoldPass(StringRef name, StringRef description,
+/// The function pass \p pass (requires InferType) running \p fold and
+/// counting its folds.
+Ref<Pass> createScaleFoldPass(BuiltinPass pass,
                               Expected<Ref<Expr>> (*fold)(Expr *, int64_t *)) {
-  PassInfo info(name.str(), /*optLevel=*/3, {"InferType"});
-  info.description = description.str();
+  PassInfo info = getBuiltinPassInfo(pass, {"InferType"});
+  StringRef name = getBuiltinPassName(pass);
   return createFunctionPass(
       [name = name.str(), fold](Ref<Function> func, const IRModule &,
                                 PassContext &ctx) -> Expected<Ref<Function>> {
@@ -689,9 +680,7 @@ Expected<Ref<Expr>> nnir::backwardFoldScaleAxis(Expr *expr,
 }
 
 Ref<Pass> nnir::createBackwardFoldScaleAxisPass() {
-  return createScaleFoldPass("BackwardFoldScaleAxis",
-                             "fold a per-channel multiply after "
-                             "conv2d/conv3d/dense into the weights",
+  return createScaleFoldPass(BuiltinPass::BackwardFoldScaleAxis,
                              backwardFoldScaleAxis);
 }
 
@@ -700,8 +689,6 @@ Expected<Ref<Expr>> nnir::forwardFoldScaleAxis(Expr *expr, int64_t *numFolded) {
 }
 
 Ref<Pass> nnir::createForwardFoldScaleAxisPass() {
-  return createScaleFoldPass("ForwardFoldScaleAxis",
-                             "fold a per-channel multiply on the input of "
-                             "conv2d/conv3d/dense into the weights",
+  return createScaleFoldPass(BuiltinPass::ForwardFoldScaleAxis,
                              forwardFoldScaleAxis);
 }

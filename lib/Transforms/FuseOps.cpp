@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnir/Transforms/FuseOps.h"
+#include "nnir/Transforms/Passes.h"
 
 #include "nnir/Analysis/GraphPartitioner.h"
 #include "nnir/Analysis/IndexedForwardGraph.h"
@@ -225,8 +226,7 @@ Expected<Ref<Expr>> nnir::fuseOps(Expr *expr, const FuseOpsOptions &options) {
 }
 
 Ref<Pass> nnir::createFuseOpsPass(int fuseOptLevel) {
-  PassInfo info("FuseOps", /*optLevel=*/0, {"InferType"});
-  info.description = "group operator calls into primitive functions";
+  PassInfo info = getBuiltinPassInfo(BuiltinPass::FuseOps, {"InferType"});
   return createFunctionPass(
       [fuseOptLevel](Ref<Function> func, const IRModule &module,
                      PassContext &ctx) -> Expected<Ref<Function>> {

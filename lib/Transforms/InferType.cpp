@@ -31,6 +31,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnir/Transforms/InferType.h"
+#include "nnir/Transforms/Passes.h"
 
 #include "nnir/IR/ExprVisitor.h"
 #include "nnir/IR/Op.h"
@@ -1708,8 +1709,7 @@ Expected<Ref<Expr>> nnir::inferExprTypes(Ref<Expr> expr,
 }
 
 Ref<Pass> nnir::createInferTypePass() {
-  PassInfo info("InferType", /*optLevel=*/0);
-  info.description = "infer and record the type of every expression";
+  PassInfo info = getBuiltinPassInfo(BuiltinPass::InferType);
   info.establishesTypes = true;
   info.preservesTypes = true;
   return createModulePass(

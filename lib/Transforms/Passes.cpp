@@ -1,9 +1,11 @@
 //===- Passes.cpp - Registration of the Transforms passes -----------------===//
 //
 /// \file
-/// registerTransformPasses(): adds every pass of the library to the
-/// PassRegistry, and the config keys they read to the PassConfigRegistry,
-/// once per process.
+/// registerTransformPasses(): adds every row of Passes.def to the
+/// PassRegistry, and the config keys the passes read to the
+/// PassConfigRegistry, once per process. The factories of the passes with
+/// options (they turn PassOptions into each pass's options struct) live
+/// here; everything else about a pass is its row.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,186 +26,211 @@
 #include "nnir/Transforms/ToANormalForm.h"
 #include "nnir/Transforms/ToGraphNormalForm.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/raw_ostream.h"
+
 #include <mutex>
 
 using namespace llvm;
 using namespace nnir;
 
-/// Registers \p registration unless a plugin or a test registered a pass of
-/// the same name first (the registry keeps the first registration).
-static void add(PassRegistration registration) {
-  PassRegistry &registry = PassRegistry::instance();
-  if (!registry.lookup(registration.name))
-    consumeError(registry.registerPass(std::move(registration)));
+//===----------------------------------------------------------------------===//
+// Factories of the passes with options
+//===----------------------------------------------------------------------===//
+
+static Expected<Ref<Pass>>
+createDeadCodeEliminationFromOptions(const PassOptions &options) {
+  DeadCodeEliminationOptions dce;
+  dce.inlineOnce = options.getBool("inline_once");
+  dce.ignoreImpurity = options.getBool("ignore_impurity");
+  dce.removeUnusedFunctions = options.getBool("remove_unused_functions");
+  dce.entryFunctions = options.get("entry_functions").getList();
+  return createDeadCodeEliminationPass(std::move(dce));
 }
 
-/// The same for a pass without options, through the registry's own
-/// overload for that case.
-static void add(StringRef name, StringRef description, Ref<Pass> (*factory)()) {
-  PassRegistry &registry = PassRegistry::instance();
-  if (!registry.lookup(name))
-    consumeError(registry.registerPass(name, description, factory));
+static Expected<Ref<Pass>>
+createFuseOpsFromOptions(const PassOptions &options) {
+  return createFuseOpsPass(options.getInt("fuse_opt_level"));
 }
 
-static PassRegistration deadCodeElimination() {
-  PassRegistration registration;
-  registration.name = "DeadCodeElimination";
-  registration.description =
-      "remove unused pure let bindings (and, on request, unreachable "
-      "functions)";
-  registration.options = {
-      {"inline_once", OptionType::Bool, OptionValue(false),
-       "inline pure bindings used exactly once"},
-      {"ignore_impurity", OptionType::Bool, OptionValue(false),
-       "treat every binding as pure"},
-      {"remove_unused_functions", OptionType::Bool, OptionValue(false),
-       "also remove global functions the entry functions do not reach"},
-      {"entry_functions", OptionType::StringList,
-       OptionValue(std::vector<std::string>{"main"}),
-       "the entry functions for remove_unused_functions"}};
-  registration.factory = [](const PassOptions &options) -> Expected<Ref<Pass>> {
-    DeadCodeEliminationOptions dce;
-    dce.inlineOnce = options.getBool("inline_once");
-    dce.ignoreImpurity = options.getBool("ignore_impurity");
-    dce.removeUnusedFunctions = options.getBool("remove_unused_functions");
-    dce.entryFunctions = options.get("entry_functions").getList();
-    return createDeadCodeEliminationPass(std::move(dce));
-  };
-  return registration;
+static Expected<Ref<Pass>>
+createFoldConstantFromOptions(const PassOptions &options) {
+  return createFoldConstantPass(options.getBool("per_call"));
+}
+
+static Expected<Ref<Pass>>
+createBindParamsFromOptions(const PassOptions &options) {
+  BindParamsOptions bind;
+  bind.npz = options.getString("npz");
+  bind.dir = options.getString("dir");
+  bind.random = options.getBool("random");
+  int64_t seed = options.getInt("seed");
+  if (seed < 0)
+    return makeError("BindParams: seed must not be negative, got " +
+                     Twine(seed));
+  bind.seed = uint64_t(seed);
+  return createBindParamsPass(std::move(bind));
 }
 
 /// TVM's FoldScaleAxis: a Sequential of the scale folds (opt level 3) and
 /// FoldConstant (looked up by name), so at -O2 only FoldConstant runs.
-static PassRegistration foldScaleAxis() {
-  PassRegistration registration;
-  registration.name = "FoldScaleAxis";
-  registration.description =
-      "Sequential(BackwardFoldScaleAxis, ForwardFoldScaleAxis, FoldConstant): "
-      "fold per-channel "
-      "scales into weights, then fold the weights";
-  registration.factory = [](const PassOptions &) -> Expected<Ref<Pass>> {
-    Expected<Ref<Pass>> foldConstant =
-        PassRegistry::instance().create("FoldConstant");
-    if (!foldConstant)
-      return foldConstant.takeError();
-    return createSequential({createBackwardFoldScaleAxisPass(),
-                             createForwardFoldScaleAxisPass(),
-                             std::move(*foldConstant)},
-                            PassInfo("FoldScaleAxis", /*optLevel=*/0));
+static Expected<Ref<Pass>> createFoldScaleAxisSequential() {
+  Expected<Ref<Pass>> foldConstant = PassRegistry::instance().create(
+      getBuiltinPassName(BuiltinPass::FoldConstant));
+  if (!foldConstant)
+    return foldConstant.takeError();
+  return createSequential({createBackwardFoldScaleAxisPass(),
+                           createForwardFoldScaleAxisPass(),
+                           std::move(*foldConstant)},
+                          getBuiltinPassInfo(BuiltinPass::FoldScaleAxis));
+}
+
+/// A registry factory from a creator of either shape: with or without
+/// options, returning a pass or an Expected one.
+template <typename Creator>
+static std::function<Expected<Ref<Pass>>(const PassOptions &)>
+makeFactory(Creator creator) {
+  return [creator](const PassOptions &options) -> Expected<Ref<Pass>> {
+    if constexpr (std::is_invocable_v<Creator, const PassOptions &>)
+      return creator(options);
+    else
+      return creator();
   };
-  return registration;
+}
+
+//===----------------------------------------------------------------------===//
+// The rows of Passes.def
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct BuiltinPassRow {
+  StringLiteral name;
+  int optLevel;
+  StringLiteral description;
+};
+} // namespace
+
+static constexpr BuiltinPassRow kBuiltinPasses[] = {
+#define NNIR_PASS(NAME, OPT_LEVEL, CREATOR, DESCRIPTION)                       \
+  {#NAME, OPT_LEVEL, DESCRIPTION},
+#include "nnir/Transforms/Passes.def"
+};
+
+StringRef nnir::getBuiltinPassName(BuiltinPass pass) {
+  return kBuiltinPasses[unsigned(pass)].name;
+}
+
+PassInfo nnir::getBuiltinPassInfo(BuiltinPass pass,
+                                  std::vector<std::string> required) {
+  const BuiltinPassRow &row = kBuiltinPasses[unsigned(pass)];
+  PassInfo info(row.name, row.optLevel, std::move(required));
+  info.description = row.description.str();
+  return info;
+}
+
+/// The registrations of Passes.def, options included.
+static std::vector<PassRegistration> getBuiltinRegistrations() {
+  std::vector<PassRegistration> registrations;
+  auto find = [&](StringRef name) -> PassRegistration & {
+    return *llvm::find_if(registrations, [&](const PassRegistration &r) {
+      return r.name == name;
+    });
+  };
+#define NNIR_PASS(NAME, OPT_LEVEL, CREATOR, DESCRIPTION)                       \
+  registrations.push_back(                                                     \
+      {#NAME, DESCRIPTION, makeFactory(CREATOR), {}, /*origin=*/""});
+#define NNIR_PASS_OPTION(PASS, NAME, TYPE, DEFAULT, DESCRIPTION)               \
+  find(#PASS).options.push_back({#NAME, TYPE, DEFAULT, DESCRIPTION});
+#define NNIR_PASS_INT_OPTION(PASS, NAME, DEFAULT, MIN, MAX, DESCRIPTION)       \
+  find(#PASS).options.push_back({#NAME, OptionType::Int,                       \
+                                 OptionValue(int64_t(DEFAULT)), DESCRIPTION,   \
+                                 IntegerRange<int64_t>(MIN, MAX)});
+#include "nnir/Transforms/Passes.def"
+  return registrations;
+}
+
+/// The config keys the passes read.
+static void registerTransformConfigs() {
+  PassConfigRegistry &configs = PassConfigRegistry::instance();
+  configs.registerIntOption(kFuseOpsMaxDepthConfig,
+                            IntegerRange<int64_t>(1, INT64_MAX),
+                            "FuseOps: the largest number of nodes in one "
+                            "fused group (default 256)");
+  configs.registerOption(kFuseOpsLinkParamsConfig, OptionType::Bool,
+                         "FuseOps: keep constant arguments inside the "
+                         "primitive functions (default false)");
+
+  configs.registerIntOption(kFoldConstantMaxBytesConfig,
+                            IntegerRange<int64_t>(0, INT64_MAX),
+                            "FoldConstant: do not materialise a value "
+                            "larger than this and than its constant inputs "
+                            "(default 10 MiB)");
+  configs.registerIntOption(kFoldConstantMaxBufferBytesConfig,
+                            IntegerRange<int64_t>(0, INT64_MAX),
+                            "FoldConstant: leave unfolded what would need "
+                            "a buffer larger than this to evaluate "
+                            "(default 4 GiB)");
+  configs.registerIntOption(kFoldConstantMaxWorkConfig,
+                            IntegerRange<int64_t>(0, INT64_MAX),
+                            "FoldConstant: leave unfolded what would take "
+                            "more scalar operations than this to evaluate "
+                            "(default 2^34)");
 }
 
 void nnir::registerTransformPasses() {
   static std::once_flag once;
   std::call_once(once, [] {
-    add("InferType", "infer and record the type of every expression",
-        createInferTypePass);
-    add(deadCodeElimination());
-    add("EliminateCommonSubexpr",
-        "merge operator calls with equal attributes and equivalent "
-        "arguments",
-        createEliminateCommonSubexprPass);
-    add("SimplifyInference",
-        "rewrite batch_norm, dropout, layer/group/instance_norm and "
-        "l2_normalize into arithmetic for inference",
-        createSimplifyInferencePass);
-    add("SimplifyExpr",
-        "fold consecutive reshapes and transposes, identity arithmetic "
-        "and casts to the same type",
-        createSimplifyExprPass);
-    add("BackwardFoldScaleAxis",
-        "fold a per-channel multiply after conv2d/conv3d/dense into "
-        "the weights",
-        createBackwardFoldScaleAxisPass);
-
-    PassConfigRegistry &configs = PassConfigRegistry::instance();
-    configs.registerIntOption(kFuseOpsMaxDepthConfig,
-                              IntegerRange<int64_t>(1, INT64_MAX),
-                              "FuseOps: the largest number of nodes in one "
-                              "fused group (default 256)");
-    configs.registerOption(kFuseOpsLinkParamsConfig, OptionType::Bool,
-                           "FuseOps: keep constant arguments inside the "
-                           "primitive functions (default false)");
-
-    configs.registerIntOption(kFoldConstantMaxBytesConfig,
-                              IntegerRange<int64_t>(0, INT64_MAX),
-                              "FoldConstant: do not materialise a value "
-                              "larger than this and than its constant inputs "
-                              "(default 10 MiB)");
-    configs.registerIntOption(kFoldConstantMaxBufferBytesConfig,
-                              IntegerRange<int64_t>(0, INT64_MAX),
-                              "FoldConstant: leave unfolded what would need "
-                              "a buffer larger than this to evaluate "
-                              "(default 4 GiB)");
-    configs.registerIntOption(kFoldConstantMaxWorkConfig,
-                              IntegerRange<int64_t>(0, INT64_MAX),
-                              "FoldConstant: leave unfolded what would take "
-                              "more scalar operations than this to evaluate "
-                              "(default 2^34)");
-
-    PassRegistration fuseOps;
-    fuseOps.name = "FuseOps";
-    fuseOps.description = "group operator calls into primitive functions";
-    fuseOps.factory = [](const PassOptions &options) -> Expected<Ref<Pass>> {
-      return createFuseOpsPass(options.getInt("fuse_opt_level"));
-    };
-    fuseOps.options = {{"fuse_opt_level", OptionType::Int, OptionValue(-1),
-                        "0: every call its own primitive function; -1: the "
-                        "context's opt level",
-                        IntegerRange<int64_t>(-1, 3)}};
-    add(std::move(fuseOps));
-
-    PassRegistration foldConstant;
-    foldConstant.name = "FoldConstant";
-    foldConstant.description =
-        "evaluate constant subexpressions through the JIT";
-    foldConstant.factory =
-        [](const PassOptions &options) -> Expected<Ref<Pass>> {
-      return createFoldConstantPass(options.getBool("per_call"));
-    };
-    foldConstant.options = {{"per_call", OptionType::Bool, OptionValue(false),
-                             "evaluate every call on its own, as TVM does "
-                             "(the result is the same)"}};
-    add(std::move(foldConstant));
-
-    PassRegistration bindParams;
-    bindParams.name = "BindParams";
-    bindParams.description = "bind parameters of @main to constants";
-    bindParams.factory = [](const PassOptions &options) -> Expected<Ref<Pass>> {
-      BindParamsOptions bind;
-      bind.npz = options.getString("npz");
-      bind.dir = options.getString("dir");
-      bind.random = options.getBool("random");
-      int64_t seed = options.getInt("seed");
-      if (seed < 0)
-        return makeError("BindParams: seed must not be negative, got " +
-                         Twine(seed));
-      bind.seed = uint64_t(seed);
-      return createBindParamsPass(std::move(bind));
-    };
-    bindParams.options = {
-        {"npz", OptionType::String, OptionValue(std::string()),
-         "a NumPy .npz archive of arrays named after the parameters"},
-        {"dir", OptionType::String, OptionValue(std::string()),
-         "a directory of <param>.npy files"},
-        {"random", OptionType::Bool, OptionValue(false),
-         "bind every parameter but the first to values in [0.1, 1.0)"},
-        {"seed", OptionType::Int, OptionValue(int64_t(0)),
-         "the seed of random=true", IntegerRange<int64_t>(0, INT64_MAX)}};
-    add(std::move(bindParams));
-
-    add("ToANormalForm",
-        "bind every non-atomic expression to a let variable, once, in "
-        "the innermost scope covering its uses",
-        createToANormalFormPass);
-    add("ToGraphNormalForm", "replace let-bound variables by their values",
-        createToGraphNormalFormPass);
-
-    add("ForwardFoldScaleAxis",
-        "fold a per-channel multiply on the input of "
-        "conv2d/conv3d/dense into the weights",
-        createForwardFoldScaleAxisPass);
-    add(foldScaleAxis());
+    PassRegistry &registry = PassRegistry::instance();
+    for (PassRegistration &registration : getBuiltinRegistrations()) {
+      // A plugin or a test may have registered the name first: the registry
+      // keeps the first registration.
+      if (registry.lookup(registration.name))
+        continue;
+      std::string name = registration.name;
+      if (Error error = registry.registerPass(std::move(registration)))
+        report_fatal_error(Twine("Passes.def: built-in pass '") + name +
+                           "' does not register: " + toString(std::move(error)));
+    }
+    registerTransformConfigs();
   });
+}
+
+//===----------------------------------------------------------------------===//
+// The documentation's table
+//===----------------------------------------------------------------------===//
+
+void nnir::printBuiltinPassTable(raw_ostream &os) {
+  registerTransformPasses();
+  std::vector<const PassRegistration *> rows;
+  for (const BuiltinPassRow &row : kBuiltinPasses)
+    rows.push_back(PassRegistry::instance().lookup(row.name));
+  llvm::sort(rows, [](const PassRegistration *a, const PassRegistration *b) {
+    return a->name < b->name;
+  });
+  os << "| pass | kind | opt level | requires | options | description |\n"
+     << "|---|---|---|---|---|---|\n";
+  for (const PassRegistration *registration : rows) {
+    os << "| `" << registration->name << "` | ";
+    if (Expected<Ref<Pass>> pass =
+            PassRegistry::instance().create(registration->name)) {
+      const PassInfo &info = (*pass)->getInfo();
+      os << (isa<ModulePass>(**pass)     ? "module"
+             : isa<FunctionPass>(**pass) ? "function"
+                                         : "Sequential")
+         << " | " << info.optLevel << " | " << join(info.required, ", ");
+    } else {
+      os << "? | ? | ?";
+      consumeError(pass.takeError());
+    }
+    os << " | ";
+    ListSeparator sep;
+    for (const PassOptionInfo &option : registration->options) {
+      std::string value = option.defaultValue.str();
+      os << sep << "`" << option.name << "=" << (value.empty() ? "\"\"" : value)
+         << "`";
+    }
+    os << " | " << registration->description << " |\n";
+  }
 }

@@ -1,13 +1,12 @@
 //===- PatternUtils.cpp - Building and matching operator calls ------------===//
 //
 /// \file
-/// The builders and matchers of PatternUtils.h.
+/// The helpers of PatternUtils.h.
 //
 //===----------------------------------------------------------------------===//
 
 #include "PatternUtils.h"
 
-#include "nnir/Ops/Attrs.h"
 #include "nnir/Support/Diagnostics.h"
 
 #include <cassert>
@@ -38,57 +37,7 @@ const TensorType *patterns::getTensorType(const Expr *e) {
   return e ? dyn_cast_or_null<TensorType>(e->getCheckedType().get()) : nullptr;
 }
 
-Ref<Expr> patterns::makeCall(Op *op, ArrayRef<Ref<Expr>> args, Ref<Attrs> attrs,
-                             SMLoc loc) {
-  return Call::get(Ref<Expr>(op), args, std::move(attrs), loc);
-}
-
-Ref<Expr> patterns::makeBinary(const OpSet &ops, StringRef name, Ref<Expr> lhs,
-                               Ref<Expr> rhs, SMLoc loc) {
-  return makeCall(ops[name], {std::move(lhs), std::move(rhs)}, nullptr, loc);
-}
-
-Ref<Expr> patterns::makeUnary(const OpSet &ops, StringRef name, Ref<Expr> x,
-                              SMLoc loc) {
-  return makeCall(ops[name], {std::move(x)}, nullptr, loc);
-}
-
-Ref<Expr> patterns::makeReduce(const OpSet &ops, StringRef name, Ref<Expr> x,
-                               std::optional<std::vector<int64_t>> axes,
-                               bool keepdims, SMLoc loc) {
-  Ref<ReduceAttrs> attrs = ReduceAttrs::create();
-  attrs->axis = std::move(axes);
-  attrs->keepdims = keepdims;
-  return makeCall(ops[name], {std::move(x)}, std::move(attrs), loc);
-}
-
-Ref<Expr> patterns::makeVariance(const OpSet &ops, Ref<Expr> x, Ref<Expr> mean,
-                                 std::vector<int64_t> axes, bool keepdims,
-                                 SMLoc loc) {
-  Ref<VarianceAttrs> attrs = VarianceAttrs::create();
-  attrs->axis = std::move(axes);
-  attrs->keepdims = keepdims;
-  return makeCall(ops["variance"], {std::move(x), std::move(mean)},
-                  std::move(attrs), loc);
-}
-
-Ref<Expr> patterns::makeReshape(const OpSet &ops, Ref<Expr> x,
-                                std::vector<int64_t> newShape, SMLoc loc) {
-  Ref<ReshapeAttrs> attrs = ReshapeAttrs::create();
-  attrs->newshape = std::move(newShape);
-  return makeCall(ops["reshape"], {std::move(x)}, std::move(attrs), loc);
-}
-
-Ref<Expr> patterns::makeExpandDims(const OpSet &ops, Ref<Expr> x, int64_t axis,
-                                   int64_t numNewAxis, SMLoc loc) {
-  Ref<ExpandDimsAttrs> attrs = ExpandDimsAttrs::create();
-  attrs->axis = axis;
-  attrs->numNewaxis = numNewAxis;
-  return makeCall(ops["expand_dims"], {std::move(x)}, std::move(attrs), loc);
-}
-
-Ref<Expr> patterns::expandBiasToMatchAxis(const OpSet &ops, Ref<Expr> bias,
-                                          int64_t targetRank,
+Ref<Expr> patterns::expandBiasToMatchAxis(Ref<Expr> bias, int64_t targetRank,
                                           ArrayRef<int64_t> axes, SMLoc loc) {
   // Pad after the last axis up to the target rank, then between each pair
   // of neighbours, from the last pair to the first. (Relay pads one
@@ -98,8 +47,8 @@ Ref<Expr> patterns::expandBiasToMatchAxis(const OpSet &ops, Ref<Expr> bias,
     int64_t count = i == axes.size() ? targetRank - axes[i - 1] - 1
                                      : axes[i] - axes[i - 1] - 1;
     if (count > 0)
-      bias = makeExpandDims(ops, std::move(bias), static_cast<int64_t>(i),
-                            count, loc);
+      bias =
+          ops::expandDims(std::move(bias), static_cast<int64_t>(i), count, loc);
   }
   return bias;
 }

@@ -3,11 +3,12 @@
 /// \file
 /// Helpers the graph rewrites share (Relay's pattern_utils.h): an OpSet that
 /// looks up the operators a pass builds or matches once, with an error when
-/// one is not registered; typed access to a call's attribute record; builders
-/// of the arithmetic, reduction and shape calls that rewrites emit (each with
-/// its attribute record, so the result type-checks); Relay's
-/// ExpandBiasToMatchAxis; and IsEqualScalar. Private to the Transforms
-/// library.
+/// one is not registered; typed access to a call's attribute record; Relay's
+/// ExpandBiasToMatchAxis; and IsEqualScalar. Rewrites build calls with the
+/// operators' builders (nnir/Ops/Builders.h), which they share with the ONNX
+/// importer; a pass lists the operators it builds in its OpSet too, so a
+/// missing registration is its error rather than a builder's abort. Private
+/// to the Transforms library.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,13 +18,11 @@
 #include "nnir/IR/Expr.h"
 #include "nnir/IR/Op.h"
 #include "nnir/IR/Type.h"
+#include "nnir/Ops/Builders.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
-
-#include <optional>
-#include <vector>
 
 namespace nnir {
 namespace patterns {
@@ -54,35 +53,10 @@ template <typename AttrsT> const AttrsT *getAttrsAs(const Call &call) {
 /// The checked type of \p e as a tensor type, or null.
 const TensorType *getTensorType(const Expr *e);
 
-/// A call of \p op with \p args and \p attrs at \p loc.
-Ref<Expr> makeCall(Op *op, llvm::ArrayRef<Ref<Expr>> args,
-                   Ref<Attrs> attrs = nullptr, llvm::SMLoc loc = {});
-
-/// Builders of the calls rewrites emit; \p ops must hold the operator.
-Ref<Expr> makeBinary(const OpSet &ops, llvm::StringRef name, Ref<Expr> lhs,
-                     Ref<Expr> rhs, llvm::SMLoc loc = {});
-Ref<Expr> makeUnary(const OpSet &ops, llvm::StringRef name, Ref<Expr> x,
-                    llvm::SMLoc loc = {});
-/// `name(x, axis=axes, keepdims=keepdims)` for sum and mean; no axes means
-/// every axis.
-Ref<Expr> makeReduce(const OpSet &ops, llvm::StringRef name, Ref<Expr> x,
-                     std::optional<std::vector<int64_t>> axes, bool keepdims,
-                     llvm::SMLoc loc = {});
-/// `variance(x, mean, axis=axes, keepdims=keepdims)` (biased).
-Ref<Expr> makeVariance(const OpSet &ops, Ref<Expr> x, Ref<Expr> mean,
-                       std::vector<int64_t> axes, bool keepdims,
-                       llvm::SMLoc loc = {});
-Ref<Expr> makeReshape(const OpSet &ops, Ref<Expr> x,
-                      std::vector<int64_t> newShape, llvm::SMLoc loc = {});
-Ref<Expr> makeExpandDims(const OpSet &ops, Ref<Expr> x, int64_t axis,
-                         int64_t numNewAxis, llvm::SMLoc loc = {});
-
 /// Relay's ExpandBiasToMatchAxis: expands the dimensions of \p bias, whose
 /// axes are the (increasing) \p axes of a rank-\p targetRank tensor, with
-/// expand_dims so that it broadcasts against that tensor. \p ops must hold
-/// expand_dims.
-Ref<Expr> expandBiasToMatchAxis(const OpSet &ops, Ref<Expr> bias,
-                                int64_t targetRank,
+/// expand_dims so that it broadcasts against that tensor.
+Ref<Expr> expandBiasToMatchAxis(Ref<Expr> bias, int64_t targetRank,
                                 llvm::ArrayRef<int64_t> axes,
                                 llvm::SMLoc loc = {});
 

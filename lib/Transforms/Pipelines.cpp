@@ -9,13 +9,26 @@
 #include "nnir/Transforms/Pipelines.h"
 
 #include "nnir/Support/Diagnostics.h"
+#include "nnir/Transforms/Passes.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace llvm;
 using namespace nnir;
 
 StringRef nnir::getDefaultPipelineText() {
-  return "SimplifyInference,EliminateCommonSubexpr,FoldConstant,"
-         "FoldScaleAxis,SimplifyExpr,FoldConstant,DeadCodeElimination";
+  // Named through BuiltinPass, so a pass renamed in Passes.def cannot leave
+  // the pipeline behind.
+  using P = BuiltinPass;
+  static const std::string text = join(
+      map_range(ArrayRef<P>{P::SimplifyInference, P::EliminateCommonSubexpr,
+                            P::FoldConstant, P::FoldScaleAxis,
+                            P::SimplifyExpr, P::FoldConstant,
+                            P::DeadCodeElimination},
+                getBuiltinPassName),
+      ",");
+  return text;
 }
 
 Expected<ExpandedPipeline> nnir::expandDefaultPipelines(StringRef text) {

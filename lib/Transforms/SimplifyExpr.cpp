@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnir/Transforms/SimplifyExpr.h"
+#include "nnir/Transforms/Passes.h"
 
 #include "PatternUtils.h"
 
@@ -233,9 +234,7 @@ Expected<Ref<Expr>> nnir::simplifyExpr(Expr *expr, int64_t *numSimplified) {
 }
 
 Ref<Pass> nnir::createSimplifyExprPass() {
-  PassInfo info("SimplifyExpr", /*optLevel=*/0, {"InferType"});
-  info.description = "fold consecutive reshapes and transposes, identity "
-                     "arithmetic and casts to the same type";
+  PassInfo info = getBuiltinPassInfo(BuiltinPass::SimplifyExpr, {"InferType"});
   return createFunctionPass(
       [](Ref<Function> func, const IRModule &,
          PassContext &ctx) -> Expected<Ref<Function>> {

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnir/Transforms/SimplifyInference.h"
+#include "nnir/Transforms/Passes.h"
 
 #include "PatternUtils.h"
 
@@ -116,54 +117,47 @@ public:
   int64_t numRewritten = 0;
 
 private:
-  Ref<Expr> binary(StringRef name, Ref<Expr> lhs, Ref<Expr> rhs, SMLoc loc) {
-    return makeBinary(ops, name, std::move(lhs), std::move(rhs), loc);
-  }
-
   /// `data * scale + shift` (Relay's BatchNormToInferUnpack).
   Ref<Expr> batchNorm(const Call &call, const BatchNormAttrs &attrs,
                       const TensorType &type, SMLoc loc) {
     DataType dtype = type.getDType();
     Ref<Expr> varAddEps =
-        binary("add", call.getArg(4), makeEpsilon(dtype, attrs.epsilon), loc);
-    Ref<Expr> sqrtVar = makeUnary(ops, "sqrt", varAddEps, loc);
+        ops::add(call.getArg(4), makeEpsilon(dtype, attrs.epsilon), loc);
+    Ref<Expr> sqrtVar = ops::sqrt(varAddEps, loc);
     Ref<Expr> scale =
-        binary("divide", Constant::getScalar(dtype, 1.0), sqrtVar, loc);
+        ops::divide(Constant::getScalar(dtype, 1.0), sqrtVar, loc);
     if (attrs.scale)
-      scale = binary("multiply", scale, call.getArg(1), loc);
-    Ref<Expr> negMean = makeUnary(ops, "negative", call.getArg(3), loc);
-    Ref<Expr> shift = binary("multiply", negMean, scale, loc);
+      scale = ops::multiply(scale, call.getArg(1), loc);
+    Ref<Expr> negMean = ops::negative(call.getArg(3), loc);
+    Ref<Expr> shift = ops::multiply(negMean, scale, loc);
     if (attrs.center)
-      shift = binary("add", shift, call.getArg(2), loc);
+      shift = ops::add(shift, call.getArg(2), loc);
     int64_t rank = type.getRank();
     int64_t axis = normalizeAxis(attrs.axis, rank);
-    scale = expandBiasToMatchAxis(ops, scale, rank, {axis}, loc);
-    shift = expandBiasToMatchAxis(ops, shift, rank, {axis}, loc);
-    return binary("add", binary("multiply", call.getArg(0), scale, loc), shift,
-                  loc);
+    scale = expandBiasToMatchAxis(scale, rank, {axis}, loc);
+    shift = expandBiasToMatchAxis(shift, rank, {axis}, loc);
+    return ops::add(ops::multiply(call.getArg(0), scale, loc), shift, loc);
   }
 
   /// `(data - mean) / sqrt(variance + eps)` over \p axes.
   Ref<Expr> normalize(Ref<Expr> data, std::vector<int64_t> axes, double epsilon,
                       DataType dtype, SMLoc loc) {
-    Ref<Expr> mean = makeReduce(ops, "mean", data, axes, true, loc);
-    Ref<Expr> var = makeVariance(ops, data, mean, axes, true, loc);
-    Ref<Expr> denom = makeUnary(
-        ops, "sqrt", binary("add", var, makeEpsilon(dtype, epsilon), loc), loc);
-    return binary("divide", binary("subtract", data, mean, loc), denom, loc);
+    Ref<Expr> mean = ops::mean(data, axes, true, loc);
+    Ref<Expr> var = ops::variance(data, mean, axes, true, loc);
+    Ref<Expr> denom =
+        ops::sqrt(ops::add(var, makeEpsilon(dtype, epsilon), loc), loc);
+    return ops::divide(ops::subtract(data, mean, loc), denom, loc);
   }
 
   /// Multiplies by gamma and adds beta along \p axis, by the flags.
   Ref<Expr> scaleAndCenter(Ref<Expr> out, const Call &call, bool scale,
                            bool center, int64_t rank, int64_t axis, SMLoc loc) {
     if (scale)
-      out = binary(
-          "multiply", out,
-          expandBiasToMatchAxis(ops, call.getArg(1), rank, {axis}, loc), loc);
+      out = ops::multiply(
+          out, expandBiasToMatchAxis(call.getArg(1), rank, {axis}, loc), loc);
     if (center)
-      out = binary(
-          "add", out,
-          expandBiasToMatchAxis(ops, call.getArg(2), rank, {axis}, loc), loc);
+      out = ops::add(
+          out, expandBiasToMatchAxis(call.getArg(2), rank, {axis}, loc), loc);
     return out;
   }
 
@@ -217,10 +211,10 @@ private:
         reduced.push_back(i + 1);
       newShape.push_back(oldShape[i]);
     }
-    Ref<Expr> data = makeReshape(ops, call.getArg(0), std::move(newShape), loc);
+    Ref<Expr> data = ops::reshape(call.getArg(0), std::move(newShape), loc);
     Ref<Expr> out = normalize(data, std::move(reduced), attrs.epsilon,
                               type.getDType(), loc);
-    out = makeReshape(ops, out, std::move(oldShape), loc);
+    out = ops::reshape(out, std::move(oldShape), loc);
     return scaleAndCenter(out, call, attrs.scale, attrs.center, rank, axis,
                           loc);
   }
@@ -229,11 +223,10 @@ private:
                         const TensorType &type) {
     SMLoc loc = call.getLoc();
     const Ref<Expr> &data = call.getArg(0);
-    Ref<Expr> sqr = binary("multiply", data, data, loc);
-    Ref<Expr> sum =
-        binary("maximum", makeReduce(ops, "sum", sqr, attrs.axis, true, loc),
-               makeEpsilon(type.getDType(), attrs.eps), loc);
-    return binary("divide", data, makeUnary(ops, "sqrt", sum, loc), loc);
+    Ref<Expr> sqr = ops::multiply(data, data, loc);
+    Ref<Expr> sum = ops::maximum(ops::sum(sqr, attrs.axis, true, loc),
+                                 makeEpsilon(type.getDType(), attrs.eps), loc);
+    return ops::divide(data, ops::sqrt(sum, loc), loc);
   }
 
   OpSet ops;
@@ -253,9 +246,8 @@ Expected<Ref<Expr>> nnir::simplifyInference(Expr *expr, int64_t *numRewritten) {
 }
 
 Ref<Pass> nnir::createSimplifyInferencePass() {
-  PassInfo info("SimplifyInference", /*optLevel=*/0, {"InferType"});
-  info.description = "rewrite batch_norm, dropout, layer/group/instance_norm "
-                     "and l2_normalize into arithmetic for inference";
+  PassInfo info =
+      getBuiltinPassInfo(BuiltinPass::SimplifyInference, {"InferType"});
   return createFunctionPass(
       [](Ref<Function> func, const IRModule &,
          PassContext &ctx) -> Expected<Ref<Function>> {

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnir/Transforms/ToANormalForm.h"
+#include "nnir/Transforms/Passes.h"
 
 #include "nnir/IR/ExprMutator.h"
 #include "nnir/IR/Module.h"
@@ -379,9 +380,7 @@ Ref<Expr> nnir::toANormalForm(Expr *expr) {
 }
 
 Ref<Pass> nnir::createToANormalFormPass() {
-  PassInfo info("ToANormalForm", /*optLevel=*/1);
-  info.description = "bind every non-atomic expression to a let variable, "
-                     "once, in the innermost scope covering its uses";
+  PassInfo info = getBuiltinPassInfo(BuiltinPass::ToANormalForm);
   return createModulePass(
       [](Ref<IRModule> module, PassContext &) -> Expected<Ref<IRModule>> {
         std::vector<IRModule::Entry> updates;

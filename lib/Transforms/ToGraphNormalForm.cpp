@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnir/Transforms/ToGraphNormalForm.h"
+#include "nnir/Transforms/Passes.h"
 
 #include "nnir/IR/ExprMutator.h"
 #include "nnir/IR/Module.h"
@@ -64,8 +65,7 @@ Ref<Expr> nnir::toGraphNormalForm(Expr *expr) {
 }
 
 Ref<Pass> nnir::createToGraphNormalFormPass() {
-  PassInfo info("ToGraphNormalForm", /*optLevel=*/1);
-  info.description = "replace let-bound variables by their values";
+  PassInfo info = getBuiltinPassInfo(BuiltinPass::ToGraphNormalForm);
   return createFunctionPass(
       [](Ref<Function> func, const IRModule &,
          PassContext &) -> Expected<Ref<Function>> {

@@ -297,3 +297,34 @@ def test_threads_run_pipelines():
     assert counts == [25, 25]
     # Each thread had its own context stack.
     assert transform.PassContext.current().opt_level == 2
+
+
+def test_the_gil_is_released_while_cpp_passes_run():
+    """While a thread runs a long C++ pass, this thread runs Python: had the
+    pass kept the GIL, the loop below would not get to run at all."""
+    lines = ["def @main(%x: Tensor[(4), float32]) {"]
+    prev = "%x"
+    for i in range(20000):
+        lines.append("  %%%d = add(%s, multiply(%df, 2f));" % (i, prev, i % 7))
+        prev = "%%%d" % i
+    lines += ["  %s" % prev, "}"]
+    mod = nnir.parse("\n".join(lines))
+    started = threading.Event()
+
+    @transform.module_pass(opt_level=0)
+    def signal(mod, ctx):
+        started.set()
+        return mod
+
+    seq = transform.Sequential([signal, transform.InferType(),
+                                transform.FoldConstant(),
+                                transform.SimplifyExpr(),
+                                transform.DeadCodeElimination()])
+    thread = threading.Thread(target=lambda: seq(mod))
+    thread.start()
+    started.wait()
+    spins = 0
+    while thread.is_alive():
+        spins += 1
+    thread.join()
+    assert spins > 1000

@@ -1,5 +1,4 @@
-//===- Compute.h - Operator computes in the tensor-expression layer -*- C++
-//-*-===//
+//===- Compute.h - Operator computes in the TE layer -----------*- C++ -*-===//
 //
 /// \file
 /// An operator's compute says, once, how its outputs are computed from its
@@ -92,8 +91,17 @@ bool isReshapeLike(const Op *op);
 /// The compute of \p op, or null when it has none.
 const TECompute *getOpCompute(const Op *op);
 
-/// Attaches \p compute to the registered operator \p opName (registering
-/// the compute of an unknown operator is a programming error and asserts).
+/// Attaches \p compute to the registered operator \p opName. A name no
+/// operator has (a misspelt registration) is an error that suggests the
+/// closest names: "cannot attach a compute to 'nn.conv2dd': no such
+/// operator; did you mean 'nn.conv2d'?"; so is an empty compute.
+llvm::Error attachOpCompute(llvm::StringRef opName, TECompute compute);
+
+/// attachOpCompute() for registration code (the families'
+/// register...Computes(), called by registerAllOps(), and plugins): an
+/// error is a programming error, reported with llvm::report_fatal_error in
+/// every build, so a misspelt registration stops the tool at start-up
+/// instead of leaving the operator without a compute.
 void setOpCompute(llvm::StringRef opName, TECompute compute);
 
 /// An error for computes ("compute of <op>: ..." is added by the caller).

@@ -20,9 +20,15 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
 
+#include <array>
 #include <optional>
+#include <tuple>
+#include <type_traits>
 
 namespace nnir {
+
+/// What a relation returns: the call's type, or a located error.
+using RelationResult = llvm::Expected<Ref<Type>>;
 
 /// Argument \p index as a tensor type; \p name names it in the error
 /// ("expected a tensor for 'data', got (float32, float32)").
@@ -45,6 +51,96 @@ llvm::Expected<const AttrsT *> getAttrs(const Attrs *attrs,
     return typed;
   return ctx.error("expected attributes of type " + AttrsT::typeKey +
                    ", got " + (attrs ? attrs->getTypeKey() : "none"));
+}
+
+/// Argument \p index as a tensor of an integer (signed or unsigned) dtype,
+/// as Relay requires of indices ("expected an integer tensor for 'indices',
+/// got Tensor[(2), float32]").
+llvm::Expected<const TensorType *>
+getIndexTensorArg(llvm::ArrayRef<const Type *> args, unsigned index,
+                  llvm::StringRef name, const TypeRelationContext &ctx);
+
+//===----------------------------------------------------------------------===//
+// The relation adaptor
+//===----------------------------------------------------------------------===//
+
+/// How makeRelation() fetches one leading tensor argument: by the name its
+/// errors use, optionally of a fixed rank or of an integer dtype.
+struct TensorArgSpec {
+  TensorArgSpec(const char *name) : name(name) {}
+  llvm::StringRef name;
+  std::optional<unsigned> rank;
+  bool integer = false;
+};
+
+/// A tensor argument of rank \p rank (getTensorArgOfRank()).
+inline TensorArgSpec rankedArg(const char *name, unsigned rank) {
+  TensorArgSpec spec(name);
+  spec.rank = rank;
+  return spec;
+}
+
+/// A tensor argument of an integer dtype (getIndexTensorArg()).
+inline TensorArgSpec indexArg(const char *name) {
+  TensorArgSpec spec(name);
+  spec.integer = true;
+  return spec;
+}
+
+/// Argument \p index as \p spec says, with its standard error.
+llvm::Expected<const TensorType *>
+getSpecifiedTensorArg(llvm::ArrayRef<const Type *> args, unsigned index,
+                      const TensorArgSpec &spec,
+                      const TypeRelationContext &ctx);
+
+/// Adapts a typed relation to a TypeRelationFn, so the relation itself
+/// starts with what it computes: the adaptor fetches the attribute record
+/// as AttrsT (none when AttrsT is void) and the leading arguments as tensors
+/// by \p specs, in that order, and reports the standard errors (getAttrs(),
+/// getTensorArg()) once for every operator. \p fn is called as
+///   fn(const AttrsT *attrs, const TensorType *t0, ..., args, ctx)
+/// (without `attrs` when AttrsT is void); it still sees every argument type
+/// in `args` for arguments that are not leading tensors.
+///
+/// \code
+///   static RelationResult takeRelation(const TakeAttrs *params,
+///                                      const TensorType *data,
+///                                      const TensorType *indices,
+///                                      ArrayRef<const Type *> args,
+///                                      const TypeRelationContext &ctx);
+///   ... makeRelation<TakeAttrs>(takeRelation, "data", indexArg("indices"))
+/// \endcode
+template <typename AttrsT = void, typename Fn, typename... Specs>
+TypeRelationFn makeRelation(Fn fn, Specs... specs) {
+  constexpr size_t numTensors = sizeof...(Specs);
+  std::array<TensorArgSpec, numTensors> specList{TensorArgSpec(specs)...};
+  return [fn, specList](
+             llvm::ArrayRef<const Type *> args, const Attrs *attrs,
+             const TypeRelationContext &ctx) -> llvm::Expected<Ref<Type>> {
+    const AttrsT *typed = nullptr;
+    if constexpr (!std::is_void_v<AttrsT>) {
+      llvm::Expected<const AttrsT *> record = getAttrs<AttrsT>(attrs, ctx);
+      if (!record)
+        return record.takeError();
+      typed = *record;
+    }
+    std::array<const TensorType *, numTensors> tensors{};
+    for (size_t i = 0; i != numTensors; ++i) {
+      llvm::Expected<const TensorType *> tensor =
+          getSpecifiedTensorArg(args, i, specList[i], ctx);
+      if (!tensor)
+        return tensor.takeError();
+      tensors[i] = *tensor;
+    }
+    return std::apply(
+        [&](auto... t) -> llvm::Expected<Ref<Type>> {
+          if constexpr (std::is_void_v<AttrsT>)
+            return fn(t..., args, ctx);
+          else
+            return fn(typed, t..., args, ctx);
+        },
+        tensors);
+  };
 }
 
 /// A tensor type of \p shape and \p dtype, or an error when an extent is

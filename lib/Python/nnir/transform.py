@@ -67,6 +67,28 @@ def _wrap_class_pass(pass_cls, info, base, method):
     return PyPass
 
 
+def _pass_decorator(kind, base, method, pass_func, opt_level, name,
+                    required, traceable):
+    """module_pass and function_pass: `kind` is "module" or "function"."""
+    if opt_level is None:
+        raise ValueError(f"Please provide opt_level for the {kind} pass.")
+    required = _check_required(required)
+
+    def create(pass_arg):
+        info = PassInfo(opt_level, name if name else pass_arg.__name__,
+                        required, traceable)
+        if inspect.isclass(pass_arg):
+            return _wrap_class_pass(pass_arg, info, base, method)
+        if not callable(pass_arg):
+            raise TypeError("pass_func must be a callable for "
+                            f"{kind.capitalize()} pass")
+        return base(pass_arg, info)
+
+    if pass_func:
+        return create(pass_func)
+    return create
+
+
 def module_pass(pass_func=None, opt_level=None, name=None, required=None,
                 traceable=False):
     """A module pass from `pass_func(mod, ctx) -> IRModule`, or from a class
@@ -76,23 +98,8 @@ def module_pass(pass_func=None, opt_level=None, name=None, required=None,
 
     The function is given a shallow copy of the module, so the input never
     changes; returning that copy unchanged returns the input itself."""
-    if opt_level is None:
-        raise ValueError("Please provide opt_level for the module pass.")
-    required = _check_required(required)
-
-    def create(pass_arg):
-        info = PassInfo(opt_level, name if name else pass_arg.__name__,
-                        required, traceable)
-        if inspect.isclass(pass_arg):
-            return _wrap_class_pass(pass_arg, info, ModulePass,
-                                    "transform_module")
-        if not callable(pass_arg):
-            raise TypeError("pass_func must be a callable for Module pass")
-        return ModulePass(pass_arg, info)
-
-    if pass_func:
-        return create(pass_func)
-    return create
+    return _pass_decorator("module", ModulePass, "transform_module",
+                           pass_func, opt_level, name, required, traceable)
 
 
 def function_pass(pass_func=None, opt_level=None, name=None, required=None):
@@ -102,23 +109,8 @@ def function_pass(pass_func=None, opt_level=None, name=None, required=None):
     `transform_function(self, func, mod, ctx)`. `mod` is a shallow copy of
     the input module. When the pass changed something, InferType runs
     after it, as in TVM."""
-    if opt_level is None:
-        raise ValueError("Please provide opt_level for the function pass.")
-    required = _check_required(required)
-
-    def create(pass_arg):
-        info = PassInfo(opt_level, name if name else pass_arg.__name__,
-                        required)
-        if inspect.isclass(pass_arg):
-            return _wrap_class_pass(pass_arg, info, FunctionPass,
-                                    "transform_function")
-        if not callable(pass_arg):
-            raise TypeError("pass_func must be a callable for Function pass")
-        return FunctionPass(pass_arg, info)
-
-    if pass_func:
-        return create(pass_func)
-    return create
+    return _pass_decorator("function", FunctionPass, "transform_function",
+                           pass_func, opt_level, name, required, False)
 
 
 def PrintIR(header="", show_meta_data=False):

@@ -148,6 +148,20 @@ def nonzero():
                  [vi("x", [2])], [vi("y", None)])
 
 
+def hardswish_opset13():
+    # HardSwish is defined from opset 14.
+    return model([helper.make_node("HardSwish", ["x"], ["y"], name="hs")],
+                 [vi("x", [2])], [vi("y", None)], opset=13)
+
+
+def upsample_opset10():
+    # Upsample is deprecated in opset 10.
+    n = helper.make_node("Upsample", ["x", "scales"], ["y"], name="up")
+    return model([n], [vi("x", [1, 1, 2, 2])], [vi("y", None)],
+                 [arr("scales", np.array([1, 1, 2, 2], np.float32))],
+                 opset=10)
+
+
 def wrong_attr_type():
     # Softmax's axis must be an INT.
     n = helper.make_node("Softmax", ["x"], ["y"], name="sm", axis=1.5)
