@@ -4,7 +4,9 @@
 /// nnir.DiagnosticError (a ValueError) carries the rendered diagnostics of a
 /// parse, type or pass error, and the location of the first one as `file`,
 /// `line` and `column` attributes. Errors about attributes of an operator
-/// call are TypeErrors, as Python reports a bad keyword argument.
+/// call are TypeErrors, as Python reports a bad keyword argument. A Python
+/// exception raised inside a Python pass or instrument crosses the C++ pass
+/// infrastructure as a PythonError and comes out as itself.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,7 +28,110 @@ llvm::SourceMgr &python::getSourceMgr() {
   return *sourceMgr;
 }
 
+//===----------------------------------------------------------------------===//
+// Python objects and exceptions held by C++
+//===----------------------------------------------------------------------===//
+
+PyObjectRef::~PyObjectRef() {
+  if (!object)
+    return;
+  // After (or during) finalization, e.g. a static registry destroyed at
+  // exit, there is no interpreter to give the reference back to; asking
+  // PyGILState_Check then is no help either (it answers yes).
+  if (!Py_IsInitialized() || _Py_IsFinalizing()) {
+    object.release();
+    return;
+  }
+  if (PyGILState_Check()) {
+    object = py::object();
+    return;
+  }
+  // A pass run with the GIL released may drop the last reference.
+  py::gil_scoped_acquire gil;
+  object = py::object();
+}
+
+char PythonError::ID = 0;
+
+PythonError::PythonError(py::error_already_set &error)
+    : exception(sharePyObject(error.value())) {
+  // The traceback of the Python frames the exception left travels with it.
+  if (error.trace() && error.value().attr("__traceback__").is_none())
+    PyException_SetTraceback(error.value().ptr(), error.trace().ptr());
+  message = py::str(py::type::handle_of(error.value()).attr("__name__"))
+                .cast<std::string>();
+  std::string text = py::str(error.value()).cast<std::string>();
+  if (!text.empty())
+    message += ": " + text;
+}
+
+void PythonError::log(llvm::raw_ostream &os) const { os << message; }
+
+std::error_code PythonError::convertToErrorCode() const {
+  return llvm::inconvertibleErrorCode();
+}
+
+llvm::Error python::errorFromPython(py::error_already_set &error,
+                                    const std::string &note) {
+  py::object value = error.value();
+  if (!note.empty() && py::hasattr(value, "add_note")) {
+    try {
+      value.attr("add_note")(note);
+    } catch (py::error_already_set &) {
+      // A note is a courtesy; the exception itself is what matters.
+    }
+  }
+  return llvm::make_error<PythonError>(error);
+}
+
+/// The thread's pending exception (see setPendingPythonError).
+static SharedPyObject &getPendingPythonError() {
+  static thread_local SharedPyObject pending;
+  return pending;
+}
+
+void python::setPendingPythonError(const py::object &exception) {
+  getPendingPythonError() = sharePyObject(exception);
+}
+
+void python::clearPendingPythonError() { getPendingPythonError().reset(); }
+
+//===----------------------------------------------------------------------===//
+// DiagnosticError
+//===----------------------------------------------------------------------===//
+
 void python::throwDiagnostic(llvm::Error err) {
+  // A Python exception raised by a Python pass or instrument comes out as
+  // itself (its type, traceback and notes), whatever else went wrong after.
+  py::object raised;
+  err = llvm::handleErrors(
+      std::move(err),
+      [&](std::unique_ptr<PythonError> python) -> llvm::Error {
+        if (raised)
+          return llvm::Error(std::move(python));
+        raised = python->getException();
+        return llvm::Error::success();
+      });
+  SharedPyObject pending = std::move(getPendingPythonError());
+  if (!raised && pending && err) {
+    // The exception of a pass factory, whose error C++ turned into text:
+    // raise the exception itself, noted with where it happened.
+    raised = pending->get();
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    printErrors(std::move(err), getSourceMgr(), "nnir", os);
+    while (!os.str().empty() && text.back() == '\n')
+      text.pop_back();
+    if (py::hasattr(raised, "add_note"))
+      raised.attr("add_note")(text);
+    err = llvm::Error::success();
+  }
+  if (raised) {
+    llvm::consumeError(std::move(err));
+    PyErr_SetObject(reinterpret_cast<PyObject *>(Py_TYPE(raised.ptr())),
+                    raised.ptr());
+    throw py::error_already_set();
+  }
   DiagnosticException exception;
   // Note the first error's location and message, then render them all.
   struct Item {

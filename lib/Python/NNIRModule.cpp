@@ -29,6 +29,7 @@ PYBIND11_MODULE(_nnir, m) {
     registerTransformPasses();
   }
   populateErrors(m);
+  populateExecutor(m);
   populateTypes(m);
   populateAttrs(m);
   populateNumPy(m);
@@ -37,4 +38,7 @@ PYBIND11_MODULE(_nnir, m) {
   populateModule(m);
   populateParserPrinter(m);
   populateTransforms(m);
+  populatePasses(m);
+  populatePassContext(m);
+  populateInstruments(m);
 }

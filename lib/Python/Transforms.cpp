@@ -1,12 +1,9 @@
-//===- Transforms.cpp - Type inference, and a provisional pass runner -----===//
+//===- Transforms.cpp - Type inference ------------------------------------===//
 //
 /// \file
 /// infer_type() runs type inference on a module or an expression. The pass
-/// API proper (pass objects, PassContext, instruments, Python passes) is
-/// bound later, once the execution engine is handed in through the
-/// PassContext; until then _run_pipeline() runs pipeline text (nnir-opt's
-/// `--passes=` syntax) in the thread's current context, for the benchmark
-/// and tests only.
+/// API (pass objects, PassContext, instruments, Python passes) is in
+/// Pass.cpp, PassContext.cpp and Instruments.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,11 +11,7 @@
 
 #include "nnir/IR/Expr.h"
 #include "nnir/IR/Module.h"
-#include "nnir/Pass/Pass.h"
-#include "nnir/Pass/PassRegistry.h"
 #include "nnir/Transforms/InferType.h"
-
-#include "llvm/Support/SourceMgr.h"
 
 using namespace nnir;
 using namespace nnir::python;
@@ -39,12 +32,4 @@ void python::populateTransforms(py::module_ &m) {
       },
       py::arg("expr"), py::arg("mod") = nullptr,
       "The expression with every node's type inferred");
-  m.def(
-      "_run_pipeline",
-      [](Ref<IRModule> module, const std::string &pipeline) {
-        Ref<Pass> pass = unwrap(parsePassPipeline(pipeline, getSourceMgr()));
-        return unwrap(pass->run(std::move(module)));
-      },
-      py::arg("mod"), py::arg("pipeline"),
-      "Provisional: runs pipeline text on a module in the current context");
 }

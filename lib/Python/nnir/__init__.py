@@ -19,6 +19,18 @@ from .ir import (Attrs, Call, Constant, DictAttrs, Expr, FuncType, Function,
                  parse, parse_expr, structural_equal, structural_hash, var)
 from . import op
 from .expr_functor import ExprMutator, ExprVisitor
+from . import instrument
+from . import transform
 
-__all__ = ["DiagnosticError", "ExprMutator", "ExprVisitor", "has_onnx", "ir",
-           "op"] + ir.__all__
+__all__ = ["DiagnosticError", "ExprMutator", "ExprVisitor", "has_onnx",
+           "instrument", "ir", "op", "transform"] + ir.__all__
+
+# Running, importing, analyses and TVM's names (docs/Python.md).
+from . import analysis, expr_ops, frontend, passes, testing
+from .executor import Device, Executor, cpu, create_executor, device
+from .scope_builder import ScopeBuilder
+from .tvm_compat import install_as_tvm
+
+__all__ += ["Device", "Executor", "ScopeBuilder", "analysis", "cpu",
+            "create_executor", "device", "frontend", "install_as_tvm",
+            "testing"]
