@@ -319,6 +319,15 @@ Error PassContext::instrumentAfterPass(const IRModule &module,
 // Resources
 //===----------------------------------------------------------------------===//
 
+Ref<PassContext> PassContext::createNestedContext() const {
+  Ref<PassContext> nested = create();
+  for (const std::shared_ptr<PassInstrument> &instrument : instruments)
+    if (instrument->followsNestedPipelines())
+      nested->instruments.push_back(instrument);
+  nested->resources = resources;
+  return nested;
+}
+
 /// One resource: given, or made by its factory on first use.
 struct PassContext::ResourceSlot {
   std::mutex mutex;

@@ -606,3 +606,31 @@ TEST_F(PassContextTest, ResourceFactoryErrorIsReturnedToEveryCaller) {
   ctx->setResource(std::make_shared<Widget>());
   EXPECT_NE(cantFail(ctx->getResource<Widget>()), nullptr);
 }
+
+TEST_F(PassContextTest, NestedContextKeepsResourcesAndFollowingInstruments) {
+  struct Follower : PassInstrument {
+    Follower() : PassInstrument("follower") {}
+    bool followsNestedPipelines() const override { return true; }
+  };
+  auto follower = std::make_shared<Follower>();
+  auto printer = std::make_shared<PassInstrument>("printer");
+  Ref<PassContext> ctx = PassContext::create();
+  ctx->setOptLevel(3);
+  ctx->setDisabledPasses({"FuseOps"});
+  ctx->setInstruments({printer, follower});
+  int made = 0;
+  ctx->setResourceFactory<Widget>([&]() -> Expected<std::shared_ptr<Widget>> {
+    ++made;
+    return std::make_shared<Widget>();
+  });
+
+  Ref<PassContext> nested = ctx->createNestedContext();
+  EXPECT_EQ(nested->getOptLevel(), 2);
+  EXPECT_TRUE(nested->getDisabledPasses().empty());
+  ASSERT_EQ(nested->getInstruments().size(), 1u);
+  EXPECT_EQ(nested->getInstruments()[0], follower);
+  // One resource, made once, whichever context asks first.
+  std::shared_ptr<Widget> inner = cantFail(nested->getResource<Widget>());
+  EXPECT_EQ(cantFail(ctx->getResource<Widget>()), inner);
+  EXPECT_EQ(made, 1);
+}

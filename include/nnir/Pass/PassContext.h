@@ -126,6 +126,13 @@ public:
   void setInstruments(std::vector<std::shared_ptr<PassInstrument>> list) {
     instruments = std::move(list);
   }
+  /// A fresh context for a pipeline that a pass runs on its own behalf
+  /// (FoldConstant's evaluations): default settings (opt level 2, nothing
+  /// required or disabled, no config, no remark sink or warning handler),
+  /// this context's resources, and only the instruments that follow nested
+  /// pipelines (PassInstrument::followsNestedPipelines(): timing does, so
+  /// the work shows up under the pass; printing and verifying do not).
+  Ref<PassContext> createNestedContext() const;
   /// TVM's override_instruments: exits the current instruments, replaces
   /// them, enters the new ones (with the enter/exit failure semantics above).
   /// Works on any context, entered or not, including the thread default.
