@@ -74,6 +74,7 @@ bool GraphPartitioner::checkPath(unsigned src, unsigned sink, F fcond) {
   worklist.clear();
   for (const IndexedForwardGraph::Edge &edge : graph->getNode(src).outputs)
     worklist.push_back(edge.node);
+  // Hand-written: follows the IndexedForwardGraph's forward edges by index.
   while (!worklist.empty()) {
     unsigned node = worklist.pop_back_val();
     if (!visit(node))
@@ -93,6 +94,7 @@ void GraphPartitioner::commitFuse(unsigned src, unsigned sink) {
   resetVisited();
   worklist.clear();
   worklist.push_back(src);
+  // Hand-written: follows the IndexedForwardGraph's forward edges by index.
   while (!worklist.empty()) {
     unsigned node = worklist.pop_back_val();
     if (node == sink || !visit(node))
@@ -110,6 +112,7 @@ size_t GraphPartitioner::countFusedNodesWithNewChild(unsigned child,
   resetVisited();
   worklist.clear();
   worklist.push_back(child);
+  // Hand-written: follows the IndexedForwardGraph's forward edges by index.
   while (!worklist.empty()) {
     unsigned node = worklist.pop_back_val();
     if (node == sink || !visit(node))

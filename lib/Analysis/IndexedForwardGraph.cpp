@@ -1,7 +1,7 @@
 //===- IndexedForwardGraph.cpp - Dataflow graph for fusion ----------------===//
 //
 /// \file
-/// Builds the graph with an explicit stack: a node is created once all its
+/// Builds the graph with a PostOrderWalker: a node is created once all its
 /// children are (post-DFS order), and its incoming edges and the extern
 /// marks of its children are recorded at that moment.
 //
@@ -145,33 +145,17 @@ IndexedForwardGraph IndexedForwardGraph::create(Expr *root) {
     }
   };
 
-  struct Item {
-    Expr *expr;
-    bool expanded;
-  };
-  SmallVector<Item, 64> stack;
-  SmallVector<Expr *, 8> children;
-  stack.push_back({root, false});
-  while (!stack.empty()) {
-    Item &top = stack.back();
-    Expr *e = top.expr;
-    if (index.count(e)) {
-      stack.pop_back();
-      continue;
-    }
-    if (top.expanded) {
-      stack.pop_back();
-      addNode(e);
-      continue;
-    }
-    top.expanded = true;
-    // Pushed in reverse, so the children are numbered in evaluation order.
-    children.clear();
-    forEachGraphChild(e, [&](Expr *child) { children.push_back(child); });
-    for (Expr *child : llvm::reverse(children))
-      if (!index.count(child))
-        stack.push_back({child, false});
-  }
+  // The index is the memo; children are numbered in evaluation order.
+  PostOrderWalker walker(PostOrderWalker::Memo::Hooks);
+  walker.walk(
+      root,
+      [&](Expr *e) {
+        return index.count(e) ? WalkAction::Skip : WalkAction::Descend;
+      },
+      addNode,
+      [](Expr *e, SmallVectorImpl<Expr *> &children) {
+        forEachGraphChild(e, [&](Expr *child) { children.push_back(child); });
+      });
   markExtern(root);
   return graph;
 }

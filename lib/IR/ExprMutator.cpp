@@ -11,8 +11,6 @@
 
 #include "llvm/ADT/STLExtras.h"
 
-#include <algorithm>
-
 using namespace llvm;
 using namespace nnir;
 
@@ -32,11 +30,49 @@ Ref<Expr> ExprMutator::mutate(Expr *e) {
       return result;
     return e; // the walk failed before reaching e
   }
-  Ref<Expr> result = dispatch(e);
+  Ref<Expr> result = mutateAs(e, enter(e));
   if (failed)
     return e;
   memo[e] = result;
   return result;
+}
+
+Ref<Expr> ExprMutator::mutateAs(Expr *e, WalkAction action) {
+  assert(action != WalkAction::Interrupt &&
+         "a mutator's enter() must not interrupt; use fail()");
+  switch (action) {
+  case WalkAction::Skip:
+    return e;
+  case WalkAction::SkipChildren:
+    return rewriteUnchanged(e);
+  case WalkAction::Descend:
+  case WalkAction::Interrupt:
+    break;
+  }
+  return dispatch(e);
+}
+
+Ref<Expr> ExprMutator::rewriteUnchanged(Expr *e) {
+  switch (e->getKind()) {
+  case Expr::Kind::Call:
+    return rewriteCall(cast<Call>(e), cast<Call>(e));
+  case Expr::Kind::Tuple:
+    return rewriteTuple(cast<Tuple>(e), cast<Tuple>(e));
+  case Expr::Kind::TupleGetItem:
+    return rewriteTupleGetItem(cast<TupleGetItem>(e), cast<TupleGetItem>(e));
+  case Expr::Kind::Let:
+    return rewriteLet(cast<Let>(e), cast<Let>(e));
+  case Expr::Kind::If:
+    return rewriteIf(cast<If>(e), cast<If>(e));
+  case Expr::Kind::Function:
+    return rewriteFunction(cast<Function>(e), cast<Function>(e));
+  case Expr::Kind::Constant:
+  case Expr::Kind::Var:
+  case Expr::Kind::GlobalVar:
+  case Expr::Kind::Op:
+    break;
+  }
+  return dispatch(e); // a leaf has no children to skip
 }
 
 Expected<Ref<Expr>> ExprMutator::mutateOrError(Expr *e) {
@@ -75,39 +111,37 @@ Ref<Expr> ExprMutator::mutateChildren(Expr *e) {
 }
 
 void ExprMutator::expandDataflow(Expr *root) {
-  struct Item {
-    Expr *expr;
-    bool expanded;
+  auto argumentsFirst = [](Expr *e, SmallVectorImpl<Expr *> &children) {
+    forEachOperand(e, [&](Expr *child) { children.push_back(child); });
+    if (auto *call = dyn_cast<Call>(e))
+      children.push_back(call->getCallee().get());
   };
-  SmallVector<Item, 64> stack;
-  stack.push_back({root, false});
-  auto push = [&](Expr *child) {
-    if (child && !memo.count(child))
-      stack.push_back({child, false});
-  };
-  while (!stack.empty()) {
-    Item &top = stack.back();
-    Expr *e = top.expr;
-    // An expanded node can not have been mutated meanwhile (that would need
-    // a cycle); only first visits look it up.
-    if (!top.expanded && memo.count(e)) {
-      stack.pop_back();
-      continue;
-    }
-    if (top.expanded || !isDataflowNode(e)) {
-      stack.pop_back();
-      Ref<Expr> result = dispatch(e);
-      if (failed)
-        return;
-      memo[e] = std::move(result);
-      continue;
-    }
-    top.expanded = true;
-    // Children are pushed in reverse so that they are mutated in order.
-    size_t first = stack.size();
-    forEachChild(e, push);
-    std::reverse(stack.begin() + first, stack.end());
-  }
+  // The memo is the mutator's: a node is entered until it is mutated. Nodes
+  // that are not expanded here are mutated when they are reached.
+  PostOrderWalker walker(PostOrderWalker::Memo::Hooks);
+  walker.walk(
+      root,
+      [&](Expr *e) {
+        if (memo.count(e))
+          return WalkAction::Skip;
+        WalkAction action = enter(e);
+        if (action != WalkAction::Descend || !isDataflowNode(e)) {
+          Ref<Expr> result = mutateAs(e, action);
+          if (failed)
+            return WalkAction::Interrupt;
+          memo[e] = std::move(result);
+          return WalkAction::Skip;
+        }
+        return WalkAction::Descend;
+      },
+      [&](Expr *e) {
+        Ref<Expr> result = dispatch(e);
+        if (failed)
+          return WalkResult::interrupt();
+        memo[e] = std::move(result);
+        return WalkResult::advance();
+      },
+      calleeLast ? PostOrderWalker::ChildrenFn(argumentsFirst) : nullptr);
 }
 
 Ref<Var> ExprMutator::mutateBinder(Var *var) {
@@ -155,6 +189,14 @@ Ref<Expr> ExprMutator::visitLet(Let *let) {
     auto *next = dyn_cast<Let>(cur->getBody().get());
     if (!next || memo.count(next))
       break;
+    if (WalkAction action = enter(next); action != WalkAction::Descend) {
+      // Mutated here, so that enter() is called once.
+      Ref<Expr> result = mutateAs(next, action);
+      if (failed)
+        return let;
+      memo[next] = std::move(result);
+      break;
+    }
     cur = next;
   }
   // Bottom-up: the innermost body, then each let rebuilt around the result.
@@ -204,7 +246,12 @@ namespace {
 class PostOrderRewriter final : public ExprMutator {
 public:
   using Fn = function_ref<Expected<Ref<Expr>>(Expr *, Expr *)>;
-  explicit PostOrderRewriter(Fn fn) : fn(fn) {}
+  using EnterFn = function_ref<WalkAction(Expr *)>;
+  PostOrderRewriter(Fn fn, EnterFn enterFn) : fn(fn), enterFn(enterFn) {}
+
+  WalkAction enter(Expr *pre) override {
+    return enterFn ? enterFn(pre) : WalkAction::Descend;
+  }
 
   Ref<Expr> visitConstant(Constant *e) override { return call(e, e); }
   Ref<Expr> visitVar(Var *e) override { return call(e, e); }
@@ -240,21 +287,23 @@ private:
   }
 
   Fn fn;
+  EnterFn enterFn;
 };
 } // namespace
 
-Ref<Expr>
-nnir::rewritePostOrder(Expr *e,
-                       function_ref<Ref<Expr>(Expr *pre, Expr *post)> fn) {
+Ref<Expr> nnir::rewritePostOrder(
+    Expr *e, function_ref<Ref<Expr>(Expr *pre, Expr *post)> fn,
+    function_ref<WalkAction(Expr *pre)> enter) {
   auto infallible = [fn](Expr *pre, Expr *post) -> Expected<Ref<Expr>> {
     return fn(pre, post);
   };
-  PostOrderRewriter rewriter(infallible);
+  PostOrderRewriter rewriter(infallible, enter);
   return rewriter.mutate(e);
 }
 
 Expected<Ref<Expr>> nnir::rewritePostOrderOrError(
-    Expr *e, function_ref<Expected<Ref<Expr>>(Expr *pre, Expr *post)> fn) {
-  PostOrderRewriter rewriter(fn);
+    Expr *e, function_ref<Expected<Ref<Expr>>(Expr *pre, Expr *post)> fn,
+    function_ref<WalkAction(Expr *pre)> enter) {
+  PostOrderRewriter rewriter(fn, enter);
   return rewriter.mutateOrError(e);
 }

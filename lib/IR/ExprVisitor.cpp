@@ -9,8 +9,6 @@
 
 #include "nnir/IR/ExprVisitor.h"
 
-#include <algorithm>
-
 using namespace llvm;
 using namespace nnir;
 
@@ -26,41 +24,19 @@ void ExprVisitor::visit(Expr *e) {
 }
 
 void ExprVisitor::expandDataflow(Expr *root) {
-  struct Item {
-    Expr *expr;
-    bool expanded;
-  };
-  SmallVector<Item, 64> stack;
-  stack.push_back({root, false});
-  auto push = [&](Expr *child) {
-    if (child && !visited.count(child))
-      stack.push_back({child, false});
-  };
-  while (!stack.empty()) {
-    Item &top = stack.back();
-    Expr *e = top.expr;
-    if (top.expanded) {
-      stack.pop_back();
-      dispatch(e);
-      continue;
-    }
-    // A node is marked when it is first popped: a node being expanded can
-    // not be met again below itself (the graph has no cycles).
-    if (!visited.insert(e).second) {
-      stack.pop_back();
-      continue;
-    }
-    if (!isDataflowNode(e)) {
-      stack.pop_back();
-      dispatch(e);
-      continue;
-    }
-    top.expanded = true;
-    // Children are pushed in reverse so that they are visited in order.
-    size_t first = stack.size();
-    forEachChild(e, push);
-    std::reverse(stack.begin() + first, stack.end());
-  }
+  // The memo is `visited`, which subclasses may read and clear.
+  PostOrderWalker walker(PostOrderWalker::Memo::Hooks);
+  walker.walk(
+      root,
+      [&](Expr *e) {
+        if (!visited.insert(e).second)
+          return WalkAction::Skip;
+        if (isDataflowNode(e))
+          return WalkAction::Descend;
+        dispatch(e); // not expanded here
+        return WalkAction::Skip;
+      },
+      [&](Expr *e) { dispatch(e); });
 }
 
 void ExprVisitor::visitConstant(Constant *e) {}

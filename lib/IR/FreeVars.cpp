@@ -1,7 +1,7 @@
 //===- FreeVars.cpp - Free variables of an expression ---------------------===//
 //
 /// \file
-/// An iterative depth-first walk with explicit scope enter/exit events.
+/// A PostOrderWalker whose enter and exit hooks open and close scopes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,52 +18,39 @@ using namespace nnir;
 
 std::vector<Ref<Var>> nnir::getFreeVars(const Expr *root) {
   std::vector<Ref<Var>> result;
-  if (!root)
-    return result;
   DenseMap<const Var *, unsigned> bound;
   DenseSet<const Var *> reported;
-  DenseSet<const Expr *> visited;
-
-  // An entry either visits a node or (unbind != nullptr) leaves a scope.
-  struct Item {
-    const Expr *expr;
-    const Var *unbind;
+  // A node's binders are in scope from when it is entered until it is
+  // exited; every use of a variable is checked against them.
+  auto forEachBinder = [](Expr *e, auto fn) {
+    forEachChild(e, [&](Expr *child, ChildRole role) {
+      if (isBinder(role) && child)
+        fn(cast<Var>(child));
+    });
   };
-  SmallVector<Item, 64> stack;
-  stack.push_back({root, nullptr});
-  auto push = [&](const Expr *e) {
-    if (e)
-      stack.push_back({e, nullptr});
-  };
-  auto bind = [&](const Var *v) {
-    ++bound[v];
-    stack.push_back({nullptr, v});
-  };
-
-  while (!stack.empty()) {
-    Item item = stack.pop_back_val();
-    if (item.unbind) {
-      if (--bound[item.unbind] == 0)
-        bound.erase(item.unbind);
-      continue;
-    }
-    const Expr *e = item.expr;
-    if (auto *v = dyn_cast<Var>(e)) {
-      if (!bound.count(v) && reported.insert(v).second)
-        result.push_back(const_cast<Var *>(v));
-      continue;
-    }
-    if (!visited.insert(e).second)
-      continue;
-    // Binders first (their scope ends when the walk is back here), then
-    // the other children, pushed in reverse to be visited left to right.
-    SmallVector<Child, 4> children = getChildren(e);
-    for (const Child &child : children)
-      if (isBinder(child.role) && child.expr)
-        bind(cast<Var>(child.expr));
-    for (const Child &child : reverse(children))
-      if (!isBinder(child.role))
-        push(child.expr);
-  }
+  PostOrderWalker walker(PostOrderWalker::Memo::NodesButVars);
+  walker.walk(
+      const_cast<Expr *>(root),
+      [&](Expr *e) {
+        if (auto *v = dyn_cast<Var>(e)) {
+          if (!bound.count(v) && reported.insert(v).second)
+            result.push_back(v);
+          return WalkAction::Skip;
+        }
+        forEachBinder(e, [&](Var *v) { ++bound[v]; });
+        return WalkAction::Descend;
+      },
+      [&](Expr *e) {
+        forEachBinder(e, [&](Var *v) {
+          if (--bound[v] == 0)
+            bound.erase(v);
+        });
+      },
+      [](Expr *e, SmallVectorImpl<Expr *> &children) {
+        forEachChild(e, [&](Expr *child, ChildRole role) {
+          if (!isBinder(role))
+            children.push_back(child);
+        });
+      });
   return result;
 }

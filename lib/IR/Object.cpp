@@ -45,6 +45,7 @@ void Object::destroy(const Object *object) {
   }
   queue.draining = true;
   delete object;
+  // Hand-written: a queue of objects to free, not a walk of the graph.
   while (!queue.pending.empty()) {
     const Object *next = queue.pending.back();
     queue.pending.pop_back();

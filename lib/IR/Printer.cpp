@@ -667,6 +667,8 @@ void Printer::analyze(const Expr *root) {
     children.resize(children.size() + getNumChildren(info), kNoNode);
   };
   allocateChildren(nodes[0]);
+  // Hand-written: events between the children of a node (use counts and slots
+  // per edge, a let's line after its value) that enter/exit hooks do not give.
   while (!stack.empty()) {
     unsigned index = stack.back().node;
     unsigned childIndex = stack.back().next;

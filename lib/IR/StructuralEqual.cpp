@@ -171,6 +171,7 @@ bool EqualityChecker::matchVars(const Var *l, const Var *r, bool binding) {
 
 bool EqualityChecker::run(const Expr *lhs, const Expr *rhs) {
   push(lhs, rhs);
+  // Hand-written: walks two graphs in lockstep, node pairs on one stack.
   while (!stack.empty()) {
     auto [l, r] = stack.pop_back_val();
     if (!l || !r) {
@@ -481,6 +482,8 @@ unsigned Hasher::expand(const Expr *e) {
 
 hash_code Hasher::run(const Expr *root) {
   stack.push_back({root, -1});
+  // Hand-written: each use of a child hands its hash (null children too) to its
+  // user on a value stack.
   while (!stack.empty()) {
     Item &top = stack.back();
     const Expr *e = top.expr;

@@ -2,7 +2,7 @@
 //
 /// \file
 /// Indexed access to children, rebuilding a node with new children (and the
-/// rule for keeping its checked type), and the iterative walk.
+/// rule for keeping its checked type), and the iterative post-order walker.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,7 +11,7 @@
 #include "nnir/IR/Op.h"
 #include "nnir/IR/TypeRelation.h"
 
-#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
@@ -180,48 +180,83 @@ Ref<Expr> nnir::rebuildWithChildren(const Expr *e,
 // walk
 //===----------------------------------------------------------------------===//
 
-WalkResult nnir::walk(Expr *root, function_ref<WalkResult(Expr *)> fn,
-                      WalkOrder order) {
+WalkResult PostOrderWalker::walkImpl(Expr *root, EnterFn enter, ExitFn exit,
+                                     ChildrenFn getChildren) {
   if (!root)
     return WalkResult::advance();
+  // An item is a node to enter, or (entered) one to exit once the items
+  // above it, its children, are done.
   struct Item {
     Expr *expr;
-    bool expanded;
+    Expr *parent;
+    bool entered;
   };
   SmallVector<Item, 64> stack;
-  DenseSet<const Expr *> visited;
-  stack.push_back({root, false});
+  SmallVector<Expr *, 8> children;
+  auto memoized = [this](const Expr *e) {
+    return memo == Memo::Nodes ||
+           (memo == Memo::NodesButVars && !isa<Var>(e));
+  };
+  auto push = [&](Expr *child, Expr *parent) {
+    if (child && !(memoized(child) && visited.count(child)))
+      stack.push_back({child, parent, false});
+  };
+  stack.push_back({root, nullptr, false});
   while (!stack.empty()) {
-    Item item = stack.back();
-    if (item.expanded) {
+    Item &top = stack.back();
+    Expr *e = top.expr;
+    if (top.entered) {
       stack.pop_back();
-      if (fn(item.expr).wasInterrupted())
+      if (exit && exit(e).wasInterrupted())
         return WalkResult::interrupt();
       continue;
     }
-    // A node is marked when it is first met: the graph has no cycles, so a
-    // node being expanded cannot be met again below itself.
-    if (!visited.insert(item.expr).second) {
+    // A node is marked when it is entered: the graph has no cycles, so a
+    // node being walked cannot be reached again below itself, and copies
+    // of it lower on the stack are dropped when they come up.
+    if (memoized(e) && !visited.insert(e).second) {
       stack.pop_back();
       continue;
     }
-    if (order == WalkOrder::PreOrder) {
+    WalkAction action = enter ? enter(e, top.parent) : WalkAction::Descend;
+    switch (action) {
+    case WalkAction::Interrupt:
+      return WalkResult::interrupt();
+    case WalkAction::Skip:
       stack.pop_back();
-      WalkResult result = fn(item.expr);
-      if (result.wasInterrupted())
-        return result;
-      if (result.wasSkipped())
-        continue;
-    } else {
-      stack.back().expanded = true;
+      continue;
+    case WalkAction::SkipChildren:
+      stack.back().entered = true;
+      continue;
+    case WalkAction::Descend:
+      break;
     }
-    // Children are pushed in reverse so that they are visited in order.
+    stack.back().entered = true; // `top` dies with the first push
+    // Children are pushed in reverse so that they are walked in order.
+    if (getChildren) {
+      children.clear();
+      getChildren(e, children);
+      for (Expr *child : llvm::reverse(children))
+        push(child, e);
+      continue;
+    }
     size_t first = stack.size();
-    forEachChild(item.expr, [&](Expr *child) {
-      if (child && !visited.count(child))
-        stack.push_back({child, false});
-    });
+    forEachChild(e, [&](Expr *child) { push(child, e); });
     std::reverse(stack.begin() + first, stack.end());
   }
   return WalkResult::advance();
+}
+
+WalkResult nnir::walk(Expr *root, function_ref<WalkResult(Expr *)> fn,
+                      WalkOrder order) {
+  PostOrderWalker walker;
+  if (order == WalkOrder::PostOrder)
+    return walker.walk(root, nullptr, fn);
+  return walker.walk(root, [fn](Expr *e) {
+    WalkResult result = fn(e);
+    if (result.wasInterrupted())
+      return WalkAction::Interrupt;
+    return result.wasSkipped() ? WalkAction::SkipChildren
+                               : WalkAction::Descend;
+  });
 }

@@ -1,11 +1,11 @@
 //===- Verifier.cpp - Well-formedness of modules --------------------------===//
 //
 /// \file
-/// One iterative depth-first walk per function with scope enter / exit
-/// events. Node checks stop at the first problem, but the walk goes on to
-/// learn every binder, so that an earlier use of a variable out of scope can
-/// be told apart from a free variable and the first error in walk order is
-/// the one reported.
+/// One PostOrderWalker walk per function, whose enter and exit hooks open
+/// and close scopes. Node checks stop at the first problem, but the walk
+/// goes on to learn every binder, so that an earlier use of a variable out
+/// of scope can be told apart from a free variable and the first error in
+/// walk order is the one reported.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,13 +43,6 @@ public:
   Error run(const Expr *root);
 
 private:
-  /// An item of the walk: a node to visit (with the node using it), or the
-  /// end of a variable's scope.
-  struct Item {
-    const Expr *expr;
-    const Expr *user;
-    const Var *unbind;
-  };
   /// A variable met outside any scope that binds it.
   struct OutOfScopeUse {
     const Var *var;
@@ -62,7 +55,11 @@ private:
     uint64_t seq;
   };
 
-  void visit(const Expr *e, const Expr *user);
+  /// Checks \p e (used by \p user) and brings its binders into scope;
+  /// false if its children are not to be walked (a leaf or a node seen).
+  bool enter(const Expr *e, const Expr *user);
+  /// Ends the scope of the binders of the node entered last.
+  void exit();
   /// Checks the node-local properties of \p e; records the first problem.
   void check(const Expr *e);
   void checkCall(const Call *call);
@@ -74,7 +71,6 @@ private:
   /// Describes the first problem of \p type, or returns "".
   std::string describeTypeProblem(const Type *type);
   void bind(const Var *var, const Expr *binder);
-  void pushChild(const Expr *child, const Expr *user, StringRef what);
 
   void error(const Expr *at, const Twine &message);
   void error(SMLoc loc, const Twine &message);
@@ -87,8 +83,11 @@ private:
   bool allowFreeVars;
   SMLoc fallbackLoc;
 
-  SmallVector<Item, 64> stack;
   DenseSet<const Expr *> visited;
+  /// The variables in scope by binder, innermost last, and where the
+  /// binders of each entered node begin.
+  SmallVector<const Var *, 16> scopeVars;
+  SmallVector<unsigned, 64> scopeBegins;
   DenseMap<const Var *, unsigned> inScope;
   DenseSet<const Var *> bound;
   DenseSet<const Type *> validTypes;
@@ -112,17 +111,25 @@ Error VerifierImpl::run(const Expr *root) {
   if (!root)
     return makeError("expression is null");
   fallbackLoc = root->getLoc();
-  stack.push_back({root, nullptr, nullptr});
-  while (!stack.empty()) {
-    Item item = stack.pop_back_val();
-    ++seq;
-    if (item.unbind) {
-      if (--inScope[item.unbind] == 0)
-        inScope.erase(item.unbind);
-      continue;
-    }
-    visit(item.expr, item.user);
-  }
+  // The memo is ours: only shared nodes are remembered, and a variable is
+  // checked at every use.
+  PostOrderWalker walker(PostOrderWalker::Memo::Hooks);
+  walker.walk(
+      const_cast<Expr *>(root),
+      [&](Expr *e, Expr *user) {
+        ++seq;
+        return enter(e, user) ? WalkAction::Descend : WalkAction::Skip;
+      },
+      [&](Expr *) {
+        ++seq;
+        exit();
+      },
+      [](Expr *e, SmallVectorImpl<Expr *> &children) {
+        forEachChild(e, [&](Expr *child, ChildRole role) {
+          if (!isBinder(role))
+            children.push_back(child);
+        });
+      });
 
   // The first use out of scope that is an error, if it comes before the
   // first node error.
@@ -145,15 +152,6 @@ Error VerifierImpl::run(const Expr *root) {
   return Error::success();
 }
 
-void VerifierImpl::pushChild(const Expr *child, const Expr *user,
-                             StringRef what) {
-  if (!child) {
-    error(user, Expr::getKindName(user->getKind()) + " has a null " + what);
-    return;
-  }
-  stack.push_back({child, user, nullptr});
-}
-
 void VerifierImpl::bind(const Var *var, const Expr *binder) {
   if (!bound.insert(var).second) {
     error(binder, "variable " + varName(var) + " is bound more than once");
@@ -162,18 +160,26 @@ void VerifierImpl::bind(const Var *var, const Expr *binder) {
   if (const Type *annotation = var->getTypeAnnotation().get())
     checkType(annotation, var, "type annotation of " + varName(var));
   ++inScope[var];
-  stack.push_back({nullptr, nullptr, var});
+  scopeVars.push_back(var);
 }
 
-void VerifierImpl::visit(const Expr *e, const Expr *user) {
+void VerifierImpl::exit() {
+  unsigned begin = scopeBegins.pop_back_val();
+  for (const Var *var : drop_begin(scopeVars, begin))
+    if (--inScope[var] == 0)
+      inScope.erase(var);
+  scopeVars.truncate(begin);
+}
+
+bool VerifierImpl::enter(const Expr *e, const Expr *user) {
   if (auto *var = dyn_cast<Var>(e)) {
     if (inScope.count(var) || !reportedOutOfScope.insert(var).second)
-      return;
+      return false;
     SMLoc loc = user && user->getLoc().isValid() ? user->getLoc()
                 : var->getLoc().isValid()        ? var->getLoc()
                                                  : fallbackLoc;
     outOfScope.push_back({var, loc, seq});
-    return;
+    return false;
   }
   // One GlobalVar node stands for every use of a global (and the parser
   // gives it the location of the first mention), so an undefined global is
@@ -182,18 +188,18 @@ void VerifierImpl::visit(const Expr *e, const Expr *user) {
     if (module && !module->contains(global->getName()))
       error(user && user->getLoc().isValid() ? user->getLoc() : locOf(global),
             "undefined global @" + global->getName());
-    return;
+    return false;
   }
   // A node with a single reference is reached once; only shared nodes need
   // remembering.
   if (e->getRefCount() > 1 && !visited.insert(e).second)
-    return;
+    return false;
   if (!firstError)
     check(e);
 
-  // Binders first (a binder's end-of-scope event is pushed before its
-  // scope), then the other children, pushed in reverse so that they are
-  // visited in order.
+  // Binders first, then the null operands, last first (the walk used to
+  // push them in reverse, and the first error is the one reported).
+  scopeBegins.push_back(scopeVars.size());
   SmallVector<Child, 4> children = getChildren(e);
   for (const Child &child : children) {
     if (!isBinder(child.role))
@@ -205,8 +211,10 @@ void VerifierImpl::visit(const Expr *e, const Expr *user) {
       bind(cast<Var>(child.expr), e);
   }
   for (const Child &child : reverse(children))
-    if (!isBinder(child.role))
-      pushChild(child.expr, e, getChildRoleName(child.role));
+    if (!isBinder(child.role) && !child.expr)
+      error(e, Expr::getKindName(e->getKind()) + " has a null " +
+                   getChildRoleName(child.role));
+  return true;
 }
 
 std::string VerifierImpl::describeTypeProblem(const Type *type) {
@@ -346,7 +354,7 @@ void VerifierImpl::check(const Expr *e) {
   case Expr::Kind::Op:
     return;
   case Expr::Kind::GlobalVar:
-    return; // Checked where it is used (see visit()).
+    return; // Checked where it is used (see enter()).
   case Expr::Kind::Constant: {
     auto *constant = cast<Constant>(e);
     const NDArray &data = constant->getData();

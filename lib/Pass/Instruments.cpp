@@ -248,6 +248,8 @@ getProfileToRender(const ThreadProfile *profile) {
 /// passes, the sum of all of them).
 template <typename Fn>
 static void walkProfile(const ProfileNode &root, double totalUs, Fn fn) {
+  // Hand-written: a walk of the pass profile tree, not of the expression
+  // graph.
   SmallVector<RenderItem, 16> stack;
   for (const auto &child : reverse(root.children))
     stack.push_back({child.get(), 0, totalUs});
@@ -717,26 +719,27 @@ static std::string describeNode(const Expr *e) {
 
 Error nnir::verifyCheckedTypes(const IRModule &module) {
   DenseSet<const Expr *> seen;
-  SmallVector<const Expr *, 64> stack;
   for (const IRModule::Entry &entry : module.getFunctions()) {
-    stack.push_back(entry.func.get());
-    while (!stack.empty()) {
-      const Expr *e = stack.pop_back_val();
-      // A node held by one reference has one user, which reaches it once:
-      // only shared nodes need the set (as in the verifier).
-      if (!e || (e->getRefCount() > 1 && !seen.insert(e).second))
-        continue;
-      if (!isa<Op, GlobalVar>(e) && !e->getCheckedType()) {
-        SMLoc loc = e->getLoc().isValid() ? e->getLoc() : entry.func->getLoc();
-        return makeError(
-            loc, "the module claims valid types but " + describeNode(e) +
-                     " in @" + entry.var->getName() + " has no checked type");
-      }
-      // Pushed last to first, so that the first untyped node in source
-      // order is reported.
-      SmallVector<const Expr *, 4> children;
-      forEachChild(e, [&](const Expr *child) { children.push_back(child); });
-      stack.append(children.rbegin(), children.rend());
+    const Expr *untyped = nullptr;
+    // Pre-order, so that the first untyped node in source order is
+    // reported. The memo is ours: a node held by one reference has one
+    // user, which reaches it once, so only shared nodes need the set (as in
+    // the verifier).
+    PostOrderWalker walker(PostOrderWalker::Memo::Hooks);
+    walker.walk(entry.func.get(), [&](Expr *e) {
+      if (e->getRefCount() > 1 && !seen.insert(e).second)
+        return WalkAction::Skip;
+      if (isa<Op, GlobalVar>(e) || e->getCheckedType())
+        return WalkAction::Descend;
+      untyped = e;
+      return WalkAction::Interrupt;
+    });
+    if (untyped) {
+      SMLoc loc = untyped->getLoc().isValid() ? untyped->getLoc()
+                                              : entry.func->getLoc();
+      return makeError(loc, "the module claims valid types but " +
+                                describeNode(untyped) + " in @" +
+                                entry.var->getName() + " has no checked type");
     }
   }
   return Error::success();

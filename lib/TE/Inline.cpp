@@ -181,6 +181,7 @@ void te::visit(const Expr &e, function_ref<void(const ExprNode *)> fn) {
       stack.push_back(c.get());
   };
   seen.insert(e.get());
+  // Hand-written: a TE expression tree, not the graph IR.
   while (!stack.empty()) {
     const ExprNode *n = stack.pop_back_val();
     fn(n);

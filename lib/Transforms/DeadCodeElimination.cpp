@@ -52,8 +52,8 @@ bool isFirstOrder(const Expr *e) {
   return !isa_and_nonnull<FuncType>(e->getCheckedType().get());
 }
 
-/// Computes the purity of every let-bound value of a module, with an
-/// explicit stack of frames (a node and the step it is at).
+/// Computes the purity of every let-bound value of a module, with a
+/// PostOrderWalker.
 class PurityAnalysis {
 public:
   explicit PurityAnalysis(const IRModule &module) : module(module) {}
@@ -74,9 +74,11 @@ public:
   }
 
 private:
+  /// A node whose children are being evaluated, and how many of them the
+  /// walk reached.
   struct Frame {
     Expr *expr;
-    unsigned step;
+    unsigned childrenReached;
   };
 
   /// The purity of an evaluated node (variables and globals are read from
@@ -104,151 +106,137 @@ private:
     return memo.count(e);
   }
 
-  void push(Expr *e) {
-    if (!isDone(e))
-      stack.push_back({e, 0});
+  void evaluate(Expr *root) {
+    // The memo is ours (isDone). A global's child is its function, so a
+    // function is evaluated before its first reference.
+    PostOrderWalker walker(PostOrderWalker::Memo::Hooks);
+    walker.walk(
+        root, [&](Expr *e) { return enter(e); }, [&](Expr *e) { exit(e); },
+        [&](Expr *e, SmallVectorImpl<Expr *> &children) {
+          if (auto *global = dyn_cast<GlobalVar>(e)) {
+            children.push_back(module.lookup(global->getName()));
+            return;
+          }
+          forEachChild(e, [&](Expr *child, ChildRole role) {
+            if (!isBinder(role))
+              children.push_back(child);
+          });
+        });
   }
 
-  void evaluate(Expr *root) {
-    push(root);
-    while (!stack.empty()) {
-      Frame frame = stack.back();
-      Expr *e = frame.expr;
-      if (frame.step == 0 && isDone(e)) {
-        stack.pop_back();
-        continue;
-      }
-      stack.back().step = frame.step + 1;
-      switch (e->getKind()) {
-      case Expr::Kind::Constant:
-        finish(e, {true, true});
-        break;
-      case Expr::Kind::Op:
-        finish(e, {true, !isStatefulOp(cast<Op>(e))});
-        break;
-      case Expr::Kind::Var:
-        stack.pop_back(); // Never pushed: isDone.
-        break;
-      case Expr::Kind::GlobalVar: {
-        auto *global = cast<GlobalVar>(e);
-        Function *func = module.lookup(global->getName());
-        if (frame.step == 0) {
-          if (!func || func->hasNonZeroAttr(attr::kExtern)) {
-            // Externals are assumed call-impure (rule F).
-            globalPurity[global->getName()] = {true, false};
-            stack.pop_back();
-            break;
-          }
-          // A recursive reference sees the function as pure until its body
-          // says otherwise.
-          globalPurity[global->getName()] = {true, true};
-          push(func);
-          break;
-        }
-        globalPurity[global->getName()] = memo.lookup(func);
-        stack.pop_back();
-        break;
-      }
-      case Expr::Kind::Function: {
-        auto *func = cast<Function>(e);
-        if (frame.step == 0) {
-          // Higher-order parameters are assumed call-impure (rule B).
-          for (const Ref<Var> &param : func->getParams())
-            varPurity[param.get()] = {true, isFirstOrder(param.get())};
-          push(func->getBody().get());
-          break;
-        }
-        Purity body = get(func->getBody().get());
-        // A function value is pure; calling it is as pure as its body
-        // (rule A).
-        finish(e, {true, body.pureEval && body.pureCall});
-        break;
-      }
-      case Expr::Kind::Call: {
-        auto *call = cast<Call>(e);
-        if (frame.step == 0) {
-          for (const Ref<Expr> &arg : llvm::reverse(call->getArgs()))
-            push(arg.get());
-          push(call->getCallee().get());
-          break;
-        }
-        Purity callee = get(call->getCallee().get());
-        bool argsPure = llvm::all_of(call->getArgs(), [&](const Ref<Expr> &a) {
-          return get(a.get()).pureEval;
-        });
-        finish(e, {argsPure && callee.pureEval && callee.pureCall,
-                   isFirstOrder(call) || callee.pureCall});
-        break;
-      }
-      case Expr::Kind::Tuple: {
-        auto *tuple = cast<Tuple>(e);
-        if (frame.step == 0) {
-          for (const Ref<Expr> &field : llvm::reverse(tuple->getFields()))
-            push(field.get());
-          break;
-        }
-        // The call purity of the fields is lost (rule C).
-        finish(e, {llvm::all_of(tuple->getFields(),
-                                [&](const Ref<Expr> &f) {
-                                  return get(f.get()).pureEval;
-                                }),
-                   true});
-        break;
-      }
-      case Expr::Kind::TupleGetItem: {
-        auto *item = cast<TupleGetItem>(e);
-        if (frame.step == 0) {
-          push(item->getTuple().get());
-          break;
-        }
-        finish(e, {get(item->getTuple().get()).pureEval, isFirstOrder(item)});
-        break;
-      }
-      case Expr::Kind::If: {
-        auto *branch = cast<If>(e);
-        if (frame.step == 0) {
-          push(branch->getElse().get());
-          push(branch->getThen().get());
-          push(branch->getCond().get());
-          break;
-        }
-        Purity cond = get(branch->getCond().get());
-        Purity thenP = get(branch->getThen().get());
-        Purity elseP = get(branch->getElse().get());
-        finish(e, {cond.pureEval && thenP.pureEval && elseP.pureEval,
-                   thenP.pureCall && elseP.pureCall});
-        break;
-      }
-      case Expr::Kind::Let: {
-        auto *let = cast<Let>(e);
-        if (frame.step == 0) {
-          // A recursive function sees its own variable as call-pure until
-          // its value says otherwise.
-          varPurity[let->getVar().get()] = {true, true};
-          push(let->getValue().get());
-          break;
-        }
-        if (frame.step == 1) {
+  /// Evaluates a leaf, or prepares a node for its children.
+  WalkAction enter(Expr *e) {
+    // A let's variable takes its value's purity when the walk reaches the
+    // let's body.
+    if (!frames.empty())
+      if (auto *let = dyn_cast<Let>(frames.back().expr))
+        if (frames.back().childrenReached++ == 1)
           varPurity[let->getVar().get()] = get(let->getValue().get());
-          push(let->getBody().get());
-          break;
-        }
-        Purity value = varPurity[let->getVar().get()];
-        Purity body = get(let->getBody().get());
-        finish(e, {value.pureEval && body.pureEval, body.pureCall});
-        break;
+    if (isDone(e))
+      return WalkAction::Skip;
+    switch (e->getKind()) {
+    case Expr::Kind::Constant:
+      memo[e] = {true, true};
+      return WalkAction::Skip;
+    case Expr::Kind::Op:
+      memo[e] = {true, !isStatefulOp(cast<Op>(e))};
+      return WalkAction::Skip;
+    case Expr::Kind::GlobalVar: {
+      auto *global = cast<GlobalVar>(e);
+      Function *func = module.lookup(global->getName());
+      if (!func || func->hasNonZeroAttr(attr::kExtern)) {
+        // Externals are assumed call-impure (rule F).
+        globalPurity[global->getName()] = {true, false};
+        return WalkAction::Skip;
       }
-      }
+      // A recursive reference sees the function as pure until its body
+      // says otherwise.
+      globalPurity[global->getName()] = {true, true};
+      break;
+    }
+    case Expr::Kind::Function:
+      // Higher-order parameters are assumed call-impure (rule B).
+      for (const Ref<Var> &param : cast<Function>(e)->getParams())
+        varPurity[param.get()] = {true, isFirstOrder(param.get())};
+      break;
+    case Expr::Kind::Let:
+      // A recursive function sees its own variable as call-pure until its
+      // value says otherwise.
+      varPurity[cast<Let>(e)->getVar().get()] = {true, true};
+      break;
+    default:
+      break;
+    }
+    frames.push_back({e, 0});
+    return WalkAction::Descend;
+  }
+
+  /// Evaluates \p e from its evaluated children.
+  void exit(Expr *e) {
+    frames.pop_back();
+    switch (e->getKind()) {
+    case Expr::Kind::GlobalVar: {
+      auto *global = cast<GlobalVar>(e);
+      globalPurity[global->getName()] =
+          memo.lookup(module.lookup(global->getName()));
+      return;
+    }
+    case Expr::Kind::Function: {
+      Purity body = get(cast<Function>(e)->getBody().get());
+      // A function value is pure; calling it is as pure as its body
+      // (rule A).
+      memo[e] = {true, body.pureEval && body.pureCall};
+      return;
+    }
+    case Expr::Kind::Call: {
+      auto *call = cast<Call>(e);
+      Purity callee = get(call->getCallee().get());
+      bool argsPure = llvm::all_of(call->getArgs(), [&](const Ref<Expr> &a) {
+        return get(a.get()).pureEval;
+      });
+      memo[e] = {argsPure && callee.pureEval && callee.pureCall,
+                 isFirstOrder(call) || callee.pureCall};
+      return;
+    }
+    case Expr::Kind::Tuple:
+      // The call purity of the fields is lost (rule C).
+      memo[e] = {llvm::all_of(cast<Tuple>(e)->getFields(),
+                              [&](const Ref<Expr> &f) {
+                                return get(f.get()).pureEval;
+                              }),
+                 true};
+      return;
+    case Expr::Kind::TupleGetItem: {
+      auto *item = cast<TupleGetItem>(e);
+      memo[e] = {get(item->getTuple().get()).pureEval, isFirstOrder(item)};
+      return;
+    }
+    case Expr::Kind::If: {
+      auto *branch = cast<If>(e);
+      Purity cond = get(branch->getCond().get());
+      Purity thenP = get(branch->getThen().get());
+      Purity elseP = get(branch->getElse().get());
+      memo[e] = {cond.pureEval && thenP.pureEval && elseP.pureEval,
+                 thenP.pureCall && elseP.pureCall};
+      return;
+    }
+    case Expr::Kind::Let: {
+      auto *let = cast<Let>(e);
+      Purity value = varPurity[let->getVar().get()];
+      Purity body = get(let->getBody().get());
+      memo[e] = {value.pureEval && body.pureEval, body.pureCall};
+      return;
+    }
+    case Expr::Kind::Constant:
+    case Expr::Kind::Op:
+    case Expr::Kind::Var:
+      return; // Evaluated on entry.
     }
   }
 
-  void finish(Expr *e, Purity purity) {
-    memo[e] = purity;
-    stack.pop_back();
-  }
-
   const IRModule &module;
-  SmallVector<Frame, 64> stack;
+  /// The nodes whose children are being evaluated, innermost last.
+  SmallVector<Frame, 64> frames;
   DenseMap<const Expr *, Purity> memo;
   DenseMap<const Var *, Purity> varPurity;
   StringMap<Purity> globalPurity;
@@ -274,6 +262,9 @@ public:
 
   void count(Expr *root) {
     stack.push_back({root, 0});
+    // Hand-written: a liveness count, not a memoised walk: a node is visited up
+    // to twice, and a pure let value is reached through its variable's first
+    // use.
     while (!stack.empty()) {
       auto [e, level] = stack.pop_back_val();
       if (++visits[e] > 2)
@@ -400,6 +391,8 @@ public:
     for (const std::string &name : entries)
       if (reached.insert(name).second)
         worklist.push_back(name);
+    // Hand-written: a worklist of function names; each function is walked by
+    // the ExprVisitor.
     while (!worklist.empty()) {
       std::string name = worklist.pop_back_val();
       if (Function *func = module.lookup(name))

@@ -32,8 +32,11 @@
 
 #include "nnir/Transforms/InferType.h"
 
+#include "TypeSolver.h"
+
 #include "nnir/IR/ExprVisitor.h"
 #include "nnir/IR/Op.h"
+#include "nnir/IR/Traversal.h"
 #include "nnir/IR/TypeRelation.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -51,31 +54,6 @@ using namespace nnir;
 //===----------------------------------------------------------------------===//
 // Type helpers
 //===----------------------------------------------------------------------===//
-
-/// True if \p type is present and contains no IncompleteType.
-static bool isComplete(const Type *type) {
-  if (!type)
-    return false;
-  switch (type->getKind()) {
-  case Type::Kind::Tensor:
-    return true;
-  case Type::Kind::Incomplete:
-    return false;
-  case Type::Kind::Tuple:
-    for (const Ref<Type> &field : cast<TupleType>(type)->getFields())
-      if (!isComplete(field.get()))
-        return false;
-    return true;
-  case Type::Kind::Func: {
-    const auto *func = cast<FuncType>(type);
-    for (const Ref<Type> &param : func->getParams())
-      if (!isComplete(param.get()))
-        return false;
-    return isComplete(func->getResult());
-  }
-  }
-  return false;
-}
 
 /// True if \p type fits the partial \p annotation, where `_` stands for any
 /// type.
@@ -121,30 +99,16 @@ static bool hasType(const Expr *e, const Type *type) {
 /// The FuncType a function's annotations give, when its parameters and
 /// return type are all annotated with complete types; else null.
 static Ref<FuncType> getAnnotatedSignature(const Function *func) {
-  if (!isComplete(func->getRetType().get()))
+  if (!isCompleteType(func->getRetType().get()))
     return nullptr;
   SmallVector<Ref<Type>, 4> params;
   for (const Ref<Var> &param : func->getParams()) {
-    if (!param || !isComplete(param->getTypeAnnotation().get()))
+    if (!param || !isCompleteType(param->getTypeAnnotation().get()))
       return nullptr;
     params.push_back(param->getTypeAnnotation());
   }
   return FuncType::get(params, func->getRetType());
 }
-
-/// The deepest type inference builds. A tuple of a tuple of ... gets a type
-/// as deep as the chain of bindings that builds it, while every utility on
-/// types (printing, equality, hashing, the verifier) recurses on their
-/// nesting, and the parser reads printed types back only up to its nesting
-/// limit (1000 by default). Half that limit leaves room for the syntactic
-/// nesting around a printed type.
-static constexpr unsigned kMaxTypeDepth = 500;
-
-/// The deepest the solver follows types while unifying or substituting.
-/// Each type it builds is at most kMaxTypeDepth deep, but substituting the
-/// solution of one variable into another can nest deeper; such a solution
-/// is refused (it could not be printed) rather than followed without bound.
-static constexpr unsigned kMaxSolverDepth = 2 * kMaxTypeDepth;
 
 /// `%x`, for diagnostics.
 static std::string varName(const Var *var) {
@@ -179,21 +143,6 @@ struct VarBinder {
   std::string owner;
 };
 
-/// An operator call whose argument types are not all known, or a tuple
-/// projection of an operand not known to be a tuple: solved when the type
-/// variable it waits for is bound.
-struct Constraint {
-  /// The Call or TupleGetItem.
-  Expr *expr;
-  /// Argument types (a call) or the operand's type (a projection).
-  SmallVector<Ref<Type>, 4> args;
-  /// The typed arguments, for relations that read constant values.
-  SmallVector<Ref<Expr>, 4> typedArgs;
-  /// The variable standing for the node's type.
-  Ref<Type> result;
-  bool solved = false;
-};
-
 class TypeInferencer {
 public:
   /// \p module resolves GlobalVars (may be null for closed expressions).
@@ -224,21 +173,27 @@ public:
   Ref<GlobalVar> getTypedGlobal(StringRef name, const Ref<Type> &type);
 
 private:
-  /// A node being typed, how far its processing got, and whether more
-  /// than one reference to it exists (so that another user may reach it and
-  /// its result must be memoised).
+  /// A node whose children are being typed: whether more than one
+  /// reference to it exists (so that another user may reach it and its
+  /// result must be memoised), and how many of its children were reached.
   struct Frame {
     Expr *expr;
-    unsigned stage;
     bool shared;
+    unsigned childrenReached;
   };
 
   /// Walks \p root (global function \p globalName, or an expression when it
   /// is empty) once. Binders take their types from binderTypes when it has
   /// them; others without a complete annotation get type variables.
   Expected<Ref<Expr>> walk(Expr *root, StringRef globalName, SMLoc fallbackLoc);
-  /// Advances the frame at stack position \p index by one stage.
-  Error step(size_t index);
+  /// The walk's enter hook: types a leaf or a node typed already (\p action
+  /// is Skip), or checks a node's operands before its children are typed
+  /// (Descend).
+  Error enterNode(Expr *e, WalkAction &action);
+  /// Checks the operands of \p e and what it binds, before its children.
+  Error visitOperands(Expr *e);
+  /// The walk's exit hook: types \p e from its typed children.
+  Error exitNode(Expr *e);
   Error visitCall(Call *call);
   Error visitOpCall(Call *call, Op *op);
   Error visitTupleGetItem(TupleGetItem *item);
@@ -273,10 +228,6 @@ private:
   /// \p what: "tuple" or "function").
   Error checkTypeDepth(const Expr *e, const Type *type, StringRef what);
 
-  /// Pushes \p e for processing. Whether it is shared is decided here,
-  /// before the walk holds references of its own to it: a node held by one
-  /// reference has one user, which reaches it once.
-  void push(Expr *e) { stack.push_back({e, 0, e->getRefCount() > 1}); }
   /// Records \p typed as the typed form of the node being processed,
   /// \p e (\p e itself when it already had its type): its user takes it
   /// from the result stack; a shared node's is memoised for the others.
@@ -306,7 +257,7 @@ private:
   /// Like hasType, but never true for a type that still holds variables (an
   /// original node's `_` would compare equal to them).
   bool hasFinalType(const Expr *e, const Ref<Type> &type) {
-    return hasType(e, type.get()) && (!numVars || !mentionsVars(type.get()));
+    return hasType(e, type.get()) && !solver.mentionsVars(type.get());
   }
 
   /// The typed form of binder \p var (memoised when it was bound).
@@ -329,49 +280,6 @@ private:
   /// let-bound literal).
   const Function *getStaticCallee(const Expr *callee) const;
 
-  //===--------------------------------------------------------------------===//
-  // The solver
-  //===--------------------------------------------------------------------===//
-
-  /// A new type variable.
-  Ref<Type> freshVar() {
-    ++numVars;
-    return IncompleteType::get();
-  }
-  /// \p annotation with a fresh variable for every `_` (a fresh variable for
-  /// a missing annotation).
-  Ref<Type> instantiate(const Ref<Type> &annotation);
-  /// \p type with the variables bound at its head followed.
-  Ref<Type> head(Ref<Type> type) const;
-  /// Makes \p a and \p b equal, binding variables; false if they cannot be.
-  /// Without variables this is typesEqual.
-  bool unify(const Ref<Type> &a, const Ref<Type> &b);
-  bool unifyRec(const Ref<Type> &a, const Ref<Type> &b, unsigned depth);
-  bool bindTypeVar(const IncompleteType *var, const Ref<Type> &type);
-  bool occurs(const Type *var, const Type *type);
-  /// \p type with every bound variable substituted; null when the result
-  /// would be nested deeper than kMaxSolverDepth.
-  Ref<Type> resolve(const Ref<Type> &type);
-  Ref<Type> resolveRec(const Ref<Type> &type, unsigned depth,
-                       DenseMap<const Type *, Ref<Type>> &done);
-  /// An unbound variable in \p type (after substitution), or null.
-  const IncompleteType *findUnboundVar(const Type *type);
-  /// Whether \p type (as written, bindings not followed) holds variables.
-  bool mentionsVars(const Type *type) const {
-    return numVars && !isComplete(type);
-  }
-  /// \p type resolved as far as possible, for a message.
-  std::string describe(const Ref<Type> &type) {
-    Ref<Type> resolved = numVars ? resolve(type) : type;
-    return (resolved ? resolved : type)->str();
-  }
-
-  /// Adds a constraint and tries to solve it.
-  Error addConstraint(Constraint constraint);
-  /// Solves constraint \p id, or makes it wait for a variable.
-  Error solve(unsigned id);
-  /// Solves the constraints whose variables were bound.
-  Error drain();
   /// The errors for what the first walk left undetermined.
   Error checkSolved();
   /// Forgets the variables and their solutions.
@@ -382,8 +290,6 @@ private:
   const IRModule *module;
   StringMap<Ref<Type>> globalTypes;
   StringMap<Ref<GlobalVar>> typedGlobals;
-  /// Default attribute records of operators whose calls carry none.
-  DenseMap<const Op *, Ref<Attrs>> defaultAttrs;
   /// Type relations by operator (null: none registered).
   DenseMap<const Op *, const TypeRelationFn *> relations;
   /// The tensor types relations gave, by hash: a module has few distinct
@@ -405,7 +311,8 @@ private:
   DenseSet<const Var *> defining;
   /// Let variables bound to function literals, for diagnostics.
   DenseMap<const Var *, const Function *> letFunctions;
-  SmallVector<Frame, 64> stack;
+  /// The nodes whose children are being typed, innermost last.
+  SmallVector<Frame, 64> frames;
 
   /// The members of the group of global functions being inferred.
   SmallVector<GroupMember, 2> group;
@@ -419,18 +326,8 @@ private:
   /// solved type (second walk) or, in the first walk, its annotation with
   /// variables for the missing parts (recorded as a binder of \p kind).
   Ref<Type> getBinderType(Var *var, VarBinder::Kind kind, StringRef owner = "");
-  /// Type variables made in the current group; zero means the walk is plain
-  /// bottom-up checking.
-  unsigned numVars = 0;
-  /// Bound variables (IncompleteType -> its type).
-  DenseMap<const Type *, Ref<Type>> bindings;
-  std::vector<Constraint> constraints;
-  /// Constraints waiting for a variable to be bound.
-  DenseMap<const Type *, SmallVector<unsigned, 2>> waiters;
-  /// Constraints whose variable was bound.
-  SmallVector<unsigned, 8> ready;
-  /// Pairs already being unified (types may be DAGs).
-  DenseSet<std::pair<const Type *, const Type *>> unifying;
+  /// The variables, their solutions and the constraints waiting for them.
+  TypeSolver solver;
 
   StringRef globalName;
   const Expr *root = nullptr;
@@ -443,7 +340,7 @@ Ref<GlobalVar> TypeInferencer::getTypedGlobal(StringRef name,
   GlobalVar *entry = module ? module->getGlobalVar(name) : nullptr;
   SMLoc loc = entry ? entry->getLoc() : SMLoc();
   // Not cached while the type holds variables: the group is walked again.
-  if (mentionsVars(type.get()))
+  if (solver.mentionsVars(type.get()))
     return GlobalVar::get(name, loc, type);
   Ref<GlobalVar> &slot = typedGlobals[name];
   if (!slot) {
@@ -465,35 +362,93 @@ Expected<Ref<Expr>> TypeInferencer::walk(Expr *e, StringRef name, SMLoc loc) {
   globalName = name;
   root = e;
   fallbackLoc = loc;
-  stack.clear();
+  solver.setFallbackLoc(loc);
+  frames.clear();
   results.clear();
   defining.clear();
-  push(e);
-  while (!stack.empty()) {
-    // A shared node (and every variable) may have been typed through
-    // another user already.
-    Frame &top = stack.back();
-    if (top.stage == 0 && (top.shared || isa<Var, GlobalVar>(top.expr))) {
-      auto it = memo.find(top.expr);
-      if (it != memo.end()) {
-        results.push_back(it->second);
-        stack.pop_back();
-        continue;
-      }
-    }
-    if (Error err = step(stack.size() - 1))
-      return err;
-    if (!ready.empty())
-      if (Error err = drain())
-        return err;
-  }
+  // Each hook is one step of inference; the solver then solves what the
+  // step made solvable. The first error stops the walk.
+  Error failure = Error::success();
+  auto stepped = [&](Error err) {
+    if (!err && solver.hasReady())
+      err = solver.drain();
+    if (!err)
+      return true;
+    failure = std::move(err);
+    return false;
+  };
+  // The memo is ours (only shared nodes and binders are memoised), so the
+  // enter hook is asked at every use.
+  PostOrderWalker walker(PostOrderWalker::Memo::Hooks);
+  walker.walk(
+      e,
+      [&](Expr *node) {
+        WalkAction action = WalkAction::Skip;
+        return stepped(enterNode(node, action)) ? action
+                                                : WalkAction::Interrupt;
+      },
+      [&](Expr *node) {
+        return stepped(exitNode(node)) ? WalkResult::advance()
+                                       : WalkResult::interrupt();
+      },
+      // The operands; an operator callee is typed by its call.
+      [](Expr *node, SmallVectorImpl<Expr *> &children) {
+        forEachChild(node, [&](Expr *child, ChildRole role) {
+          if (!isBinder(role) && !isa<Op>(child))
+            children.push_back(child);
+        });
+      });
+  if (failure)
+    return failure;
   return results.pop_back_val();
 }
 
-Error TypeInferencer::step(size_t index) {
-  Expr *e = stack[index].expr;
-  unsigned stage = stack[index].stage++;
-  currentShared = stack[index].shared;
+Error TypeInferencer::enterNode(Expr *e, WalkAction &action) {
+  // A let's body is reached once its value is typed.
+  if (!frames.empty())
+    if (auto *let = dyn_cast<Let>(frames.back().expr))
+      if (frames.back().childrenReached++ == 1) {
+        if (Error err = visitLetValue(let))
+          return err;
+        if (solver.hasReady())
+          if (Error err = solver.drain())
+            return err;
+      }
+  // A shared node (and every variable) may have been typed through another
+  // user already. Whether a node is shared is known before the walk holds
+  // references of its own to it: a node held by one reference has one
+  // user, which reaches it once.
+  bool shared = e->getRefCount() > 1;
+  if (shared || isa<Var, GlobalVar>(e)) {
+    auto it = memo.find(e);
+    if (it != memo.end()) {
+      results.push_back(it->second);
+      return Error::success();
+    }
+  }
+  currentShared = shared;
+  switch (e->getKind()) {
+  case Expr::Kind::Constant:
+    finish(e, e);
+    return Error::success();
+  case Expr::Kind::Var:
+    return visitFreeVar(cast<Var>(e));
+  case Expr::Kind::GlobalVar:
+    return visitGlobalVar(cast<GlobalVar>(e), e);
+  case Expr::Kind::Op:
+    // Only a root can get here: operands are checked by their users.
+    return opAsValue(cast<Op>(e), e);
+  default:
+    break;
+  }
+  if (Error err = visitOperands(e))
+    return err;
+  frames.push_back({e, shared, 0});
+  action = WalkAction::Descend;
+  return Error::success();
+}
+
+Error TypeInferencer::visitOperands(Expr *e) {
   auto checkOperand = [&](const Ref<Expr> &operand) -> Error {
     if (!operand)
       return error(e, "a " + Expr::getKindName(e->getKind()) +
@@ -504,59 +459,63 @@ Error TypeInferencer::step(size_t index) {
       return opAsValue(op, e);
     return Error::success();
   };
-
   switch (e->getKind()) {
-  case Expr::Kind::Constant:
-    stack.pop_back();
-    finish(e, e);
-    return Error::success();
-  case Expr::Kind::Var:
-    stack.pop_back();
-    return visitFreeVar(cast<Var>(e));
-  case Expr::Kind::GlobalVar:
-    stack.pop_back();
-    return visitGlobalVar(cast<GlobalVar>(e), e);
-  case Expr::Kind::Op:
-    // Only a root can get here: operands are checked by their users.
-    return opAsValue(cast<Op>(e), e);
-
   case Expr::Kind::Call: {
     auto *call = cast<Call>(e);
-    if (stage == 0) {
-      const Ref<Expr> &callee = call->getCallee();
-      if (!callee)
-        return checkOperand(callee);
-      for (const Ref<Expr> &arg : call->getArgs())
-        if (Error err = checkOperand(arg))
-          return err;
-      // Reversed, so that the callee and then the arguments are typed in
-      // order (errors are reported in source order).
-      for (size_t i = call->getNumArgs(); i-- > 0;)
-        push(call->getArg(i).get());
-      // A call locates an unknown global better than the GlobalVar, which
-      // the parser shares between all references.
-      if (auto *global = dyn_cast<GlobalVar>(callee.get()))
-        if (Expected<Ref<Type>> type = getGlobalType(global, call); !type)
-          return type.takeError();
-      if (!isa<Op>(callee.get()))
-        push(callee.get());
-      return Error::success();
-    }
-    stack.pop_back();
-    return visitCall(call);
+    const Ref<Expr> &callee = call->getCallee();
+    if (!callee)
+      return checkOperand(callee);
+    for (const Ref<Expr> &arg : call->getArgs())
+      if (Error err = checkOperand(arg))
+        return err;
+    // A call locates an unknown global better than the GlobalVar, which
+    // the parser shares between all references.
+    if (auto *global = dyn_cast<GlobalVar>(callee.get()))
+      if (Expected<Ref<Type>> type = getGlobalType(global, call); !type)
+        return type.takeError();
+    return Error::success();
   }
+  case Expr::Kind::Let: {
+    auto *let = cast<Let>(e);
+    if (!let->getVar())
+      return error(e, "a Let has a null variable");
+    if (Error err = checkOperand(let->getValue()))
+      return err;
+    if (Error err = checkOperand(let->getBody()))
+      return err;
+    return visitLetBinder(let);
+  }
+  case Expr::Kind::Function: {
+    auto *func = cast<Function>(e);
+    if (Error err = checkOperand(func->getBody()))
+      return err;
+    return visitFunctionStart(func);
+  }
+  default:
+    break;
+  }
+  // Tuple, TupleGetItem and If: every child is an operand.
+  Error err = Error::success();
+  forEachChild(e, [&](Expr *child) {
+    if (!err)
+      err = checkOperand(child);
+  });
+  return err;
+}
 
+Error TypeInferencer::exitNode(Expr *e) {
+  currentShared = frames.pop_back_val().shared;
+  switch (e->getKind()) {
+  case Expr::Kind::Call:
+    return visitCall(cast<Call>(e));
+  case Expr::Kind::TupleGetItem:
+    return visitTupleGetItem(cast<TupleGetItem>(e));
+  case Expr::Kind::If:
+    return visitIf(cast<If>(e));
+  case Expr::Kind::Function:
+    return visitFunctionEnd(cast<Function>(e));
   case Expr::Kind::Tuple: {
     auto *tuple = cast<Tuple>(e);
-    if (stage == 0) {
-      for (const Ref<Expr> &field : tuple->getFields())
-        if (Error err = checkOperand(field))
-          return err;
-      for (size_t i = tuple->size(); i-- > 0;)
-        push(tuple->getField(i).get());
-      return Error::success();
-    }
-    stack.pop_back();
     SmallVector<Ref<Expr>, 4> fields;
     takeResults(tuple->size(), fields);
     SmallVector<Ref<Type>, 4> types;
@@ -572,42 +531,9 @@ Error TypeInferencer::step(size_t index) {
              [&] { return Tuple::get(fields, tuple->getLoc(), type); });
     return Error::success();
   }
-
-  case Expr::Kind::TupleGetItem: {
-    auto *item = cast<TupleGetItem>(e);
-    if (stage == 0) {
-      if (Error err = checkOperand(item->getTuple()))
-        return err;
-      push(item->getTuple().get());
-      return Error::success();
-    }
-    stack.pop_back();
-    return visitTupleGetItem(item);
-  }
-
   case Expr::Kind::Let: {
     auto *let = cast<Let>(e);
-    if (stage == 0) {
-      if (!let->getVar())
-        return error(e, "a Let has a null variable");
-      if (Error err = checkOperand(let->getValue()))
-        return err;
-      if (Error err = checkOperand(let->getBody()))
-        return err;
-      if (Error err = visitLetBinder(let))
-        return err;
-      push(let->getValue().get());
-      return Error::success();
-    }
-    if (stage == 1) {
-      if (Error err = visitLetValue(let))
-        return err;
-      push(let->getBody().get());
-      return Error::success();
-    }
-    stack.pop_back();
-    Var *var = let->getVar().get();
-    Ref<Expr> newVar = typedOf(var);
+    Ref<Expr> newVar = typedOf(let->getVar().get());
     Ref<Expr> body = results.pop_back_val();
     Ref<Expr> value = results.pop_back_val();
     const Ref<Type> &type = body->getCheckedType();
@@ -619,36 +545,8 @@ Error TypeInferencer::step(size_t index) {
     });
     return Error::success();
   }
-
-  case Expr::Kind::If: {
-    auto *ifExpr = cast<If>(e);
-    if (stage == 0) {
-      for (const Ref<Expr> *operand :
-           {&ifExpr->getCond(), &ifExpr->getThen(), &ifExpr->getElse()})
-        if (Error err = checkOperand(*operand))
-          return err;
-      push(ifExpr->getElse().get());
-      push(ifExpr->getThen().get());
-      push(ifExpr->getCond().get());
-      return Error::success();
-    }
-    stack.pop_back();
-    return visitIf(ifExpr);
-  }
-
-  case Expr::Kind::Function: {
-    auto *func = cast<Function>(e);
-    if (stage == 0) {
-      if (Error err = checkOperand(func->getBody()))
-        return err;
-      if (Error err = visitFunctionStart(func))
-        return err;
-      push(func->getBody().get());
-      return Error::success();
-    }
-    stack.pop_back();
-    return visitFunctionEnd(func);
-  }
+  default:
+    break;
   }
   return error(e, "unknown expression kind");
 }
@@ -658,6 +556,7 @@ unsigned TypeInferencer::getTypeDepth(const Type *root) {
   // when its children are.
   SmallVector<std::pair<const Type *, bool>, 16> work{{root, false}};
   SmallVector<const Type *, 8> children;
+  // Hand-written: a walk of the type DAG, not the expression graph.
   while (!work.empty()) {
     auto [type, expanded] = work.pop_back_val();
     if (!type || typeDepths.count(type))
@@ -698,7 +597,7 @@ Error TypeInferencer::bindVar(Var *var, Ref<Type> type) {
   // As in Relay, a missing (or `_`) annotation is filled in with the type.
   // Binders are memoised for their uses, not taken by a user.
   Ref<Type> annotation = var->getTypeAnnotation();
-  bool annotated = isComplete(annotation.get());
+  bool annotated = isCompleteType(annotation.get());
   Ref<Expr> typed;
   if (annotated && hasFinalType(var, type))
     typed = var;
@@ -713,11 +612,11 @@ Error TypeInferencer::bindVar(Var *var, Ref<Type> type) {
 Ref<Type> TypeInferencer::getBinderType(Var *var, VarBinder::Kind kind,
                                         StringRef owner) {
   const Ref<Type> &annotation = var->getTypeAnnotation();
-  if (isComplete(annotation.get()))
+  if (isCompleteType(annotation.get()))
     return annotation;
   auto [it, inserted] = binderTypes.try_emplace(var, nullptr);
   if (inserted) {
-    it->second = instantiate(annotation);
+    it->second = solver.instantiate(annotation);
     varBinders.push_back({var, kind, owner.str()});
   }
   return it->second;
@@ -766,7 +665,7 @@ Expected<Ref<Type>> TypeInferencer::getGlobalType(const GlobalVar *var,
         getBinderType(param.get(), VarBinder::Kind::Param, "@" + member->name));
   }
   member->placeholder =
-      FuncType::get(params, instantiate(member->func->getRetType()));
+      FuncType::get(params, solver.instantiate(member->func->getRetType()));
   globalTypes[name] = member->placeholder;
   return Ref<Type>(member->placeholder);
 }
@@ -802,18 +701,6 @@ const Function *TypeInferencer::getStaticCallee(const Expr *callee) const {
   return nullptr;
 }
 
-/// Runs \p relation for a call of \p op on arguments of \p argTypes.
-static Expected<Ref<Type>> runRelation(const TypeRelationFn &relation, Op *op,
-                                       ArrayRef<const Type *> argTypes,
-                                       const Attrs *attrs, SMLoc loc,
-                                       ArrayRef<Ref<Expr>> typedArgs) {
-  TypeRelationContext ctx{op->getName(), loc, typedArgs};
-  Expected<Ref<Type>> result = relation(argTypes, attrs, ctx);
-  if (result && !*result)
-    return ctx.error("the type relation gave no type");
-  return result;
-}
-
 Error TypeInferencer::visitOpCall(Call *call, Op *op) {
   SmallVector<Ref<Expr>, 4> args;
   takeResults(call->getNumArgs(), args);
@@ -832,31 +719,23 @@ Error TypeInferencer::visitOpCall(Call *call, Op *op) {
     return error(call, "operator '" + op->getName() + "' has no type relation");
 
   Ref<Type> type;
-  if (numVars &&
-      llvm::any_of(argTypes, [&](const Type *t) { return mentionsVars(t); })) {
+  if (solver.getNumVars() &&
+      llvm::any_of(argTypes,
+                   [&](const Type *t) { return solver.mentionsVars(t); })) {
     // Some argument type involves variables: the relation runs once they
     // are solved (now, if they already are).
-    Constraint constraint;
+    TypeConstraint constraint;
     constraint.expr = call;
+    constraint.relation = cached->second;
     for (const Ref<Expr> &arg : args)
       constraint.args.push_back(arg->getCheckedType());
     constraint.typedArgs = args;
-    constraint.result = type = freshVar();
-    if (Error err = addConstraint(std::move(constraint)))
+    constraint.result = type = solver.freshVar();
+    if (Error err = solver.addConstraint(std::move(constraint)))
       return err;
   } else {
-    const Attrs *attrs = call->getAttrs().get();
-    if (attrs && attrs->isDictAttrs() && cast<DictAttrs>(attrs)->empty())
-      attrs = nullptr;
-    if (!attrs && op->hasAttrsType()) {
-      Ref<Attrs> &defaults = defaultAttrs[op];
-      if (!defaults)
-        defaults = op->createDefaultAttrs();
-      attrs = defaults.get();
-    }
-    SMLoc loc = call->getLoc().isValid() ? call->getLoc() : fallbackLoc;
     Expected<Ref<Type>> result =
-        runRelation(*cached->second, op, argTypes, attrs, loc, args);
+        solver.runRelation(call, *cached->second, argTypes, args);
     if (!result)
       return result.takeError();
     type = internType(std::move(*result), argTypes);
@@ -899,17 +778,17 @@ Error TypeInferencer::visitCall(Call *call) {
     changed |= args[i] != call->getArg(i);
   }
   Ref<Type> calleeType = newCallee->getCheckedType();
-  if (numVars) {
-    calleeType = head(calleeType);
+  if (solver.getNumVars()) {
+    calleeType = solver.head(calleeType);
     if (isa<IncompleteType>(calleeType.get())) {
       // Calling something of unknown type: it is a function of the
       // argument types.
-      Ref<Type> funcType = FuncType::get(argTypes, freshVar());
+      Ref<Type> funcType = FuncType::get(argTypes, solver.freshVar());
       // It is fresh: only the occurs check can refuse it.
-      if (!unify(calleeType, funcType)) {
+      if (!solver.unify(calleeType, funcType)) {
         std::string types;
         for (const Ref<Type> &argType : argTypes)
-          types += (types.empty() ? "" : ", ") + describe(argType);
+          types += (types.empty() ? "" : ", ") + solver.describe(argType);
         return error(call, "cannot call " + describeCallee(callee) +
                                " with arguments of types (" + types +
                                "): its type would contain itself");
@@ -920,7 +799,8 @@ Error TypeInferencer::visitCall(Call *call) {
   const auto *funcType = dyn_cast<FuncType>(calleeType.get());
   if (!funcType)
     return error(call, "cannot call " + describeCallee(callee) +
-                           " of non-function type " + describe(calleeType));
+                           " of non-function type " +
+                           solver.describe(calleeType));
   std::string name = describeCallee(callee);
   if (funcType->getParams().size() != args.size())
     return makeArityError(name, funcType->getParams().size(), args.size(),
@@ -928,14 +808,14 @@ Error TypeInferencer::visitCall(Call *call) {
   const Function *staticCallee = getStaticCallee(callee);
   for (size_t i = 0, e = args.size(); i != e; ++i) {
     const Ref<Type> &paramType = funcType->getParams()[i];
-    if (unify(argTypes[i], paramType))
+    if (solver.unify(argTypes[i], paramType))
       continue;
     std::string param;
     if (staticCallee && i < staticCallee->getNumParams())
       param = " (parameter " + varName(staticCallee->getParam(i).get()) + ")";
     return error(call, "argument #" + Twine(i) + " of " + name + param +
-                           " has type " + describe(argTypes[i]) +
-                           ", expected " + describe(paramType));
+                           " has type " + solver.describe(argTypes[i]) +
+                           ", expected " + solver.describe(paramType));
   }
   const Ref<Type> &type = funcType->getResultRef();
   finishAs(call, changed, type, [&] {
@@ -948,25 +828,26 @@ Error TypeInferencer::visitTupleGetItem(TupleGetItem *item) {
   Ref<Expr> tuple = results.pop_back_val();
   Ref<Type> tupleType = tuple->getCheckedType();
   Ref<Type> type;
-  if (numVars && isa<IncompleteType>(head(tupleType).get())) {
-    Constraint constraint;
+  if (solver.getNumVars() &&
+      isa<IncompleteType>(solver.head(tupleType).get())) {
+    TypeConstraint constraint;
     constraint.expr = item;
     constraint.args.push_back(tupleType);
-    constraint.result = type = freshVar();
-    if (Error err = addConstraint(std::move(constraint)))
+    constraint.result = type = solver.freshVar();
+    if (Error err = solver.addConstraint(std::move(constraint)))
       return err;
   } else {
-    if (numVars)
-      tupleType = head(tupleType);
+    if (solver.getNumVars())
+      tupleType = solver.head(tupleType);
     const auto *fields = dyn_cast<TupleType>(tupleType.get());
     if (!fields)
       return error(item,
                    "tuple index applied to an operand of non-tuple type " +
-                       describe(tupleType));
+                       solver.describe(tupleType));
     if (item->getIndex() >= fields->size())
       return error(item, "tuple index " + Twine(item->getIndex()) +
                              " is out of range for a tuple of type " +
-                             describe(tupleType));
+                             solver.describe(tupleType));
     type = fields->getFields()[item->getIndex()];
   }
   finishAs(item, tuple != item->getTuple(), type, [&] {
@@ -980,14 +861,15 @@ Error TypeInferencer::visitIf(If *e) {
   Ref<Expr> thenBranch = results.pop_back_val();
   Ref<Expr> cond = results.pop_back_val();
   const Ref<Type> &condType = cond->getCheckedType();
-  if (!unify(condType, boolScalar))
+  if (!solver.unify(condType, boolScalar))
     return error(e, "the condition of an if must be a 0-d bool tensor, got " +
-                        describe(condType));
+                        solver.describe(condType));
   const Ref<Type> &type = thenBranch->getCheckedType();
   const Ref<Type> &elseType = elseBranch->getCheckedType();
-  if (!unify(type, elseType))
+  if (!solver.unify(type, elseType))
     return error(e, "the branches of an if have different types: " +
-                        describe(type) + " vs " + describe(elseType));
+                        solver.describe(type) + " vs " +
+                        solver.describe(elseType));
   bool changed = cond != e->getCond() || thenBranch != e->getThen() ||
                  elseBranch != e->getElse();
   finishAs(e, changed, type, [&] {
@@ -1000,7 +882,7 @@ Error TypeInferencer::visitLetBinder(Let *let) {
   Var *var = let->getVar().get();
   // Bind the variable before its value when its type is known, so that a
   // let-bound function may call itself.
-  if (isComplete(var->getTypeAnnotation().get()))
+  if (isCompleteType(var->getTypeAnnotation().get()))
     return bindVar(var, var->getTypeAnnotation());
   auto *fn = dyn_cast<Function>(let->getValue().get());
   if (!fn) {
@@ -1023,23 +905,25 @@ Error TypeInferencer::visitLetValue(Let *let) {
     // A partial annotation (`(T, _)`) must fit the value's type.
     const Ref<Type> &annotation = var->getTypeAnnotation();
     if (annotation &&
-        !(mentionsVars(valueType.get())
-              ? unify(instantiate(annotation), valueType)
+        !(solver.mentionsVars(valueType.get())
+              ? solver.unify(solver.instantiate(annotation), valueType)
               : matchesAnnotation(annotation.get(), valueType.get())))
       return error(var, varName(var) + " is annotated " + annotation->str() +
-                            " but its value has type " + describe(valueType));
+                            " but its value has type " +
+                            solver.describe(valueType));
     return bindVar(var, valueType);
   }
   const Ref<Type> &varType = typedOf(var)->getCheckedType();
-  if (unify(varType, valueType))
+  if (solver.unify(varType, valueType))
     return Error::success();
   if (!var->getTypeAnnotation())
     return error(var, "cannot infer the type of " + varName(var) +
-                          ": its value's type " + describe(valueType) +
+                          ": its value's type " + solver.describe(valueType) +
                           " would contain itself");
   return error(var, varName(var) + " is annotated " +
                         var->getTypeAnnotation()->str() +
-                        " but its value has type " + describe(valueType));
+                        " but its value has type " +
+                        solver.describe(valueType));
 }
 
 Error TypeInferencer::visitFunctionStart(Function *func) {
@@ -1068,17 +952,19 @@ Error TypeInferencer::visitFunctionEnd(Function *func) {
   changed |= body != func->getBody();
   Ref<Type> resultType = body->getCheckedType();
   const Ref<Type> &retType = func->getRetType();
-  bool annotated = isComplete(retType.get());
+  bool annotated = isCompleteType(retType.get());
   changed |= !annotated;
   if (retType &&
-      !(annotated || mentionsVars(resultType.get())
-            ? unify(annotated ? retType : instantiate(retType), resultType)
+      !(annotated || solver.mentionsVars(resultType.get())
+            ? solver.unify(annotated ? retType : solver.instantiate(retType),
+                           resultType)
             : matchesAnnotation(retType.get(), resultType.get()))) {
     std::string owner = func == root && !globalName.empty()
                             ? ("@" + globalName).str()
                             : std::string("the function");
     return error(func, owner + " is annotated to return " + retType->str() +
-                           " but its body has type " + describe(resultType));
+                           " but its body has type " +
+                           solver.describe(resultType));
   }
   if (annotated)
     resultType = retType;
@@ -1087,10 +973,10 @@ Error TypeInferencer::visitFunctionEnd(Function *func) {
     return err;
   // The definition of a function referred to recursively fixes the type
   // those references assumed.
-  if (func == root && !globalName.empty() && numVars)
+  if (func == root && !globalName.empty() && solver.getNumVars())
     for (GroupMember &member : group)
       if (member.name == globalName && member.placeholder &&
-          !unify(member.placeholder, type))
+          !solver.unify(member.placeholder, type))
         return error(func, "cannot infer the return type of recursive "
                            "function @" +
                                globalName + ": it would contain itself");
@@ -1103,279 +989,11 @@ Error TypeInferencer::visitFunctionEnd(Function *func) {
 }
 
 //===----------------------------------------------------------------------===//
-// The solver
+// What the solver left
 //===----------------------------------------------------------------------===//
 
-Ref<Type> TypeInferencer::instantiate(const Ref<Type> &annotation) {
-  if (!annotation || isa<IncompleteType>(annotation.get()))
-    return freshVar();
-  if (isComplete(annotation.get()))
-    return annotation;
-  if (const auto *tuple = dyn_cast<TupleType>(annotation.get())) {
-    SmallVector<Ref<Type>, 4> fields;
-    for (const Ref<Type> &field : tuple->getFields())
-      fields.push_back(instantiate(field));
-    return TupleType::get(fields, tuple->getLoc());
-  }
-  const auto *func = cast<FuncType>(annotation.get());
-  SmallVector<Ref<Type>, 4> params;
-  for (const Ref<Type> &param : func->getParams())
-    params.push_back(instantiate(param));
-  return FuncType::get(params, instantiate(func->getResultRef()),
-                       func->getLoc());
-}
-
-Ref<Type> TypeInferencer::head(Ref<Type> type) const {
-  while (type && isa<IncompleteType>(type.get())) {
-    auto it = bindings.find(type.get());
-    if (it == bindings.end())
-      break;
-    type = it->second;
-  }
-  return type;
-}
-
-bool TypeInferencer::unify(const Ref<Type> &a, const Ref<Type> &b) {
-  if (a == b)
-    return true;
-  if (!numVars)
-    return typesEqual(a.get(), b.get());
-  unifying.clear();
-  return unifyRec(a, b, 0);
-}
-
-bool TypeInferencer::unifyRec(const Ref<Type> &a, const Ref<Type> &b,
-                              unsigned depth) {
-  Ref<Type> x = head(a), y = head(b);
-  if (x == y)
-    return true;
-  if (!x || !y || depth > kMaxSolverDepth)
-    return false;
-  if (const auto *var = dyn_cast<IncompleteType>(x.get()))
-    return bindTypeVar(var, y);
-  if (const auto *var = dyn_cast<IncompleteType>(y.get()))
-    return bindTypeVar(var, x);
-  if (x->getKind() != y->getKind())
-    return false;
-  if (!unifying.insert({x.get(), y.get()}).second)
-    return true;
-  switch (x->getKind()) {
-  case Type::Kind::Tensor:
-  case Type::Kind::Incomplete:
-    return typesEqual(x.get(), y.get());
-  case Type::Kind::Tuple: {
-    ArrayRef<Ref<Type>> xs = cast<TupleType>(x.get())->getFields();
-    ArrayRef<Ref<Type>> ys = cast<TupleType>(y.get())->getFields();
-    if (xs.size() != ys.size())
-      return false;
-    for (size_t i = 0, e = xs.size(); i != e; ++i)
-      if (!unifyRec(xs[i], ys[i], depth + 1))
-        return false;
-    return true;
-  }
-  case Type::Kind::Func: {
-    const auto *fx = cast<FuncType>(x.get());
-    const auto *fy = cast<FuncType>(y.get());
-    if (fx->getParams().size() != fy->getParams().size())
-      return false;
-    for (size_t i = 0, e = fx->getParams().size(); i != e; ++i)
-      if (!unifyRec(fx->getParams()[i], fy->getParams()[i], depth + 1))
-        return false;
-    return unifyRec(fx->getResultRef(), fy->getResultRef(), depth + 1);
-  }
-  }
-  return false;
-}
-
-bool TypeInferencer::occurs(const Type *var, const Type *type) {
-  SmallVector<std::pair<const Type *, unsigned>, 16> work{{type, 0}};
-  DenseSet<const Type *> seen;
-  while (!work.empty()) {
-    auto [t, depth] = work.pop_back_val();
-    if (!t || !seen.insert(t).second)
-      continue;
-    if (t == var || depth > kMaxSolverDepth)
-      return true;
-    if (isa<IncompleteType>(t)) {
-      auto it = bindings.find(t);
-      if (it != bindings.end())
-        work.push_back({it->second.get(), depth});
-    } else if (const auto *tuple = dyn_cast<TupleType>(t)) {
-      for (const Ref<Type> &field : tuple->getFields())
-        work.push_back({field.get(), depth + 1});
-    } else if (const auto *func = dyn_cast<FuncType>(t)) {
-      for (const Ref<Type> &param : func->getParams())
-        work.push_back({param.get(), depth + 1});
-      work.push_back({func->getResult(), depth + 1});
-    }
-  }
-  return false;
-}
-
-bool TypeInferencer::bindTypeVar(const IncompleteType *var,
-                                 const Ref<Type> &type) {
-  // A variable cannot stand for a type that contains it (or one nested
-  // without bound).
-  if (occurs(var, type.get()))
-    return false;
-  bindings[var] = type;
-  auto it = waiters.find(var);
-  if (it != waiters.end()) {
-    append_range(ready, it->second);
-    waiters.erase(it);
-  }
-  return true;
-}
-
-Ref<Type> TypeInferencer::resolve(const Ref<Type> &type) {
-  DenseMap<const Type *, Ref<Type>> done;
-  return resolveRec(type, 0, done);
-}
-
-Ref<Type> TypeInferencer::resolveRec(const Ref<Type> &type, unsigned depth,
-                                     DenseMap<const Type *, Ref<Type>> &done) {
-  Ref<Type> t = head(type);
-  if (!t || isa<TensorType, IncompleteType>(t.get()))
-    return t;
-  if (depth > kMaxSolverDepth)
-    return nullptr;
-  auto it = done.find(t.get());
-  if (it != done.end())
-    return it->second;
-  Ref<Type> result;
-  if (const auto *tuple = dyn_cast<TupleType>(t.get())) {
-    SmallVector<Ref<Type>, 4> fields;
-    bool changed = false;
-    for (const Ref<Type> &field : tuple->getFields()) {
-      fields.push_back(resolveRec(field, depth + 1, done));
-      if (!fields.back())
-        return nullptr;
-      changed |= fields.back() != field;
-    }
-    result = changed ? Ref<Type>(TupleType::get(fields, tuple->getLoc())) : t;
-  } else {
-    const auto *func = cast<FuncType>(t.get());
-    SmallVector<Ref<Type>, 4> params;
-    bool changed = false;
-    for (const Ref<Type> &param : func->getParams()) {
-      params.push_back(resolveRec(param, depth + 1, done));
-      if (!params.back())
-        return nullptr;
-      changed |= params.back() != param;
-    }
-    Ref<Type> ret = resolveRec(func->getResultRef(), depth + 1, done);
-    if (!ret)
-      return nullptr;
-    changed |= ret != func->getResultRef();
-    result =
-        changed ? Ref<Type>(FuncType::get(params, ret, func->getLoc())) : t;
-  }
-  done[t.get()] = result;
-  return result;
-}
-
-const IncompleteType *TypeInferencer::findUnboundVar(const Type *type) {
-  SmallVector<const Type *, 16> work{type};
-  DenseSet<const Type *> seen;
-  while (!work.empty()) {
-    const Type *t = work.pop_back_val();
-    if (!t || !seen.insert(t).second)
-      continue;
-    if (isa<IncompleteType>(t)) {
-      auto it = bindings.find(t);
-      if (it == bindings.end())
-        return cast<IncompleteType>(t);
-      work.push_back(it->second.get());
-    } else if (const auto *tuple = dyn_cast<TupleType>(t)) {
-      for (const Ref<Type> &field : reverse(tuple->getFields()))
-        work.push_back(field.get());
-    } else if (const auto *func = dyn_cast<FuncType>(t)) {
-      work.push_back(func->getResult());
-      for (const Ref<Type> &param : reverse(func->getParams()))
-        work.push_back(param.get());
-    }
-  }
-  return nullptr;
-}
-
-Error TypeInferencer::addConstraint(Constraint constraint) {
-  constraints.push_back(std::move(constraint));
-  return solve(constraints.size() - 1);
-}
-
-Error TypeInferencer::solve(unsigned id) {
-  if (constraints[id].solved)
-    return Error::success();
-  for (const Ref<Type> &arg : constraints[id].args)
-    if (const IncompleteType *var = findUnboundVar(arg.get())) {
-      waiters[var].push_back(id);
-      return Error::success();
-    }
-  constraints[id].solved = true;
-  // Copied: solving may add constraints.
-  Expr *e = constraints[id].expr;
-  Ref<Type> resultVar = constraints[id].result;
-  SmallVector<Ref<Type>, 4> args;
-  for (const Ref<Type> &arg : constraints[id].args) {
-    args.push_back(resolve(arg));
-    if (!args.back())
-      return error(e, "the type of an operand of this expression is nested "
-                      "deeper than " +
-                          Twine(kMaxSolverDepth) + " levels");
-  }
-
-  Ref<Type> type;
-  if (auto *item = dyn_cast<TupleGetItem>(e)) {
-    const auto *fields = dyn_cast<TupleType>(args[0].get());
-    if (!fields)
-      return error(item,
-                   "tuple index applied to an operand of non-tuple type " +
-                       args[0]->str());
-    if (item->getIndex() >= fields->size())
-      return error(item, "tuple index " + Twine(item->getIndex()) +
-                             " is out of range for a tuple of type " +
-                             args[0]->str());
-    type = fields->getFields()[item->getIndex()];
-  } else {
-    auto *call = cast<Call>(e);
-    Op *op = call->getCalledOp();
-    const Attrs *attrs = call->getAttrs().get();
-    if (attrs && attrs->isDictAttrs() && cast<DictAttrs>(attrs)->empty())
-      attrs = nullptr;
-    if (!attrs && op->hasAttrsType()) {
-      Ref<Attrs> &defaults = defaultAttrs[op];
-      if (!defaults)
-        defaults = op->createDefaultAttrs();
-      attrs = defaults.get();
-    }
-    SmallVector<const Type *, 4> argTypes;
-    for (const Ref<Type> &arg : args)
-      argTypes.push_back(arg.get());
-    SMLoc loc = call->getLoc().isValid() ? call->getLoc() : fallbackLoc;
-    Expected<Ref<Type>> result =
-        runRelation(*relations.lookup(op), op, argTypes, attrs, loc,
-                    constraints[id].typedArgs);
-    if (!result)
-      return result.takeError();
-    type = std::move(*result);
-  }
-  if (!unify(resultVar, type))
-    return error(e, "this expression has type " + type->str() +
-                        " but its uses need " + describe(resultVar));
-  return Error::success();
-}
-
-Error TypeInferencer::drain() {
-  while (!ready.empty()) {
-    unsigned id = ready.pop_back_val();
-    if (Error err = solve(id))
-      return err;
-  }
-  return Error::success();
-}
-
 Error TypeInferencer::checkSolved() {
-  if (Error err = drain())
+  if (Error err = solver.drain())
     return err;
   // Parameters and free variables first: a let-bound function is left
   // undetermined by its parameters.
@@ -1384,12 +1002,12 @@ Error TypeInferencer::checkSolved() {
       if ((binder.kind == VarBinder::Kind::LetVar) != letVars)
         continue;
       Var *var = binder.var;
-      Ref<Type> type = resolve(binderTypes.lookup(var));
+      Ref<Type> type = solver.resolve(binderTypes.lookup(var));
       if (!type)
         return error(var, "the type of " + varName(var) +
                               " is nested deeper than " +
                               Twine(kMaxSolverDepth) + " levels");
-      if (isComplete(type.get()))
+      if (isCompleteType(type.get()))
         continue;
       std::string message;
       const Ref<Type> &annotation = var->getTypeAnnotation();
@@ -1425,8 +1043,8 @@ Error TypeInferencer::checkSolved() {
   for (const GroupMember &member : group) {
     if (!member.placeholder)
       continue;
-    Ref<Type> type = resolve(member.placeholder);
-    if (type && isComplete(type.get()))
+    Ref<Type> type = solver.resolve(member.placeholder);
+    if (type && isCompleteType(type.get()))
       continue;
     return makeError(member.placeholderLoc,
                      "cannot infer the return type of recursive function @" +
@@ -1434,20 +1052,15 @@ Error TypeInferencer::checkSolved() {
   }
   // Every variable stems from a binder or a placeholder checked above; a
   // constraint still waiting would be a bug, reported rather than hidden.
-  for (const Constraint &constraint : constraints)
-    if (!constraint.solved)
-      return error(constraint.expr, "cannot infer the type of this expression");
+  if (const TypeConstraint *constraint = solver.findUnsolved())
+    return error(constraint->expr, "cannot infer the type of this expression");
   return Error::success();
 }
 
 void TypeInferencer::resetSolver() {
   memo.clear();
-  bindings.clear();
-  constraints.clear();
-  waiters.clear();
-  ready.clear();
   varBinders.clear();
-  numVars = 0;
+  solver.reset();
 }
 
 //===----------------------------------------------------------------------===//
@@ -1459,7 +1072,7 @@ Expected<SmallVector<Ref<Function>, 4>> TypeInferencer::inferGroup(
   group.clear();
   for (auto [name, func] : functions)
     group.push_back({name.str(), func, nullptr, SMLoc(), nullptr});
-  numVars = 0;
+  solver.reset();
   int64_t rebuiltBefore = numRebuilt, keptBefore = numKept;
 
   SmallVector<Ref<Function>, 4> typed;
@@ -1472,15 +1085,15 @@ Expected<SmallVector<Ref<Function>, 4>> TypeInferencer::inferGroup(
     member.walkedType = typed.back()->getCheckedType();
   }
 
-  if (numVars) {
+  if (solver.getNumVars()) {
     // The first walk stood variables in: solve them, then walk again with
     // the solutions, which builds every node with its final type.
     if (Error err = checkSolved())
       return err;
     for (auto &[var, type] : binderTypes)
-      type = resolve(type);
+      type = solver.resolve(type);
     for (GroupMember &member : group) {
-      globalTypes[member.name] = resolve(member.walkedType);
+      globalTypes[member.name] = solver.resolve(member.walkedType);
       typedGlobals.erase(member.name);
     }
     resetSolver();
@@ -1495,7 +1108,7 @@ Expected<SmallVector<Ref<Function>, 4>> TypeInferencer::inferGroup(
       typed.push_back(cast<Function>(result->get()));
     }
     binderTypes.clear();
-    if (numVars)
+    if (solver.getNumVars())
       return makeError(group.front().func->getLoc(),
                        "internal error: type inference did not converge");
   }
@@ -1506,14 +1119,14 @@ Expected<SmallVector<Ref<Function>, 4>> TypeInferencer::inferGroup(
 }
 
 Expected<Ref<Expr>> TypeInferencer::inferExpr(Expr *e, SMLoc loc) {
-  numVars = 0;
+  solver.reset();
   Expected<Ref<Expr>> result = walk(e, "", loc);
-  if (!result || !numVars)
+  if (!result || !solver.getNumVars())
     return result;
   if (Error err = checkSolved())
     return err;
   for (auto &[var, type] : binderTypes)
-    type = resolve(type);
+    type = solver.resolve(type);
   resetSolver();
   result = walk(e, "", loc);
   binderTypes.clear();
@@ -1589,6 +1202,8 @@ orderFunctions(const IRModule &module, ArrayRef<bool> hasSignature) {
       callStack.push_back({f, 0});
     };
     open(start);
+    // Hand-written: Tarjan's SCC over the module's call graph of global
+    // functions.
     while (!callStack.empty()) {
       auto &[f, next] = callStack.back();
       if (next < deps[f].size()) {

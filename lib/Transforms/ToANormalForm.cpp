@@ -122,34 +122,22 @@ void ScopeAnalysis::run(Expr *root) {
   scopes.push_back({kGlobal, 0});
   if (isAtomic(root))
     return;
-  // Post-order of the non-atomic nodes: users after what they use.
-  struct Item {
-    Expr *expr;
-    bool expanded;
-  };
-  SmallVector<Item, 64> stack;
-  SmallVector<Expr *, 8> children;
-  stack.push_back({root, false});
-  while (!stack.empty()) {
-    Item &top = stack.back();
-    Expr *e = top.expr;
-    if (index.count(e)) {
-      stack.pop_back();
-      continue;
-    }
-    if (top.expanded) {
-      stack.pop_back();
-      index[e] = order.size();
-      order.push_back(e);
-      continue;
-    }
-    top.expanded = true;
-    children.clear();
-    forEachScopedChild(e, [&](Expr *child, int) { children.push_back(child); });
-    for (Expr *child : reverse(children))
-      if (!index.count(child))
-        stack.push_back({child, false});
-  }
+  // Post-order of the non-atomic nodes: users after what they use. The
+  // index is the memo.
+  PostOrderWalker walker(PostOrderWalker::Memo::Hooks);
+  walker.walk(
+      root,
+      [&](Expr *e) {
+        return index.count(e) ? WalkAction::Skip : WalkAction::Descend;
+      },
+      [&](Expr *e) {
+        index[e] = order.size();
+        order.push_back(e);
+      },
+      [](Expr *e, SmallVectorImpl<Expr *> &children) {
+        forEachScopedChild(
+            e, [&](Expr *child, int) { children.push_back(child); });
+      });
 
   // Users come before what they use in reverse post-order, so a node's scope
   // is final when it is reached; it then passes its scopes on.
@@ -188,6 +176,7 @@ namespace {
 class ANormalizer final : public ExprMutator {
 public:
   ANormalizer(Expr *root, unsigned &numFresh) : numFresh(numFresh) {
+    calleeLast = true;
     scopes.run(root);
     bindings.resize(scopes.getNumScopes());
   }
@@ -206,48 +195,10 @@ private:
     Ref<Expr> value;
   };
 
-  /// The atom of \p root. Dataflow nodes are converted in post-order with an
-  /// explicit stack, in Relay's evaluation order: a call's arguments, then
-  /// its callee (so a fused function is bound right before its call). Each
-  /// node is then dispatched with its children converted already.
-  Ref<Expr> convert(Expr *root) {
-    struct Item {
-      Expr *expr;
-      bool expanded;
-    };
-    SmallVector<Item, 64> stack;
-    stack.push_back({root, false});
-    auto push = [&](const Ref<Expr> &child) {
-      if (!memo.count(child.get()))
-        stack.push_back({child.get(), false});
-    };
-    while (!stack.empty()) {
-      Item &top = stack.back();
-      Expr *e = top.expr;
-      if (memo.count(e)) {
-        stack.pop_back();
-        continue;
-      }
-      if (top.expanded || !isDataflowNode(e)) {
-        stack.pop_back();
-        mutate(e);
-        continue;
-      }
-      top.expanded = true;
-      // Pushed in reverse of the order they are converted in.
-      if (auto *call = dyn_cast<Call>(e)) {
-        push(call->getCallee());
-        for (const Ref<Expr> &arg : reverse(call->getArgs()))
-          push(arg);
-      } else if (auto *tuple = dyn_cast<Tuple>(e)) {
-        for (const Ref<Expr> &field : reverse(tuple->getFields()))
-          push(field);
-      } else {
-        push(cast<TupleGetItem>(e)->getTuple());
-      }
-    }
-    return memo.lookup(root);
-  }
+  /// The atom of \p root. Dataflow nodes are converted in post-order in
+  /// Relay's evaluation order (calleeLast): a call's arguments, then its
+  /// callee (so a fused function is bound right before its call).
+  Ref<Expr> convert(Expr *root) { return mutate(root); }
 
   /// Binds \p now (the rewritten form of \p orig) in the scope of \p orig;
   /// the variable is the let variable \p orig is the value of, if any.

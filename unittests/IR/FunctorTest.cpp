@@ -570,6 +570,65 @@ TEST_F(FunctorTest, RewritePostOrderSeesEveryNodeOnce) {
             f);
 }
 
+TEST_F(FunctorTest, RewritePostOrderPrunesWhereEnterSays) {
+  // (negative(add(%x, 1)), add(%x, 1)) with the add shared, every add
+  // rewritten to a subtract, and the negative pruned in three ways.
+  Ref<Var> x = Var::get("x");
+  Ref<Expr> shared = call("add", {x, scalar(1)});
+  Ref<Call> neg = call("negative", {shared});
+  Ref<Tuple> tuple = Tuple::get({neg, shared});
+  std::vector<std::string> seen;
+  auto addToSub = [&](Expr *pre, Expr *post) -> Ref<Expr> {
+    seen.push_back(label(pre) + (pre == post ? "" : "*"));
+    if (auto *c = dyn_cast<Call>(post))
+      if (c->getCalledOp() == op("add"))
+        return Call::get(op("subtract"), c->getArgs());
+    return post;
+  };
+  auto run = [&](WalkAction onNeg) {
+    seen.clear();
+    return rewritePostOrder(tuple.get(), addToSub, [&](Expr *e) {
+      return e == neg.get() ? onNeg : WalkAction::Descend;
+    });
+  };
+
+  // SkipChildren: the negative's rewrite sees itself (post == pre), its
+  // add is rewritten only as the tuple's second field.
+  Ref<Expr> result = run(WalkAction::SkipChildren);
+  std::vector<std::string> expected = {"negative()", "add",   "%x",
+                                       "1",          "add()", "Tuple*"};
+  EXPECT_EQ(seen, expected);
+  auto *out = cast<Tuple>(result.get());
+  EXPECT_EQ(out->getField(0), neg);
+  EXPECT_EQ(cast<Call>(out->getField(1).get())->getCalledOp(),
+            op("subtract"));
+
+  // Skip: the negative is kept as it is, without a call of fn.
+  result = run(WalkAction::Skip);
+  expected = {"add", "%x", "1", "add()", "Tuple*"};
+  EXPECT_EQ(seen, expected);
+  EXPECT_EQ(cast<Tuple>(result.get())->getField(0), neg);
+
+  // Descend: both uses of the add see its one rewrite.
+  result = run(WalkAction::Descend);
+  out = cast<Tuple>(result.get());
+  auto *newNeg = cast<Call>(out->getField(0).get());
+  EXPECT_EQ(newNeg->getArg(0), out->getField(1));
+  EXPECT_EQ(seen.size(), 7u);
+
+  // A let chain pruned in the middle: the inner let is kept as a whole.
+  Ref<Var> a = Var::get("a"), b = Var::get("b");
+  Ref<Let> inner = Let::get(b, call("add", {a, a}), b);
+  Ref<Let> outer = Let::get(a, call("add", {x, x}), inner);
+  seen.clear();
+  result = rewritePostOrder(outer.get(), addToSub, [&](Expr *e) {
+    return e == inner.get() ? WalkAction::Skip : WalkAction::Descend;
+  });
+  auto *let = cast<Let>(result.get());
+  EXPECT_EQ(let->getBody(), inner);
+  EXPECT_EQ(cast<Call>(let->getValue().get())->getCalledOp(), op("subtract"));
+}
+
 TEST_F(FunctorTest, RebuiltNodesKeepTheirTypeWhenTheOperandsKeptTheirs) {
   // fn (%x: float32[4], %c: bool) {
   //   if (%c) { (nn.relu(%x),) } else { (negative(%x),) } }

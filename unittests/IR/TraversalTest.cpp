@@ -13,8 +13,11 @@
 #include "nnir/IR/TypeRelation.h"
 #include "nnir/Ops/Ops.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -174,6 +177,205 @@ TEST_F(TraversalTest, WalkDoesNotRecurseAlongDataflowEdges) {
       chain.get(), [&](Expr *e) { preCalls += isa<Call>(e); },
       WalkOrder::PreOrder);
   EXPECT_EQ(preCalls, 1000000u);
+}
+
+TEST_F(TraversalTest, PostOrderWalkerEntersBeforeAndExitsAfterTheChildren) {
+  // (x + x) * (x + x) with the sum shared: entered and exited once, by its
+  // first user.
+  Ref<Var> x = Var::get("x");
+  Ref<Call> sum = call("add", {x, x});
+  Ref<Call> product = call("multiply", {sum, sum});
+  Expr *add = Op::lookup("add"), *mul = Op::lookup("multiply");
+
+  std::vector<std::string> events;
+  auto name = [&](const Expr *e) -> std::string {
+    if (e == product.get())
+      return "product";
+    if (e == sum.get())
+      return "sum";
+    if (e == x.get())
+      return "x";
+    return e == add ? "add" : e == mul ? "mul" : e ? "?" : "null";
+  };
+  WalkResult result = walkPostOrder(
+      product.get(),
+      [&](Expr *e, Expr *parent) {
+        events.push_back("enter " + name(e) + " from " + name(parent));
+        return WalkAction::Descend;
+      },
+      [&](Expr *e) { events.push_back("exit " + name(e)); });
+  EXPECT_FALSE(result.wasInterrupted());
+  Strings expected = {"enter product from null",
+                      "enter mul from product",
+                      "exit mul",
+                      "enter sum from product",
+                      "enter add from sum",
+                      "exit add",
+                      "enter x from sum",
+                      "exit x",
+                      "exit sum",
+                      "exit product"};
+  EXPECT_EQ(events, expected);
+
+  // Vars at every use (Memo::NodesButVars): x is entered twice, the
+  // shared sum still once.
+  unsigned xEntered = 0, sumEntered = 0, xExited = 0;
+  PostOrderWalker scoped(PostOrderWalker::Memo::NodesButVars);
+  scoped.walk(
+      product.get(),
+      [&](Expr *e) {
+        xEntered += e == x.get();
+        sumEntered += e == sum.get();
+      },
+      [&](Expr *e) { xExited += e == x.get(); });
+  EXPECT_EQ(xEntered, 2u);
+  EXPECT_EQ(xExited, 2u);
+  EXPECT_EQ(sumEntered, 1u);
+
+  // The memo outlives walk(): a second root shares what the first walked.
+  PostOrderWalker walker;
+  std::vector<const Expr *> exited;
+  auto record = [&](Expr *e) { exited.push_back(e); };
+  walker.walk(sum.get(), nullptr, record);
+  EXPECT_TRUE(walker.isVisited(x.get()));
+  EXPECT_FALSE(walker.isVisited(product.get()));
+  exited.clear();
+  walker.walk(product.get(), nullptr, record);
+  std::vector<const Expr *> rest = {mul, product.get()};
+  EXPECT_EQ(exited, rest);
+  walker.clear();
+  EXPECT_FALSE(walker.isVisited(x.get()));
+}
+
+TEST_F(TraversalTest, PostOrderWalkerPrunesAndInterrupts) {
+  // f(g(x), g(x)) where h = g(x) is reached through a pruned node first:
+  // tuple(neg(h), h). Pruning neg does not hide h from the tuple.
+  Ref<Var> x = Var::get("x");
+  Ref<Call> h = call("exp", {x});
+  Ref<Call> neg = call("negative", {h});
+  Ref<Tuple> tuple = Tuple::get({neg, h});
+
+  std::vector<const Expr *> exited;
+  walkPostOrder(
+      tuple.get(),
+      [&](Expr *e) {
+        return e == neg.get() ? WalkAction::SkipChildren
+                              : WalkAction::Descend;
+      },
+      [&](Expr *e) { exited.push_back(e); });
+  // neg is exited without its children; h is walked from the tuple.
+  std::vector<const Expr *> expected = {neg.get(), Op::lookup("exp"), x.get(),
+                                        h.get(), tuple.get()};
+  EXPECT_EQ(exited, expected);
+
+  // Skip: neither the children nor the exit.
+  exited.clear();
+  walkPostOrder(
+      tuple.get(),
+      [&](Expr *e) {
+        return isa<Call>(e) ? WalkAction::Skip : WalkAction::Descend;
+      },
+      [&](Expr *e) { exited.push_back(e); });
+  expected = {tuple.get()};
+  EXPECT_EQ(exited, expected);
+
+  // Interrupt from enter: nothing after it is entered or exited.
+  unsigned entered = 0;
+  exited.clear();
+  WalkResult result = walkPostOrder(
+      tuple.get(),
+      [&](Expr *e) {
+        ++entered;
+        return isa<Var>(e) ? WalkAction::Interrupt : WalkAction::Descend;
+      },
+      [&](Expr *e) { exited.push_back(e); });
+  EXPECT_TRUE(result.wasInterrupted());
+  EXPECT_EQ(entered, 6u); // tuple, neg, negative, h, exp, x
+  expected = {Op::lookup("negative"), Op::lookup("exp")};
+  EXPECT_EQ(exited, expected);
+
+  // Interrupt from exit.
+  unsigned exits = 0;
+  result = walkPostOrder(tuple.get(), nullptr, [&](Expr *e) {
+    ++exits;
+    return e == h.get() ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  EXPECT_TRUE(result.wasInterrupted());
+  EXPECT_EQ(exits, 4u); // negative, exp, x, h
+
+  // A null root is an empty walk.
+  EXPECT_FALSE(walkPostOrder(nullptr, nullptr, [&](Expr *) {
+                 ADD_FAILURE() << "no node to exit";
+               }).wasInterrupted());
+}
+
+TEST_F(TraversalTest, PostOrderWalkerFollowsTheChildrenItIsGiven) {
+  // A call's arguments before its callee (Relay's evaluation order), and no
+  // binders: the children function decides.
+  Ref<Var> x = Var::get("x"), y = Var::get("y");
+  Ref<Call> sum = call("add", {x, y});
+  Ref<Function> func = Function::get({x, y}, sum);
+  std::vector<const Expr *> exited;
+  walkPostOrder(
+      func.get(), nullptr, [&](Expr *e) { exited.push_back(e); },
+      [](Expr *e, SmallVectorImpl<Expr *> &children) {
+        forEachChild(e, [&](Expr *child, ChildRole role) {
+          if (!isBinder(role) && role != ChildRole::Callee)
+            children.push_back(child);
+        });
+        if (auto *c = dyn_cast<Call>(e))
+          children.push_back(c->getCallee().get());
+      });
+  std::vector<const Expr *> expected = {x.get(), y.get(), Op::lookup("add"),
+                                        sum.get(), func.get()};
+  EXPECT_EQ(exited, expected);
+
+  // Memo::Hooks: the caller's memo decides; enter is asked at every reach
+  // until the node is exited.
+  Ref<Call> twice = call("multiply", {sum, sum});
+  DenseSet<const Expr *> done;
+  unsigned asked = 0, exits = 0;
+  PostOrderWalker walker(PostOrderWalker::Memo::Hooks);
+  walker.walk(
+      twice.get(),
+      [&](Expr *e) {
+        asked += e == sum.get();
+        return done.count(e) ? WalkAction::Skip : WalkAction::Descend;
+      },
+      [&](Expr *e) {
+        exits += e == sum.get();
+        done.insert(e);
+      });
+  EXPECT_EQ(asked, 2u);
+  EXPECT_EQ(exits, 1u);
+  EXPECT_FALSE(walker.isVisited(sum.get()));
+}
+
+TEST_F(TraversalTest, PostOrderWalkerWalksAMillionNodeChain) {
+  // 1,000,000 nested calls: a recursive walk would overflow the stack.
+  Ref<Expr> chain = Var::get("x");
+  for (unsigned i = 0; i != 1000000; ++i)
+    chain = call("negative", {chain});
+  unsigned depth = 0, maxDepth = 0, exits = 0;
+  const Expr *first = nullptr;
+  walkPostOrder(
+      chain.get(),
+      [&](Expr *e) {
+        if (isa<Call>(e))
+          maxDepth = std::max(maxDepth, ++depth);
+      },
+      [&](Expr *e) {
+        if (!first)
+          first = e;
+        if (isa<Call>(e)) {
+          --depth;
+          ++exits;
+        }
+      });
+  EXPECT_EQ(maxDepth, 1000000u);
+  EXPECT_EQ(exits, 1000000u);
+  EXPECT_EQ(depth, 0u);
+  EXPECT_EQ(first, Op::lookup("negative")); // the innermost call's callee
 }
 
 TEST_F(TraversalTest, RebuildKeepsNodeLocalFields) {

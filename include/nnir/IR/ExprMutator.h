@@ -44,7 +44,8 @@
 /// values for variables), the binder keeps the original Var.
 ///
 /// Depth. Like ExprVisitor, the mutator never recurses along dataflow edges
-/// (Relay's MixedModeMutator): the not-yet-mutated children of a Call, Tuple
+/// (Relay's MixedModeMutator; it walks them with a PostOrderWalker whose
+/// memo is the mutator's): the not-yet-mutated children of a Call, Tuple
 /// or TupleGetItem are expanded with an explicit stack and mutated in
 /// post-order before the node is dispatched, so the children are memo hits
 /// when the base method runs, and they are mutated even if an override does
@@ -135,6 +136,14 @@ public:
     return post;
   }
 
+  /// Pre-order hook, called once for each node before its children are
+  /// mutated (PostOrderWalker's enter): Descend, the default, mutates the
+  /// node as described above; SkipChildren calls the node's rewrite hook
+  /// (for a leaf, its visit method) with `post == pre`, its children not
+  /// mutated through it; Skip keeps the node as it is, with no hook called.
+  /// Interrupt is not allowed (a failing rewrite calls fail()).
+  virtual WalkAction enter(Expr *pre) { return WalkAction::Descend; }
+
 protected:
   /// Reports that the rewrite failed with \p err: the first error is kept
   /// for mutateOrError() (later ones are dropped), and no more hooks are
@@ -154,7 +163,17 @@ protected:
   /// Results so far, by original node.
   llvm::DenseMap<const Expr *, Ref<Expr>> memo;
 
+  /// Whether a call's arguments are mutated before its callee (Relay's
+  /// evaluation order, in which ToANormalForm binds them) rather than after
+  /// it (forEachChild's order, the default).
+  bool calleeLast = false;
+
 private:
+  /// Mutates \p e, which is not memoised yet, as enter() said.
+  Ref<Expr> mutateAs(Expr *e, WalkAction action);
+  /// The rewrite hook of \p e's kind with `post == pre`.
+  Ref<Expr> rewriteUnchanged(Expr *e);
+
   bool failed = false;
   llvm::Error failure = llvm::Error::success();
 
@@ -167,15 +186,22 @@ private:
 /// children were rewritten, with the original node and the node rebuilt with
 /// the rewritten children (the same node if none changed); its result
 /// replaces the node. Iterative along dataflow edges and let chains.
+///
+/// \p enter, if given, is called once for every node before its children
+/// (ExprMutator::enter()): SkipChildren calls \p fn with `post == pre`
+/// without rewriting the children through the node, Skip keeps the node as
+/// it is without calling \p fn.
 Ref<Expr>
 rewritePostOrder(Expr *e,
-                 llvm::function_ref<Ref<Expr>(Expr *pre, Expr *post)> fn);
+                 llvm::function_ref<Ref<Expr>(Expr *pre, Expr *post)> fn,
+                 llvm::function_ref<WalkAction(Expr *pre)> enter = nullptr);
 
 /// rewritePostOrder() with a function that can fail: the first error \p fn
 /// returns stops the rewrite and is returned.
 llvm::Expected<Ref<Expr>> rewritePostOrderOrError(
     Expr *e,
-    llvm::function_ref<llvm::Expected<Ref<Expr>>(Expr *pre, Expr *post)> fn);
+    llvm::function_ref<llvm::Expected<Ref<Expr>>(Expr *pre, Expr *post)> fn,
+    llvm::function_ref<WalkAction(Expr *pre)> enter = nullptr);
 
 } // namespace nnir
 

@@ -47,6 +47,7 @@
 #include "nnir/IR/Expr.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -226,10 +227,117 @@ private:
   Kind kind;
 };
 
+/// What an enter hook tells a PostOrderWalker about the node it was called
+/// on.
+enum class WalkAction : uint8_t {
+  /// Walk the node's children, then exit the node.
+  Descend,
+  /// Exit the node without walking its children through it ("don't
+  /// descend"); a child reached through another node is still walked.
+  SkipChildren,
+  /// Neither walk the children nor exit the node: it is done already (in a
+  /// memo of the caller's, say).
+  Skip,
+  /// Stop the walk at once; walk() returns WalkResult::interrupt().
+  Interrupt,
+};
+
+/// The iterative post-order walk every graph walk is built on: no recursion
+/// on the C++ stack, so a 1,000,000-node chain is walked in constant stack.
+///
+/// From the root, each node reached is *entered* (pre-order: `enter(e,
+/// parent)`, which says whether to descend), then its children are walked
+/// left to right, then it is *exited* (post-order: `exit(e)`, with every
+/// child exited already). A node shared by several users is entered and
+/// exited once, when the first of them reaches it (the walker's memo); the
+/// memo outlives walk(), so several roots walked with one walker share it,
+/// and a hook may ask isVisited(). Either hook may be null (or omitted);
+/// `enter` may take `(Expr *e)` or `(Expr *e, Expr *parent)` (the node that
+/// reached \p e first, null for the root) and return a WalkAction or void;
+/// `exit` may return a WalkResult or void.
+///
+/// The children followed are forEachChild()'s (binders included) unless a
+/// `children` function lists others, in the order they are walked (a
+/// subset, such as the dataflow operands, or another order, such as a
+/// call's arguments before its callee). Null children are skipped.
+///
+/// \code
+///   // Scope-aware walk: bind on enter, unbind on exit.
+///   PostOrderWalker walker(PostOrderWalker::Memo::NodesButVars);
+///   walker.walk(
+///       root,
+///       [&](Expr *e, Expr *user) {
+///         if (auto *var = dyn_cast<Var>(e))
+///           checkInScope(var, user);
+///         forEachChild(e, [&](Expr *child, ChildRole role) {
+///           if (isBinder(role)) bind(cast<Var>(child));
+///         });
+///         return WalkAction::Descend;
+///       },
+///       [&](Expr *e) { unbindBindersOf(e); });
+/// \endcode
+///
+/// A rewrite walks with ExprMutator (or rewritePostOrder()), which is built
+/// on this walker and keeps the memo from original to rewritten node.
+class PostOrderWalker {
+public:
+  /// Who remembers which nodes were walked.
+  enum class Memo : uint8_t {
+    /// The walker: each node is entered and exited once.
+    Nodes,
+    /// As Nodes, but a Var is entered and exited at every use, so that a
+    /// scope-aware walk checks every use against the binders in scope.
+    NodesButVars,
+    /// The hooks: the walker keeps no set, and `enter` is called each time
+    /// a node is reached (until it is exited); it returns Skip for the
+    /// nodes the caller's own memo holds. For walks that keep a memo anyway
+    /// (a mutator's results), to save a second set.
+    Hooks,
+  };
+
+  using EnterFn = llvm::function_ref<WalkAction(Expr *e, Expr *parent)>;
+  using ExitFn = llvm::function_ref<WalkResult(Expr *e)>;
+  using ChildrenFn = llvm::function_ref<void(
+      Expr *e, llvm::SmallVectorImpl<Expr *> &children)>;
+
+  explicit PostOrderWalker(Memo memo = Memo::Nodes) : memo(memo) {}
+
+  /// Walks the graph from \p root (nothing for null). Returns interrupt()
+  /// if a hook interrupted the walk.
+  template <typename EnterT, typename ExitT>
+  WalkResult walk(Expr *root, EnterT &&enter, ExitT &&exit,
+                  ChildrenFn children = nullptr);
+  /// walk() with an enter hook only.
+  template <typename EnterT> WalkResult walk(Expr *root, EnterT &&enter) {
+    return walk(root, std::forward<EnterT>(enter), nullptr);
+  }
+
+  /// True if \p e was entered (Memo::Nodes; for Vars also NodesButVars).
+  bool isVisited(const Expr *e) const { return visited.count(e); }
+  /// Forgets the nodes walked, to walk them again.
+  void clear() { visited.clear(); }
+
+private:
+  WalkResult walkImpl(Expr *root, EnterFn enter, ExitFn exit,
+                      ChildrenFn children);
+
+  Memo memo;
+  llvm::DenseSet<const Expr *> visited;
+};
+
+/// A PostOrderWalker's walk of one root with a fresh memo.
+template <typename EnterT, typename ExitT>
+WalkResult walkPostOrder(Expr *root, EnterT &&enter, ExitT &&exit,
+                         PostOrderWalker::ChildrenFn children = nullptr) {
+  return PostOrderWalker().walk(root, std::forward<EnterT>(enter),
+                                std::forward<ExitT>(exit), children);
+}
+
 /// Calls \p fn once on every node reachable from \p root (shared nodes once,
 /// binders included; null children are skipped), children in forEachChild's
-/// order, in post-order (children first) or pre-order. Iterative: the stack
-/// does not grow with the depth of the graph. Returns interrupt() if \p fn
+/// order, in post-order (children first) or pre-order. A PostOrderWalker
+/// with \p fn as its exit hook (post-order) or its enter hook (pre-order,
+/// where skip() means SkipChildren). Returns interrupt() if \p fn
 /// interrupted the walk.
 WalkResult walk(Expr *root, llvm::function_ref<WalkResult(Expr *)> fn,
                 WalkOrder order = WalkOrder::PostOrder);
@@ -245,6 +353,53 @@ walk(Expr *root, Fn &&fn, WalkOrder order = WalkOrder::PostOrder) {
         return WalkResult::advance();
       },
       order);
+}
+
+//===----------------------------------------------------------------------===//
+// PostOrderWalker's hook adaptors
+//===----------------------------------------------------------------------===//
+
+template <typename EnterT, typename ExitT>
+WalkResult PostOrderWalker::walk(Expr *root, EnterT &&enter, ExitT &&exit,
+                                 ChildrenFn children) {
+  // Each hook is adapted to the one signature walkImpl() calls, or is null.
+  auto enterFn = [&enter](Expr *e, Expr *parent) -> WalkAction {
+    if constexpr (std::is_null_pointer_v<std::decay_t<EnterT>>) {
+      return WalkAction::Descend;
+    } else if constexpr (std::is_invocable_v<EnterT &, Expr *, Expr *>) {
+      if constexpr (std::is_void_v<
+                        std::invoke_result_t<EnterT &, Expr *, Expr *>>) {
+        enter(e, parent);
+        return WalkAction::Descend;
+      } else {
+        return enter(e, parent);
+      }
+    } else if constexpr (std::is_void_v<
+                             std::invoke_result_t<EnterT &, Expr *>>) {
+      enter(e);
+      return WalkAction::Descend;
+    } else {
+      return enter(e);
+    }
+  };
+  auto exitFn = [&exit](Expr *e) -> WalkResult {
+    if constexpr (std::is_null_pointer_v<std::decay_t<ExitT>>) {
+      return WalkResult::advance();
+    } else if constexpr (std::is_void_v<
+                             std::invoke_result_t<ExitT &, Expr *>>) {
+      exit(e);
+      return WalkResult::advance();
+    } else {
+      return exit(e);
+    }
+  };
+  EnterFn enterRef = nullptr;
+  ExitFn exitRef = nullptr;
+  if constexpr (!std::is_null_pointer_v<std::decay_t<EnterT>>)
+    enterRef = enterFn;
+  if constexpr (!std::is_null_pointer_v<std::decay_t<ExitT>>)
+    exitRef = exitFn;
+  return walkImpl(root, enterRef, exitRef, children);
 }
 
 } // namespace nnir

@@ -1,0 +1,349 @@
+//===- TypeSolver.cpp - Unification and relation scheduling ---------------===//
+//
+/// \file
+/// Type variables and their bindings, unification, substitution, and the
+/// constraints that run a type relation once the types they wait for are
+/// known. Types are DAGs of bounded depth: every walk over them stops at
+/// kMaxSolverDepth.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TypeSolver.h"
+
+#include "nnir/Support/Diagnostics.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Twine.h"
+
+using namespace llvm;
+using namespace nnir;
+
+bool nnir::isCompleteType(const Type *type) {
+  if (!type)
+    return false;
+  switch (type->getKind()) {
+  case Type::Kind::Tensor:
+    return true;
+  case Type::Kind::Incomplete:
+    return false;
+  case Type::Kind::Tuple:
+    for (const Ref<Type> &field : cast<TupleType>(type)->getFields())
+      if (!isCompleteType(field.get()))
+        return false;
+    return true;
+  case Type::Kind::Func: {
+    const auto *func = cast<FuncType>(type);
+    for (const Ref<Type> &param : func->getParams())
+      if (!isCompleteType(param.get()))
+        return false;
+    return isCompleteType(func->getResult());
+  }
+  }
+  return false;
+}
+
+Error TypeSolver::error(const Expr *e, const Twine &message) const {
+  return makeError(e && e->getLoc().isValid() ? e->getLoc() : fallbackLoc,
+                   message);
+}
+
+std::string TypeSolver::describe(const Ref<Type> &type) {
+  Ref<Type> resolved = numVars ? resolve(type) : type;
+  return (resolved ? resolved : type)->str();
+}
+
+Expected<Ref<Type>> TypeSolver::runRelation(const Call *call,
+                                            const TypeRelationFn &relation,
+                                            ArrayRef<const Type *> argTypes,
+                                            ArrayRef<Ref<Expr>> typedArgs) {
+  Op *op = call->getCalledOp();
+  const Attrs *attrs = call->getAttrs().get();
+  if (attrs && attrs->isDictAttrs() && cast<DictAttrs>(attrs)->empty())
+    attrs = nullptr;
+  if (!attrs && op->hasAttrsType()) {
+    Ref<Attrs> &defaults = defaultAttrs[op];
+    if (!defaults)
+      defaults = op->createDefaultAttrs();
+    attrs = defaults.get();
+  }
+  SMLoc loc = call->getLoc().isValid() ? call->getLoc() : fallbackLoc;
+  TypeRelationContext ctx{op->getName(), loc, typedArgs};
+  Expected<Ref<Type>> result = relation(argTypes, attrs, ctx);
+  if (result && !*result)
+    return ctx.error("the type relation gave no type");
+  return result;
+}
+
+Ref<Type> TypeSolver::instantiate(const Ref<Type> &annotation) {
+  if (!annotation || isa<IncompleteType>(annotation.get()))
+    return freshVar();
+  if (isCompleteType(annotation.get()))
+    return annotation;
+  if (const auto *tuple = dyn_cast<TupleType>(annotation.get())) {
+    SmallVector<Ref<Type>, 4> fields;
+    for (const Ref<Type> &field : tuple->getFields())
+      fields.push_back(instantiate(field));
+    return TupleType::get(fields, tuple->getLoc());
+  }
+  const auto *func = cast<FuncType>(annotation.get());
+  SmallVector<Ref<Type>, 4> params;
+  for (const Ref<Type> &param : func->getParams())
+    params.push_back(instantiate(param));
+  return FuncType::get(params, instantiate(func->getResultRef()),
+                       func->getLoc());
+}
+
+Ref<Type> TypeSolver::head(Ref<Type> type) const {
+  while (type && isa<IncompleteType>(type.get())) {
+    auto it = bindings.find(type.get());
+    if (it == bindings.end())
+      break;
+    type = it->second;
+  }
+  return type;
+}
+
+bool TypeSolver::unify(const Ref<Type> &a, const Ref<Type> &b) {
+  if (a == b)
+    return true;
+  if (!numVars)
+    return typesEqual(a.get(), b.get());
+  unifying.clear();
+  return unifyRec(a, b, 0);
+}
+
+bool TypeSolver::unifyRec(const Ref<Type> &a, const Ref<Type> &b,
+                              unsigned depth) {
+  Ref<Type> x = head(a), y = head(b);
+  if (x == y)
+    return true;
+  if (!x || !y || depth > kMaxSolverDepth)
+    return false;
+  if (const auto *var = dyn_cast<IncompleteType>(x.get()))
+    return bindTypeVar(var, y);
+  if (const auto *var = dyn_cast<IncompleteType>(y.get()))
+    return bindTypeVar(var, x);
+  if (x->getKind() != y->getKind())
+    return false;
+  if (!unifying.insert({x.get(), y.get()}).second)
+    return true;
+  switch (x->getKind()) {
+  case Type::Kind::Tensor:
+  case Type::Kind::Incomplete:
+    return typesEqual(x.get(), y.get());
+  case Type::Kind::Tuple: {
+    ArrayRef<Ref<Type>> xs = cast<TupleType>(x.get())->getFields();
+    ArrayRef<Ref<Type>> ys = cast<TupleType>(y.get())->getFields();
+    if (xs.size() != ys.size())
+      return false;
+    for (size_t i = 0, e = xs.size(); i != e; ++i)
+      if (!unifyRec(xs[i], ys[i], depth + 1))
+        return false;
+    return true;
+  }
+  case Type::Kind::Func: {
+    const auto *fx = cast<FuncType>(x.get());
+    const auto *fy = cast<FuncType>(y.get());
+    if (fx->getParams().size() != fy->getParams().size())
+      return false;
+    for (size_t i = 0, e = fx->getParams().size(); i != e; ++i)
+      if (!unifyRec(fx->getParams()[i], fy->getParams()[i], depth + 1))
+        return false;
+    return unifyRec(fx->getResultRef(), fy->getResultRef(), depth + 1);
+  }
+  }
+  return false;
+}
+
+bool TypeSolver::occurs(const Type *var, const Type *type) {
+  SmallVector<std::pair<const Type *, unsigned>, 16> work{{type, 0}};
+  DenseSet<const Type *> seen;
+  // Hand-written: a walk of the type DAG, not the expression graph.
+  while (!work.empty()) {
+    auto [t, depth] = work.pop_back_val();
+    if (!t || !seen.insert(t).second)
+      continue;
+    if (t == var || depth > kMaxSolverDepth)
+      return true;
+    if (isa<IncompleteType>(t)) {
+      auto it = bindings.find(t);
+      if (it != bindings.end())
+        work.push_back({it->second.get(), depth});
+    } else if (const auto *tuple = dyn_cast<TupleType>(t)) {
+      for (const Ref<Type> &field : tuple->getFields())
+        work.push_back({field.get(), depth + 1});
+    } else if (const auto *func = dyn_cast<FuncType>(t)) {
+      for (const Ref<Type> &param : func->getParams())
+        work.push_back({param.get(), depth + 1});
+      work.push_back({func->getResult(), depth + 1});
+    }
+  }
+  return false;
+}
+
+bool TypeSolver::bindTypeVar(const IncompleteType *var,
+                                 const Ref<Type> &type) {
+  // A variable cannot stand for a type that contains it (or one nested
+  // without bound).
+  if (occurs(var, type.get()))
+    return false;
+  bindings[var] = type;
+  auto it = waiters.find(var);
+  if (it != waiters.end()) {
+    append_range(ready, it->second);
+    waiters.erase(it);
+  }
+  return true;
+}
+
+Ref<Type> TypeSolver::resolve(const Ref<Type> &type) {
+  DenseMap<const Type *, Ref<Type>> done;
+  return resolveRec(type, 0, done);
+}
+
+Ref<Type> TypeSolver::resolveRec(const Ref<Type> &type, unsigned depth,
+                                     DenseMap<const Type *, Ref<Type>> &done) {
+  Ref<Type> t = head(type);
+  if (!t || isa<TensorType, IncompleteType>(t.get()))
+    return t;
+  if (depth > kMaxSolverDepth)
+    return nullptr;
+  auto it = done.find(t.get());
+  if (it != done.end())
+    return it->second;
+  Ref<Type> result;
+  if (const auto *tuple = dyn_cast<TupleType>(t.get())) {
+    SmallVector<Ref<Type>, 4> fields;
+    bool changed = false;
+    for (const Ref<Type> &field : tuple->getFields()) {
+      fields.push_back(resolveRec(field, depth + 1, done));
+      if (!fields.back())
+        return nullptr;
+      changed |= fields.back() != field;
+    }
+    result = changed ? Ref<Type>(TupleType::get(fields, tuple->getLoc())) : t;
+  } else {
+    const auto *func = cast<FuncType>(t.get());
+    SmallVector<Ref<Type>, 4> params;
+    bool changed = false;
+    for (const Ref<Type> &param : func->getParams()) {
+      params.push_back(resolveRec(param, depth + 1, done));
+      if (!params.back())
+        return nullptr;
+      changed |= params.back() != param;
+    }
+    Ref<Type> ret = resolveRec(func->getResultRef(), depth + 1, done);
+    if (!ret)
+      return nullptr;
+    changed |= ret != func->getResultRef();
+    result =
+        changed ? Ref<Type>(FuncType::get(params, ret, func->getLoc())) : t;
+  }
+  done[t.get()] = result;
+  return result;
+}
+
+const IncompleteType *TypeSolver::findUnboundVar(const Type *type) {
+  SmallVector<const Type *, 16> work{type};
+  DenseSet<const Type *> seen;
+  // Hand-written: a walk of the type DAG, not the expression graph.
+  while (!work.empty()) {
+    const Type *t = work.pop_back_val();
+    if (!t || !seen.insert(t).second)
+      continue;
+    if (isa<IncompleteType>(t)) {
+      auto it = bindings.find(t);
+      if (it == bindings.end())
+        return cast<IncompleteType>(t);
+      work.push_back(it->second.get());
+    } else if (const auto *tuple = dyn_cast<TupleType>(t)) {
+      for (const Ref<Type> &field : reverse(tuple->getFields()))
+        work.push_back(field.get());
+    } else if (const auto *func = dyn_cast<FuncType>(t)) {
+      work.push_back(func->getResult());
+      for (const Ref<Type> &param : reverse(func->getParams()))
+        work.push_back(param.get());
+    }
+  }
+  return nullptr;
+}
+
+Error TypeSolver::addConstraint(TypeConstraint constraint) {
+  constraints.push_back(std::move(constraint));
+  return solve(constraints.size() - 1);
+}
+
+Error TypeSolver::solve(unsigned id) {
+  if (constraints[id].solved)
+    return Error::success();
+  for (const Ref<Type> &arg : constraints[id].args)
+    if (const IncompleteType *var = findUnboundVar(arg.get())) {
+      waiters[var].push_back(id);
+      return Error::success();
+    }
+  constraints[id].solved = true;
+  // Copied: solving may add constraints.
+  Expr *e = constraints[id].expr;
+  Ref<Type> resultVar = constraints[id].result;
+  SmallVector<Ref<Type>, 4> args;
+  for (const Ref<Type> &arg : constraints[id].args) {
+    args.push_back(resolve(arg));
+    if (!args.back())
+      return error(e, "the type of an operand of this expression is nested "
+                      "deeper than " +
+                          Twine(kMaxSolverDepth) + " levels");
+  }
+
+  Ref<Type> type;
+  if (auto *item = dyn_cast<TupleGetItem>(e)) {
+    const auto *fields = dyn_cast<TupleType>(args[0].get());
+    if (!fields)
+      return error(item,
+                   "tuple index applied to an operand of non-tuple type " +
+                       args[0]->str());
+    if (item->getIndex() >= fields->size())
+      return error(item, "tuple index " + Twine(item->getIndex()) +
+                             " is out of range for a tuple of type " +
+                             args[0]->str());
+    type = fields->getFields()[item->getIndex()];
+  } else {
+    SmallVector<const Type *, 4> argTypes;
+    for (const Ref<Type> &arg : args)
+      argTypes.push_back(arg.get());
+    Expected<Ref<Type>> result =
+        runRelation(cast<Call>(e), *constraints[id].relation, argTypes,
+                    constraints[id].typedArgs);
+    if (!result)
+      return result.takeError();
+    type = std::move(*result);
+  }
+  if (!unify(resultVar, type))
+    return error(e, "this expression has type " + type->str() +
+                        " but its uses need " + describe(resultVar));
+  return Error::success();
+}
+
+Error TypeSolver::drain() {
+  // Hand-written: a queue of constraints, not a walk.
+  while (!ready.empty()) {
+    unsigned id = ready.pop_back_val();
+    if (Error err = solve(id))
+      return err;
+  }
+  return Error::success();
+}
+
+const TypeConstraint *TypeSolver::findUnsolved() const {
+  for (const TypeConstraint &constraint : constraints)
+    if (!constraint.solved)
+      return &constraint;
+  return nullptr;
+}
+
+void TypeSolver::reset() {
+  bindings.clear();
+  constraints.clear();
+  waiters.clear();
+  ready.clear();
+  numVars = 0;
+}
