@@ -156,6 +156,9 @@ static Error checkTensorResult(const Function &fn, StringRef name) {
     return e && !isa<GlobalVar>(e) && e->getLoc().isValid() ? e->getLoc()
                                                              : outer;
   };
+  // Hand-written rather than a PostOrderWalker: it walks the result *type*
+  // (tuple types), following the body's tuple literals alongside where they
+  // show a field, not the graph.
   const Expr *body = fn.getBody().get();
   SmallVector<Item, 4> stack{
       {body->getCheckedType().get(), body, locate(body, fn.getLoc()), ""}};

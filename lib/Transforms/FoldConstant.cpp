@@ -486,23 +486,30 @@ std::optional<bool> ConstantFolder::getConstantCondition(Expr *cond) {
 
 void ConstantFolder::getPendingOperands(Expr *node,
                                         SmallVectorImpl<Expr *> &out) const {
-  SmallVector<Expr *, 8> stack;
-  if (auto *call = dyn_cast<Call>(node))
-    for (const Ref<Expr> &arg : call->getArgs())
-      stack.push_back(arg.get());
-  else
-    stack.push_back(cast<TupleGetItem>(node)->getTuple().get());
-  while (!stack.empty()) {
-    Expr *e = stack.pop_back_val();
-    if (pendingType.count(e))
-      out.push_back(e);
-    else if (auto *tuple = dyn_cast<Tuple>(e))
-      for (const Ref<Expr> &field : tuple->getFields())
-        stack.push_back(field.get());
-  }
+  // The operands, through tuple literals; a pending node is not entered.
+  PostOrderWalker walker;
+  forEachOperand(node, [&](Expr *operand) {
+    walker.walk(
+        operand,
+        [&](Expr *e) {
+          if (pendingType.count(e)) {
+            out.push_back(e);
+            return WalkAction::SkipChildren;
+          }
+          return isa<Tuple>(e) ? WalkAction::Descend
+                               : WalkAction::SkipChildren;
+        },
+        nullptr, [](Expr *e, SmallVectorImpl<Expr *> &children) {
+          forEachOperand(e, [&](Expr *child) { children.push_back(child); });
+        });
+  });
 }
 
 std::vector<Expr *> ConstantFolder::collectRoots(Expr *top) {
+  // Hand-written rather than a PostOrderWalker: a root is recorded when it
+  // is first *reached* (all children of a node before any grandchild), and
+  // that order is the order of the evaluation's tuple, of the remarks and
+  // of the warnings; a walker's depth-first entry order would change it.
   std::vector<Expr *> roots;
   DenseSet<const Expr *> seen;
   SmallVector<Expr *, 64> stack;
@@ -529,7 +536,6 @@ std::vector<Expr *> ConstantFolder::collectRoots(Expr *top) {
 Ref<Expr> ConstantFolder::substitute(Expr *node) {
   // Post-order over the pending subgraph; values and constants are leaves.
   DenseMap<const Expr *, Ref<Expr>> done;
-  SmallVector<std::pair<Expr *, bool>, 64> stack{{node, false}};
   auto leaf = [&](Expr *e) -> Ref<Expr> {
     if (e != node) {
       auto it = values.find(e);
@@ -544,46 +550,38 @@ Ref<Expr> ConstantFolder::substitute(Expr *node) {
     forEachOperand(e, [&out](Expr *child) { out.push_back(child); });
   };
   SmallVector<Expr *, 4> kids;
-  while (!stack.empty()) {
-    auto [e, expanded] = stack.back();
-    if (done.count(e)) {
-      stack.pop_back();
-      continue;
-    }
-    if (Ref<Expr> value = leaf(e)) {
-      done[e] = value;
-      stack.pop_back();
-      continue;
-    }
-    kids.clear();
-    children(e, kids);
-    if (!expanded) {
-      stack.back().second = true;
-      for (Expr *kid : kids)
-        if (!done.count(kid))
-          stack.push_back({kid, false});
-      continue;
-    }
-    stack.pop_back();
-    bool changed = false;
-    SmallVector<Ref<Expr>, 4> newKids;
-    for (Expr *kid : kids) {
-      newKids.push_back(done[kid]);
-      changed |= newKids.back().get() != kid;
-    }
-    Ref<Expr> result = e;
-    if (changed) {
-      if (auto *call = dyn_cast<Call>(e))
-        result = Call::get(call->getCallee(), newKids, call->getAttrs(),
-                           call->getLoc());
-      else if (auto *tuple = dyn_cast<Tuple>(e))
-        result = Tuple::get(newKids, tuple->getLoc());
-      else
-        result = TupleGetItem::get(
-            newKids[0], cast<TupleGetItem>(e)->getIndex(), e->getLoc());
-    }
-    done[e] = result;
-  }
+  walkPostOrder(
+      node,
+      [&](Expr *e) {
+        Ref<Expr> value = leaf(e);
+        if (!value)
+          return WalkAction::Descend;
+        done[e] = std::move(value);
+        return WalkAction::Skip;
+      },
+      [&](Expr *e) {
+        kids.clear();
+        children(e, kids);
+        bool changed = false;
+        SmallVector<Ref<Expr>, 4> newKids;
+        for (Expr *kid : kids) {
+          newKids.push_back(done[kid]);
+          changed |= newKids.back().get() != kid;
+        }
+        Ref<Expr> result = e;
+        if (changed) {
+          if (auto *call = dyn_cast<Call>(e))
+            result = Call::get(call->getCallee(), newKids, call->getAttrs(),
+                               call->getLoc());
+          else if (auto *tuple = dyn_cast<Tuple>(e))
+            result = Tuple::get(newKids, tuple->getLoc());
+          else
+            result = TupleGetItem::get(
+                newKids[0], cast<TupleGetItem>(e)->getIndex(), e->getLoc());
+        }
+        done[e] = result;
+      },
+      children);
   return done[node];
 }
 
@@ -656,7 +654,10 @@ Error ConstantFolder::evaluate(ArrayRef<Expr *> nodes) {
 }
 
 void ConstantFolder::evaluatePerCall(ArrayRef<Expr *> roots) {
-  // Post-order over the pending nodes under the roots.
+  // Post-order over the pending nodes under the roots. Hand-written rather
+  // than a PostOrderWalker: it visits operands last to first, and that is
+  // the order of the evaluations and of their warnings (TVM's); the
+  // walker's left-to-right order would change the diagnostics' order.
   DenseSet<const Expr *> visited;
   SmallVector<std::pair<Expr *, bool>, 64> stack;
   for (Expr *root : llvm::reverse(roots))
@@ -733,17 +734,15 @@ bool ConstantFolder::exceedsSizeGuard(Expr *root) {
     return false;
   // The constants it is computed from, each counted once.
   uint64_t inputs = 0;
-  DenseSet<const Expr *> seen;
-  SmallVector<Expr *, 16> stack{root};
-  while (!stack.empty()) {
-    Expr *e = stack.pop_back_val();
-    if (!seen.insert(e).second)
-      continue;
-    if (auto *constant = dyn_cast<Constant>(e))
-      inputs += constant->getData().getByteSize();
-    else
-      forEachOperand(e, [&stack](Expr *child) { stack.push_back(child); });
-  }
+  walkPostOrder(
+      root,
+      [&](Expr *e) {
+        if (auto *constant = dyn_cast<Constant>(e))
+          inputs += constant->getData().getByteSize();
+      },
+      nullptr, [](Expr *e, SmallVectorImpl<Expr *> &out) {
+        forEachOperand(e, [&out](Expr *child) { out.push_back(child); });
+      });
   if (*bytes <= inputs)
     return false;
   skip(SkipReason::SizeGuard, root,
@@ -783,26 +782,23 @@ Ref<Expr> ConstantFolder::run(Expr *expr) {
       break;
   }
 
-  // Count what the materialised roots absorb (each call once).
-  DenseSet<const Expr *> counted;
+  // Count what the materialised roots absorb (each call once: one walker
+  // remembers the pending nodes walked from every root).
+  PostOrderWalker counted;
+  auto operands = [](Expr *e, SmallVectorImpl<Expr *> &out) {
+    forEachOperand(e, [&out](Expr *child) { out.push_back(child); });
+  };
   for (Expr *root : roots) {
     uint64_t calls = 0;
-    SmallVector<Expr *, 16> stack{root};
-    while (!stack.empty()) {
-      Expr *e = stack.pop_back_val();
-      if (!pendingType.count(e) || !counted.insert(e).second)
-        continue;
-      if (auto *call = dyn_cast<Call>(e)) {
-        ++calls;
-        for (const Ref<Expr> &arg : call->getArgs())
-          stack.push_back(arg.get());
-      } else if (auto *tuple = dyn_cast<Tuple>(e)) {
-        for (const Ref<Expr> &field : tuple->getFields())
-          stack.push_back(field.get());
-      } else if (auto *item = dyn_cast<TupleGetItem>(e)) {
-        stack.push_back(item->getTuple().get());
-      }
-    }
+    counted.walk(
+        root,
+        [&](Expr *e) {
+          if (!pendingType.count(e))
+            return WalkAction::SkipChildren;
+          calls += isa<Call>(e);
+          return WalkAction::Descend;
+        },
+        nullptr, operands);
     uint64_t constants = 0, bytes = 0;
     measureValue(values[root].get(), constants, bytes);
     numCallsFolded += calls;

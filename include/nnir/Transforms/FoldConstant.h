@@ -26,11 +26,12 @@
 ///    subgraph is evaluated once (all of a function's subgraphs in one
 ///    evaluation: fused by FuseOps, lowered, JIT-compiled and run), and only
 ///    the values that non-constant code uses become constants;
-///  - kernels come from a process-wide ExecutionEngine, so its cache serves
-///    every evaluation (and its disk cache, with $NNIR_KERNEL_CACHE_DIR);
-///  - evaluation runs under a fresh PassContext (the user's disabled passes,
-///    config and instruments do not apply), except that the timing
-///    instrument sees its passes nested under FoldConstant;
+///  - kernels come from the ExecutionEngine the caller hands in, so its
+///    caches serve every evaluation (see "The engine" below);
+///  - evaluation (nnir/Transforms/Executor.h: FuseOps, InferType, kernels)
+///    runs under a nested PassContext (PassContext::createNestedContext():
+///    the user's disabled passes, config and printing instruments do not
+///    apply; `--time-passes` shows it under FoldConstant);
 ///  - a size guard: a value larger than `FoldConstant.max_bytes` (config,
 ///    default 10 MiB) and larger than the constants it is computed from
 ///    together is not materialised (its operands may be);
