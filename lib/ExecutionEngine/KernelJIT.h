@@ -2,9 +2,9 @@
 //
 /// \file
 /// The JIT half of the ExecutionEngine, in the manner of MLIR's
-/// ExecutionEngine: one LLJIT with our own TargetMachine for the host, an
-/// RTDyld object layer (so JIT event listeners can be registered on it), a
-/// runtime library of absolute symbols from a RuntimeSymbolMap (anything
+/// ExecutionEngine: one LLJIT with our own TargetMachine for the host (an
+/// RTDyld object layer when JIT event listeners are asked for, so they can
+/// be registered on it; LLJIT's default linker otherwise), a runtime library of absolute symbols from a RuntimeSymbolMap (anything
 /// else from the process), and optional GDB and perf listeners.
 ///
 /// Every kernel lives in a JITDylib of its own (its symbol is always
