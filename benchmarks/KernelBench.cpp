@@ -122,7 +122,7 @@ void benchAdd64() {
       options.codegen.parallelWork = 0;
     std::unique_ptr<ExecutionEngine> engine =
         check(ExecutionEngine::create(options));
-    const CompiledKernel *kernel = check(engine->getKernel(*fn));
+    KernelRef kernel = check(engine->getKernel(*fn));
     // The kernel into a preallocated output (as memcpy into a preallocated
     // destination), and through ExecutionEngine::run (a fresh 64 MiB output
     // each time: page faults included).
@@ -163,7 +163,7 @@ void benchCold() {
       for (int i = 0; i < 25; ++i) {
         Ref<Function> fn = smallKernel(2.0f, float(i), extent);
         Clock::time_point start = Clock::now();
-        const CompiledKernel *kernel = check(engine->getKernel(*fn));
+        KernelRef kernel = check(engine->getKernel(*fn));
         compile.push_back(msSince(start));
         float c = 2.0f, d = float(i);
         void *buffers[] = {const_cast<void *>(x.getData()), &c, &d,
@@ -289,7 +289,7 @@ double timeKernel(ExecutionEngine &engine, const Function &fn,
                   ArrayRef<NDArray> inputs, ArrayRef<NDArray> outputs,
                   int reps) {
   SmallVector<int64_t, 4> dims;
-  const CompiledKernel *kernel = check(engine.getKernel(fn, dims));
+  KernelRef kernel = check(engine.getKernel(fn, dims));
   std::vector<void *> buffers;
   for (const NDArray &a : inputs)
     buffers.push_back(const_cast<void *>(a.getData()));

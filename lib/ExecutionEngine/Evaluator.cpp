@@ -11,10 +11,10 @@
 
 #include "nnir/ExecutionEngine/Evaluator.h"
 #include "nnir/IR/Op.h"
+#include "nnir/IR/Traversal.h"
 #include "nnir/IR/Type.h"
 #include "nnir/Support/Diagnostics.h"
 
-#include "llvm/ADT/DenseSet.h"
 
 using namespace llvm;
 using namespace nnir;
@@ -56,7 +56,7 @@ Evaluator::~Evaluator() = default;
 
 /// The children of \p e that evaluation visits (callees that are operators,
 /// global variables or function literals are handled by the call itself).
-static SmallVector<const Expr *, 4> getChildren(const Expr *e) {
+static SmallVector<const Expr *, 4> getEvaluatedChildren(const Expr *e) {
   SmallVector<const Expr *, 4> out;
   if (const auto *call = dyn_cast<Call>(e)) {
     const Expr *callee = call->getCallee().get();
@@ -189,21 +189,19 @@ Expected<RuntimeValue> Evaluator::callValue(const Call &call,
 Expected<RuntimeValue>
 Evaluator::evaluateIn(const Expr &root, DenseMap<const Var *, RuntimeValue> env,
                       unsigned depth) {
-  // Users of every node reachable without entering functions.
+  // Users of every node reachable without entering functions (each node's
+  // edges counted once, when the walker first enters it).
   DenseMap<const Expr *, unsigned> uses;
-  {
-    DenseSet<const Expr *> seen;
-    SmallVector<const Expr *, 64> stack{&root};
-    seen.insert(&root);
-    while (!stack.empty()) {
-      const Expr *e = stack.pop_back_val();
-      for (const Expr *c : getChildren(e)) {
-        ++uses[c];
-        if (seen.insert(c).second)
-          stack.push_back(c);
-      }
-    }
-  }
+  walkPostOrder(
+      const_cast<Expr *>(&root),
+      [&](Expr *e) {
+        for (const Expr *c : getEvaluatedChildren(e))
+          ++uses[c];
+      },
+      nullptr, [](Expr *e, SmallVectorImpl<Expr *> &children) {
+        for (const Expr *c : getEvaluatedChildren(e))
+          children.push_back(const_cast<Expr *>(c));
+      });
   DenseMap<const Expr *, RuntimeValue> values;
   for (auto &[var, value] : env)
     values[var] = value;
@@ -220,6 +218,9 @@ Evaluator::evaluateIn(const Expr &root, DenseMap<const Var *, RuntimeValue> env,
     const Expr *e;
     const Expr *from = nullptr;
   };
+  // Hand-written rather than a PostOrderWalker: an interpreter's task
+  // stack. Let and If decide what to visit next from values computed on the
+  // way (an If visits only the branch taken), which no fixed child list can.
   SmallVector<Item, 64> stack{{Task::Visit, &root}};
   while (!stack.empty()) {
     Item item = stack.pop_back_val();
@@ -261,7 +262,7 @@ Evaluator::evaluateIn(const Expr &root, DenseMap<const Var *, RuntimeValue> env,
         break;
       }
       stack.push_back({Task::Finish, e});
-      SmallVector<const Expr *, 4> children = getChildren(e);
+      SmallVector<const Expr *, 4> children = getEvaluatedChildren(e);
       for (const Expr *c : llvm::reverse(children))
         stack.push_back({Task::Visit, c});
       break;
@@ -322,7 +323,7 @@ Evaluator::evaluateIn(const Expr &root, DenseMap<const Var *, RuntimeValue> env,
           return result.takeError();
         values[e] = std::move(*result);
       }
-      for (const Expr *c : getChildren(e))
+      for (const Expr *c : getEvaluatedChildren(e))
         release(c);
       break;
     }

@@ -1,57 +1,34 @@
 //===- ExecutionEngine.cpp - JIT-compiled kernels with a cache ------------===//
 //
 /// \file
-/// The LLJIT setup (in the manner of MLIR's ExecutionEngine: our own
-/// TargetMachine and optimisation, an ObjectCache hook to capture objects),
-/// the in-memory kernel cache and the use of the disk cache
-/// (nnir/ExecutionEngine/DiskCache.h), and running kernels.
+/// The engine's front: a kernel for a primitive function, from the kernel
+/// cache (nnir/ExecutionEngine/KernelCache.h) or compiled (lowering and
+/// emission in Codegen, JIT in KernelJIT.h), and running kernels on
+/// NDArrays within the limits.
 //
 //===----------------------------------------------------------------------===//
 
 #include "nnir/ExecutionEngine/ExecutionEngine.h"
+#include "KernelJIT.h"
 #include "nnir/Codegen/Lowering.h"
 #include "nnir/ExecutionEngine/DiskCache.h"
+#include "nnir/ExecutionEngine/KernelCache.h"
 #include "nnir/IR/Type.h"
 #include "nnir/Support/Diagnostics.h"
 
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Config/llvm-config.h"
-#include "llvm/ExecutionEngine/ObjectCache.h"
-#include "llvm/ExecutionEngine/Orc/CompileUtils.h"
-#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
-#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
-#include "llvm/ExecutionEngine/Orc/LLJIT.h"
-#include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SHA256.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
-#include "llvm/TargetParser/Host.h"
 
 #include <chrono>
 #include <mutex>
-#include <unordered_map>
-
-#ifndef NNIR_VERSION_STRING
-#define NNIR_VERSION_STRING "unknown"
-#endif
 
 using namespace llvm;
-using namespace llvm::orc;
 using namespace nnir;
 
-extern "C" {
-// float16 conversions that LLVM calls on hosts without F16C.
-static uint16_t nnirTruncSFHF2(float v) { return floatToHalf(v); }
-static float nnirExtendHFSF2(uint16_t v) { return halfToFloat(v); }
-static uint16_t nnirTruncDFHF2(double v) {
-  return floatToHalf(static_cast<float>(v));
-}
-}
+NNIR_DEFINE_EXPLICIT_TYPE_ID(nnir::ExecutionEngine)
 
 void EngineStats::print(raw_ostream &os) const {
   os << "===" << std::string(73, '-') << "===\n"
@@ -67,6 +44,7 @@ void EngineStats::print(raw_ostream &os) const {
   line(diskCorrupt, "corrupt kernel cache entries replaced (disk)");
   line(diskOtherKey, "kernel cache entries of another key replaced (disk)");
   line(diskUntrusted, "untrusted kernel cache entries replaced (disk)");
+  line(kernelsEvicted, "kernels evicted from the memory cache");
   line(kernelRuns, "kernel runs");
   line(splatRuns, "kernel runs on splats (one element each)");
   line(bytesAllocated, "bytes allocated for results");
@@ -74,271 +52,161 @@ void EngineStats::print(raw_ostream &os) const {
   os << formatv("{0,12:f3} ms running kernels\n", runNanos / 1e6);
 }
 
-namespace {
-/// Captures the object of the module being compiled (SimpleCompiler calls
-/// notifyObjectCompiled), so a miss can be written to the disk cache.
-class CapturingObjectCache : public ObjectCache {
-public:
-  void notifyObjectCompiled(const Module *, MemoryBufferRef obj) override {
-    last = obj.getBuffer().str();
-  }
-  std::unique_ptr<MemoryBuffer> getObject(const Module *) override {
-    return nullptr;
-  }
-  std::string last;
-};
+CompiledKernel::CompiledKernel() = default;
+CompiledKernel::~CompiledKernel() = default;
 
+namespace {
 using Clock = std::chrono::steady_clock;
 uint64_t nanosSince(Clock::time_point start) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() -
                                                               start)
       .count();
 }
-
-struct KeyHash {
-  size_t operator()(const KernelKey &k) const { return k.getHash(); }
-};
 } // namespace
 
 class ExecutionEngine::Impl {
 public:
-  std::unique_ptr<TargetMachine> tm;
-  std::unique_ptr<LLJIT> jit;
-  CapturingObjectCache objectCache;
-  std::unique_ptr<DiskCache> diskCache;
-  std::string triple, cpu, features;
+  std::unique_ptr<KernelJIT> jit;
+  /// Declared after the JIT: destroyed first, while the JIT can free code.
+  std::unique_ptr<KernelCache> cache;
   std::mutex mutex;
-  std::unordered_map<KernelKey, std::unique_ptr<CompiledKernel>, KeyHash> cache;
-  std::vector<std::unique_ptr<CompiledKernel>> uncached;
-  /// Function node -> its kernel and runtime extents; holds a reference so
-  /// the pointer stays valid.
-  struct KnownFunction {
-    Ref<Function> fn;
-    const CompiledKernel *kernel;
-    SmallVector<int64_t, 2> dims;
-  };
-  DenseMap<const Function *, KnownFunction> identity;
-  unsigned counter = 0;
 };
 
 ExecutionEngine::ExecutionEngine(EngineOptions options)
     : options(std::move(options)), impl(std::make_unique<Impl>()) {}
-ExecutionEngine::~ExecutionEngine() = default;
+
+ExecutionEngine::~ExecutionEngine() {
+  // Kernels first, then the JIT that holds their code.
+  impl->cache.reset();
+}
 
 std::string ExecutionEngine::getTargetDescription() const {
-  return impl->triple + " " + impl->cpu;
+  return impl->jit->getTarget().triple + " " + impl->jit->getTarget().cpu;
 }
 
 Expected<std::unique_ptr<ExecutionEngine>>
 ExecutionEngine::create(EngineOptions options) {
-  static std::once_flag initOnce;
-  std::call_once(initOnce, [] {
-    InitializeNativeTarget();
-    InitializeNativeTargetAsmPrinter();
-  });
   std::unique_ptr<ExecutionEngine> engine(
       new ExecutionEngine(std::move(options)));
   Impl &impl = *engine->impl;
-  Expected<JITTargetMachineBuilder> jtmb =
-      JITTargetMachineBuilder::detectHost();
-  if (!jtmb)
-    return jtmb.takeError();
-  jtmb->setCodeGenOptLevel(CodeGenOptLevel::Default);
-  impl.triple = jtmb->getTargetTriple().str();
-  impl.cpu = jtmb->getCPU();
-  impl.features = jtmb->getFeatures().getString();
-  Expected<std::unique_ptr<TargetMachine>> tm = jtmb->createTargetMachine();
-  if (!tm)
-    return tm.takeError();
-  impl.tm = std::move(*tm);
-
-  TargetMachine *tmPtr = impl.tm.get();
-  ObjectCache *cache = &impl.objectCache;
-  Expected<std::unique_ptr<LLJIT>> jit =
-      LLJITBuilder()
-          .setJITTargetMachineBuilder(*jtmb)
-          .setCompileFunctionCreator(
-              [tmPtr, cache](JITTargetMachineBuilder)
-                  -> Expected<std::unique_ptr<IRCompileLayer::IRCompiler>> {
-                return std::make_unique<SimpleCompiler>(*tmPtr, cache);
-              })
-          .create();
+  Expected<std::unique_ptr<KernelJIT>> jit = KernelJIT::create(
+      engine->options.symbols, engine->options.listeners);
   if (!jit)
     return jit.takeError();
   impl.jit = std::move(*jit);
-
-  // The runtime: our entry points and half conversions as absolute symbols,
-  // anything else (libm) from the process.
-  JITDylib &main = impl.jit->getMainJITDylib();
-  SymbolMap symbols;
-  auto define = [&](StringRef name, void *addr) {
-    symbols[impl.jit->mangleAndIntern(name)] = {ExecutorAddr::fromPtr(addr),
-                                                JITSymbolFlags::Exported};
-  };
-  define("nnir_parallel_for", reinterpret_cast<void *>(&nnir_parallel_for));
-  define("nnir_alloc", reinterpret_cast<void *>(&nnir_alloc));
-  define("nnir_free", reinterpret_cast<void *>(&nnir_free));
-  define("nnir_ipow_i64", reinterpret_cast<void *>(&nnir_ipow_i64));
-  define("nnir_ipow_u64", reinterpret_cast<void *>(&nnir_ipow_u64));
-  define("__truncsfhf2", reinterpret_cast<void *>(&nnirTruncSFHF2));
-  define("__extendhfsf2", reinterpret_cast<void *>(&nnirExtendHFSF2));
-  define("__truncdfhf2", reinterpret_cast<void *>(&nnirTruncDFHF2));
-  define("__gnu_f2h_ieee", reinterpret_cast<void *>(&nnirTruncSFHF2));
-  define("__gnu_h2f_ieee", reinterpret_cast<void *>(&nnirExtendHFSF2));
-  if (Error e = main.define(absoluteSymbols(std::move(symbols))))
-    return e;
-  Expected<std::unique_ptr<DynamicLibrarySearchGenerator>> process =
-      DynamicLibrarySearchGenerator::GetForCurrentProcess(
-          impl.jit->getDataLayout().getGlobalPrefix());
-  if (!process)
-    return process.takeError();
-  main.addGenerator(std::move(*process));
-
+  std::unique_ptr<DiskCache> disk;
   if (!engine->options.cacheDir.empty()) {
-    Expected<std::unique_ptr<DiskCache>> disk =
+    Expected<std::unique_ptr<DiskCache>> opened =
         DiskCache::open(engine->options.cacheDir);
-    if (!disk)
-      return disk.takeError();
-    impl.diskCache = std::move(*disk);
+    if (!opened)
+      return opened.takeError();
+    disk = std::move(*opened);
   }
+  impl.cache = std::make_unique<KernelCache>(
+      engine->options.maxCachedKernels, std::move(disk), engine->stats);
   return engine;
+}
+
+void ExecutionEngine::clearCache() {
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  impl->cache->clear();
+}
+
+uint64_t ExecutionEngine::getNumLiveKernels() const {
+  return impl->jit->getNumLiveCode();
+}
+
+size_t ExecutionEngine::getNumCachedKernels() const {
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  return impl->cache->size();
 }
 
 //===----------------------------------------------------------------------===//
 // Kernels
 //===----------------------------------------------------------------------===//
 
-Expected<const CompiledKernel *>
-ExecutionEngine::getKernel(const Function &fn) {
+Expected<KernelRef> ExecutionEngine::getKernel(const Function &fn) {
   SmallVector<int64_t, 2> dims;
   return getKernel(fn, dims);
 }
 
-Expected<const CompiledKernel *>
-ExecutionEngine::getKernel(const Function &fn, SmallVectorImpl<int64_t> &dims) {
-  Impl &im = *impl;
-  std::lock_guard<std::mutex> lock(im.mutex);
-  auto known = options.memoryCache ? im.identity.find(&fn) : im.identity.end();
-  if (known != im.identity.end()) {
-    ++stats.memoryHits;
-    dims.assign(known->second.dims.begin(), known->second.dims.end());
-    return known->second.kernel;
-  }
+Expected<KernelRef> ExecutionEngine::getKernel(const Function &fn,
+                                               SmallVectorImpl<int64_t> &dims) {
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  KernelCache &cache = *impl->cache;
+  if (options.memoryCache)
+    if (KernelRef known = cache.lookup(fn, dims))
+      return known;
   std::optional<GenericShape> generic = GenericShape::get(fn);
   dims.clear();
   if (generic)
     dims.append(generic->getExtents().begin(), generic->getExtents().end());
-  auto remember = [&](const CompiledKernel *kernel) {
-    if (options.memoryCache)
-      im.identity[&fn] = {Ref<Function>(const_cast<Function *>(&fn)), kernel,
-                          SmallVector<int64_t, 2>(dims.begin(), dims.end())};
-    return kernel;
-  };
   std::optional<KernelKey> key;
   if (options.memoryCache) {
     key = KernelKey::get(fn, generic ? &*generic : nullptr);
-    auto it = im.cache.find(*key);
-    if (it != im.cache.end()) {
-      ++stats.memoryHits;
-      return remember(it->second.get());
-    }
+    if (KernelRef cached = cache.lookup(*key, fn, dims))
+      return cached;
   }
+  Expected<std::unique_ptr<CompiledKernel>> compiled =
+      compileKernel(fn, generic ? &*generic : nullptr);
+  if (!compiled)
+    return compiled.takeError();
+  KernelRef kernel(std::move(*compiled));
+  if (key)
+    cache.insert(std::move(*key), kernel, fn, dims);
+  return kernel;
+}
 
+Expected<std::unique_ptr<CompiledKernel>>
+ExecutionEngine::compileKernel(const Function &fn,
+                               const GenericShape *generic) {
   Clock::time_point start = Clock::now();
-  Expected<TEFunction> te = lowerToTE(fn, generic ? &*generic : nullptr);
+  Expected<TEFunction> te = lowerToTE(fn, generic);
   if (!te)
     return te.takeError();
   auto context = std::make_unique<LLVMContext>();
   auto kernel = std::make_unique<CompiledKernel>();
-  kernel->shapeGeneric = generic.has_value();
+  kernel->shapeGeneric = generic != nullptr;
   Expected<std::unique_ptr<Module>> module =
       emitKernel(*te, *context, "kernel", options.codegen, kernel->info);
   if (!module)
     return module.takeError();
-  kernel->optLevel = options.optLevel >= 0
-                         ? static_cast<unsigned>(options.optLevel)
-                         : chooseOptLevel(kernel->info.work, kernel->info.codeSize);
+  kernel->optLevel =
+      options.optLevel >= 0
+          ? static_cast<unsigned>(options.optLevel)
+          : chooseOptLevel(kernel->info.work, kernel->info.codeSize);
 
-  Expected<JITDylib &> jd =
-      im.jit->createJITDylib(("kernel" + Twine(im.counter++)).str());
-  if (!jd)
-    return jd.takeError();
-  jd->addToLinkOrder(im.jit->getMainJITDylib());
-
+  KernelJIT &jit = *impl->jit;
+  KernelCache &cache = *impl->cache;
   // The disk cache's key: everything the object depends on, recorded in
   // the entry and checked on load.
-  std::string diskKey;
-  bool fromDisk = false;
-  if (im.diskCache) {
-    (*module)->setTargetTriple(im.triple);
-    (*module)->setDataLayout(im.tm->createDataLayout());
-    std::string text;
-    raw_string_ostream os(text);
-    (*module)->print(os, nullptr);
-    diskKey = formatv("nnir kernel\nabi={0}\nnnir={1}\nllvm={2}\ntriple={3}"
-                      "\ncpu={4}\nfeatures={5}\nopt={6}\nmodule-sha256={7}\n",
-                      kKernelABIVersion, NNIR_VERSION_STRING,
-                      LLVM_VERSION_STRING, im.triple, im.cpu, im.features,
-                      kernel->optLevel,
-                      toHex(SHA256::hash(ArrayRef<uint8_t>(
-                                reinterpret_cast<const uint8_t *>(text.data()),
-                                text.size())),
-                            /*LowerCase=*/true))
-                  .str();
-    DiskCache::Lookup entry = im.diskCache->lookup(diskKey);
-    switch (entry.status) {
-    case DiskCache::Status::Hit:
-      if (Error e = im.jit->addObjectFile(
-              *jd, MemoryBuffer::getMemBufferCopy(
-                       entry.object, DiskCache::getEntryName(diskKey))))
-        return e;
-      fromDisk = true;
-      ++stats.diskHits;
-      break;
-    case DiskCache::Status::Missing:
-      break;
-    case DiskCache::Status::Corrupt:
-      ++stats.diskCorrupt;
-      break;
-    case DiskCache::Status::OtherKey:
-      ++stats.diskOtherKey;
-      break;
-    case DiskCache::Status::Untrusted:
-      ++stats.diskUntrusted;
-      break;
+  std::string objectKey;
+  if (cache.hasDisk()) {
+    jit.prepareModule(**module);
+    objectKey = KernelCache::getObjectKey(**module, jit.getTarget(),
+                                          kernel->optLevel);
+    if (std::optional<std::string> object = cache.loadObject(objectKey)) {
+      Expected<std::unique_ptr<KernelCode>> code =
+          jit.addObject(*object, DiskCache::getEntryName(objectKey));
+      if (!code)
+        return code.takeError();
+      kernel->code = std::move(*code);
     }
   }
-  if (!fromDisk) {
-    optimizeModule(**module, *im.tm, kernel->optLevel);
-    // The code generator's level follows the kernel's (compiles happen on
-    // this thread, under the lock, in the lookup below).
-    im.tm->setOptLevel(kernel->optLevel == 0 ? CodeGenOptLevel::None
-                                             : CodeGenOptLevel::Default);
-    im.objectCache.last.clear();
-    if (Error e = im.jit->addIRModule(
-            *jd, ThreadSafeModule(std::move(*module), std::move(context))))
-      return e;
-  }
-  Expected<ExecutorAddr> addr = im.jit->lookup(*jd, "kernel");
-  if (!addr)
-    return createStringError(inconvertibleErrorCode(),
-                             "JIT compilation failed: " +
-                                 toString(addr.takeError()));
-  kernel->fn = addr->toPtr<KernelFn>();
-  if (!fromDisk) {
+  if (!kernel->code) {
+    std::string object;
+    Expected<std::unique_ptr<KernelCode>> code =
+        jit.addModule(std::move(*module), std::move(context), kernel->optLevel,
+                      cache.hasDisk() ? &object : nullptr);
+    if (!code)
+      return code.takeError();
+    kernel->code = std::move(*code);
     ++stats.kernelsCompiled;
-    if (im.diskCache && !im.objectCache.last.empty() &&
-        im.diskCache->store(diskKey, im.objectCache.last))
-      ++stats.diskWrites;
+    cache.storeObject(objectKey, object);
   }
+  kernel->fn = kernel->code->getFunction();
   stats.compileNanos += nanosSince(start);
-
-  const CompiledKernel *result = kernel.get();
-  if (key)
-    im.cache.emplace(std::move(*key), std::move(kernel));
-  else
-    im.uncached.push_back(std::move(kernel));
-  return remember(result);
+  return kernel;
 }
 
 /// The error for a result of \p dtype and \p shape that cannot be made.
@@ -436,7 +304,7 @@ Expected<std::vector<NDArray>> ExecutionEngine::run(const Function &fn,
                                                     ArrayRef<NDArray> args,
                                                     RunBudget *budget) {
   SmallVector<int64_t, 2> dims;
-  Expected<const CompiledKernel *> kernel = getKernel(fn, dims);
+  Expected<KernelRef> kernel = getKernel(fn, dims);
   if (!kernel)
     return kernel.takeError();
   SmallVector<const TensorType *, 4> paramTypes, resultTypes;
@@ -539,7 +407,7 @@ Expected<std::string> ExecutionEngine::getLLVMIR(const Function &fn,
     return module.takeError();
   if (optimized) {
     std::lock_guard<std::mutex> lock(impl->mutex);
-    optimizeModule(**module, *impl->tm,
+    optimizeModule(**module, impl->jit->getTargetMachine(),
                    options.optLevel >= 0 ? options.optLevel
                                          : chooseOptLevel(info.work, info.codeSize));
   }

@@ -11,17 +11,19 @@
 /// Every call built is typed at once by its operator's type relation, so the
 /// converters see static shapes. Values that depend on no graph input are
 /// marked constant and can be computed at import time (NodeContext::
-/// evaluate) by the ExecutionEngine's evaluator, as TVM's infer_value does.
+/// evaluate) through the Executor (unfused: each operator call a kernel) on
+/// the engine the caller hands in, as TVM's infer_value does.
 //
 //===----------------------------------------------------------------------===//
 
 #include "NodeContext.h"
-#include "nnir/ExecutionEngine/Evaluator.h"
 #include "nnir/ExecutionEngine/ExecutionEngine.h"
+#include "nnir/IR/FreeVars.h"
 #include "nnir/ONNX/Import.h"
 #include "nnir/Ops/Builders.h"
 #include "nnir/Ops/Ops.h"
 #include "nnir/Support/Diagnostics.h"
+#include "nnir/Transforms/Executor.h"
 #include "nnir/Transforms/InferType.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -52,7 +54,7 @@ namespace onnximport {
 class GraphImporter {
 public:
   GraphImporter(StringRef bufferName, const ONNXImportOptions &options)
-      : bufferName(bufferName), options(options) {}
+      : bufferName(bufferName), options(options), engine(options.engine) {}
 
   Expected<Ref<IRModule>> importModel(onnx::ModelProto &model);
 
@@ -102,7 +104,8 @@ private:
   StringMap<int64_t> opsets;
   /// Every value defined so far, by ONNX name.
   StringMap<Value> values;
-  std::unique_ptr<ExecutionEngine> engine;
+  /// The caller's engine, or a private one made on first use.
+  std::shared_ptr<ExecutionEngine> engine;
   DenseMap<const Expr *, NDArray> evaluated;
   /// Parameters whose values are known (ONNXImportOptions::getInputValues).
   DenseMap<const Var *, RuntimeValue> knownInputs;
@@ -129,14 +132,27 @@ Expected<NDArray> GraphImporter::evaluate(const Value &value) {
       return created.takeError();
     engine = std::move(*created);
   }
-  Expected<Ref<Expr>> typed = inferExprTypes(value.expr);
-  if (!typed)
-    return typed.takeError();
-  EvaluatorOptions bounds;
-  bounds.maxBufferBytes = options.maxTensorBytes;
-  bounds.maxWork = options.maxEvaluationWork;
-  Evaluator evaluator(*engine, nullptr, bounds);
-  Expected<RuntimeValue> result = evaluator.evaluate(**typed, knownInputs);
+  // A function of the known inputs the value depends on, called on their
+  // values.
+  std::vector<Ref<Var>> params = getFreeVars(value.expr.get());
+  std::vector<RuntimeValue> args;
+  for (const Ref<Var> &param : params) {
+    auto known = knownInputs.find(param.get());
+    if (known == knownInputs.end())
+      return makeError(param->getLoc(),
+                       "variable '%" + param->getNameHint() + "' is not bound");
+    args.push_back(known->second);
+  }
+  ExecutorOptions executorOptions;
+  executorOptions.fuseOptLevel = std::nullopt;
+  executorOptions.evaluator.maxBufferBytes = options.maxTensorBytes;
+  executorOptions.evaluator.maxWork = options.maxEvaluationWork;
+  Expected<std::unique_ptr<Executor>> executor = Executor::create(
+      IRModule::fromExpr(Function::get(params, value.expr)), *engine,
+      executorOptions);
+  if (!executor)
+    return executor.takeError();
+  Expected<RuntimeValue> result = (*executor)->call("main", args);
   if (!result)
     return result.takeError();
   if (!result->isTensor())

@@ -316,6 +316,60 @@ Error PassContext::instrumentAfterPass(const IRModule &module,
 }
 
 //===----------------------------------------------------------------------===//
+// Resources
+//===----------------------------------------------------------------------===//
+
+Ref<PassContext> PassContext::createNestedContext() const {
+  Ref<PassContext> nested = create();
+  for (const std::shared_ptr<PassInstrument> &instrument : instruments)
+    if (instrument->followsNestedPipelines())
+      nested->instruments.push_back(instrument);
+  nested->resources = resources;
+  return nested;
+}
+
+/// One resource: given, or made by its factory on first use.
+struct PassContext::ResourceSlot {
+  std::mutex mutex;
+  std::shared_ptr<void> resource;
+  ResourceFactory create;
+  /// The factory's error, returned to every later caller.
+  std::string error;
+};
+
+void PassContext::setResourceImpl(TypeId type, std::shared_ptr<void> resource,
+                                  ResourceFactory create) {
+  if (!resource && !create) {
+    resources.erase(type);
+    return;
+  }
+  auto slot = std::make_shared<ResourceSlot>();
+  slot->resource = std::move(resource);
+  slot->create = std::move(create);
+  resources[type] = std::move(slot);
+}
+
+Expected<std::shared_ptr<void>>
+PassContext::getResourceImpl(TypeId type) const {
+  auto it = resources.find(type);
+  if (it == resources.end())
+    return nullptr;
+  ResourceSlot &slot = *it->second;
+  std::lock_guard<std::mutex> lock(slot.mutex);
+  if (slot.create) {
+    Expected<std::shared_ptr<void>> made = slot.create();
+    slot.create = nullptr;
+    if (made)
+      slot.resource = std::move(*made);
+    else
+      slot.error = toString(made.takeError());
+  }
+  if (!slot.error.empty())
+    return createStringError(inconvertibleErrorCode(), slot.error);
+  return slot.resource;
+}
+
+//===----------------------------------------------------------------------===//
 // Config registry
 //===----------------------------------------------------------------------===//
 

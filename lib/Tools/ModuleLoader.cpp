@@ -85,6 +85,12 @@ Expected<Ref<IRModule>> nnir::loadModule(SourceMgr &sourceMgr,
     importOptions.inputShapes[entry.getKey()] = entry.getValue();
   importOptions.getInputValues = options.getInputValues;
   importOptions.maxTensorBytes = options.parserOptions.maxConstantBytes;
+  if (options.getEngine) {
+    Expected<std::shared_ptr<ExecutionEngine>> engine = options.getEngine();
+    if (!engine)
+      return engine.takeError();
+    importOptions.engine = std::move(*engine);
+  }
   Expected<Ref<IRModule>> module =
       importONNX(buffer.getMemBufferRef(), importOptions);
   releaseMappedPages(buffer);

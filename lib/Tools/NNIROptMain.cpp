@@ -9,6 +9,7 @@
 #include "nnir/Tools/NNIROptMain.h"
 #include "nnir/Tools/ModuleLoader.h"
 
+#include "EngineFlags.h"
 #include "LLVMOptions.h"
 #include "RangedOption.h"
 
@@ -30,7 +31,7 @@
 #include "nnir/Support/Heap.h"
 #include "nnir/Support/Stack.h"
 #include "nnir/Support/Suggestions.h"
-#include "nnir/Transforms/InferType.h"
+#include "nnir/Transforms/Executor.h"
 #include "nnir/Transforms/Pipelines.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -247,6 +248,9 @@ struct CLOptions {
   cl::opt<bool> stats{"stats",
                       cl::desc("Print the statistics of the passes at the end"),
                       cl::init(false), cl::cat(cat)};
+  // The execution engine (FoldConstant, --emit).
+  KernelCacheDirOption kernelCacheDir{cat};
+  JITListenersOption jitListeners{cat};
 
   // Remarks.
   cl::opt<std::string> passRemarks{
@@ -359,6 +363,8 @@ Expected<NNIROptConfig> NNIROptConfig::createFromCLOptions() {
   config.verifyEach = options->verifyEach;
   config.printStats = options->stats;
   config.emit = options->emit;
+  config.engineOptions.cacheDir = getKernelCacheDir(options->kernelCacheDir);
+  config.engineOptions.listeners = options->jitListeners.get();
   config.passRemarks = options->passRemarks;
   config.passRemarksMissed = options->passRemarksMissed;
   config.passRemarksAnalysis = options->passRemarksAnalysis;
@@ -716,65 +722,35 @@ static bool verifyRoundtrip(const IRModule &module, const PrintOptions &options,
 
 /// The LLVM IR of the kernel of every primitive function in \p module (in
 /// definition order, then source order inside each function), each headed
-/// by a comment saying where the function is.
-static Expected<std::string>
-emitKernels(Ref<IRModule> untyped, const SourceMgr &sourceMgr, bool optimized) {
-  // Lowering reads the inferred types (a no-op when they are current).
-  Expected<Ref<IRModule>> typed = inferTypes(std::move(untyped));
-  if (!typed)
-    return typed.takeError();
-  const IRModule &module = **typed;
-  Expected<std::unique_ptr<ExecutionEngine>> engine = ExecutionEngine::create();
-  if (!engine)
-    return engine.takeError();
+/// by a comment saying where the function is; compiled for \p engine.
+static Expected<std::string> emitKernels(Ref<IRModule> module,
+                                         const SourceMgr &sourceMgr,
+                                         bool optimized,
+                                         ExecutionEngine &engine) {
+  // Lowering reads the inferred types; the module's own primitive functions
+  // are emitted, unfused.
+  ExecutorOptions options;
+  options.fuseOptLevel = std::nullopt;
+  Expected<std::unique_ptr<Executor>> executor =
+      Executor::create(std::move(module), engine, options);
+  if (!executor)
+    return executor.takeError();
   std::string out;
   raw_string_ostream os(out);
   unsigned count = 0;
-  for (const IRModule::Entry &entry : module.getFunctions()) {
-    // Primitive functions in pre-order, without entering them.
-    SmallVector<const Expr *, 32> stack{entry.func.get()};
-    DenseSet<const Expr *> seen;
-    SmallVector<const Function *, 8> found;
-    while (!stack.empty()) {
-      const Expr *e = stack.pop_back_val();
-      if (!seen.insert(e).second)
-        continue;
-      if (const auto *fn = dyn_cast<Function>(e)) {
-        if (fn->isPrimitive()) {
-          found.push_back(fn);
-          continue;
-        }
-        stack.push_back(fn->getBody().get());
-      } else if (const auto *call = dyn_cast<Call>(e)) {
-        for (const Ref<Expr> &a : llvm::reverse(call->getArgs()))
-          stack.push_back(a.get());
-        stack.push_back(call->getCallee().get());
-      } else if (const auto *tuple = dyn_cast<Tuple>(e)) {
-        for (const Ref<Expr> &f : llvm::reverse(tuple->getFields()))
-          stack.push_back(f.get());
-      } else if (const auto *item = dyn_cast<TupleGetItem>(e)) {
-        stack.push_back(item->getTuple().get());
-      } else if (const auto *let = dyn_cast<Let>(e)) {
-        stack.push_back(let->getBody().get());
-        stack.push_back(let->getValue().get());
-      } else if (const auto *i = dyn_cast<If>(e)) {
-        stack.push_back(i->getElse().get());
-        stack.push_back(i->getThen().get());
-        stack.push_back(i->getCond().get());
-      }
-    }
-    for (const Function *fn : found) {
-      auto [line, column] = getLineAndColumn(sourceMgr, fn->getLoc());
-      os << "; primitive function " << count++ << " in @"
-         << entry.var->getName();
-      if (line)
-        os << " at " << line << ":" << column;
-      os << "\n";
-      Expected<std::string> ir = (*engine)->getLLVMIR(*fn, optimized);
-      if (!ir)
-        return ir.takeError();
-      os << *ir << "\n";
-    }
+  for (const Executor::Primitive &primitive :
+       (*executor)->getPrimitiveFunctions()) {
+    auto [line, column] =
+        getLineAndColumn(sourceMgr, primitive.function->getLoc());
+    os << "; primitive function " << count++ << " in @" << primitive.global;
+    if (line)
+      os << " at " << line << ":" << column;
+    os << "\n";
+    Expected<std::string> ir =
+        (*executor)->getKernelIR(*primitive.function, optimized);
+    if (!ir)
+      return ir.takeError();
+    os << *ir << "\n";
   }
   return out;
 }
@@ -888,6 +864,10 @@ static int runNNIROptOnStack(const NNIROptConfig &config, raw_ostream &errs) {
   Expected<Ref<PassContext>> context = createPassContext(resolved, errs);
   if (!context)
     return fail(context.takeError());
+  // The engine FoldConstant and --emit run kernels on, made when first
+  // needed (a pipeline that runs no code never creates one).
+  (*context)->setResourceFactory<ExecutionEngine>(
+      [options = config.engineOptions] { return createSharedEngine(options); });
   if (Error err = installRemarkStreamer(config, sourceMgr, errs, **context,
                                         remarksFile))
     return fail(std::move(err));
@@ -904,6 +884,9 @@ static int runNNIROptOnStack(const NNIROptConfig &config, raw_ostream &errs) {
   loadOptions.parserOptions = config.parserOptions;
   for (const auto &entry : config.inputShapes)
     loadOptions.inputShapes[entry.getKey()] = entry.getValue();
+  loadOptions.getEngine = [&context] {
+    return (*context)->getResource<ExecutionEngine>();
+  };
   Expected<Ref<IRModule>> module = loadModule(sourceMgr, *bufferId, loadOptions);
   if (!module)
     return fail(module.takeError());
@@ -933,9 +916,14 @@ static int runNNIROptOnStack(const NNIROptConfig &config, raw_ostream &errs) {
     return 1;
 
   if (config.emit != NNIROptConfig::EmitKind::NNIR) {
+    Expected<std::shared_ptr<ExecutionEngine>> engine =
+        (*context)->getResource<ExecutionEngine>();
+    if (!engine)
+      return fail(engine.takeError());
     Expected<std::string> text =
         emitKernels(*module, sourceMgr,
-                    config.emit == NNIROptConfig::EmitKind::LLVMOptimized);
+                    config.emit == NNIROptConfig::EmitKind::LLVMOptimized,
+                    **engine);
     if (!text)
       return fail(text.takeError());
     return writeOutput(config, errs, [&](raw_ostream &os) { os << *text; });

@@ -10,22 +10,22 @@
 
 #include "nnir/Tools/NNIRRunMain.h"
 
+#include "EngineFlags.h"
 #include "LLVMOptions.h"
 #include "RangedOption.h"
 
-#include "nnir/ExecutionEngine/Evaluator.h"
+#include "nnir/ExecutionEngine/ExecutionEngine.h"
 #include "nnir/IR/Module.h"
 #include "nnir/IR/Type.h"
 #include "nnir/IR/Verifier.h"
 #include "nnir/Pass/Instruments.h"
 #include "nnir/Pass/Pass.h"
 #include "nnir/Pass/PassContext.h"
-#include "nnir/Pass/PassRegistry.h"
 #include "nnir/Runtime/NumPy.h"
 #include "nnir/Support/Diagnostics.h"
 #include "nnir/Tools/ModuleLoader.h"
 #include "nnir/Tools/NumPyPrinter.h"
-#include "nnir/Transforms/InferType.h"
+#include "nnir/Transforms/Executor.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -33,7 +33,6 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Process.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/WithColor.h"
 
@@ -157,6 +156,9 @@ static Error checkTensorResult(const Function &fn, StringRef name) {
     return e && !isa<GlobalVar>(e) && e->getLoc().isValid() ? e->getLoc()
                                                              : outer;
   };
+  // Hand-written rather than a PostOrderWalker: it walks the result *type*
+  // (tuple types), following the body's tuple literals alongside where they
+  // show a field, not the graph.
   const Expr *body = fn.getBody().get();
   SmallVector<Item, 4> stack{
       {body->getCheckedType().get(), body, locate(body, fn.getLoc()), ""}};
@@ -194,27 +196,18 @@ static Error checkTensorResult(const Function &fn, StringRef name) {
 // The driver
 //===----------------------------------------------------------------------===//
 
-/// runNNIRRun's work, on a stack sized for the nesting limit.
-static int runNNIRRunOnStack(const NNIRRunConfig &config, raw_ostream &out,
-                             raw_ostream &errs) {
-  SourceMgr sourceMgr;
-  auto fail = [&](Error err) {
-    printErrors(std::move(err), sourceMgr, kToolName, errs);
-    return 1;
-  };
-  auto failMessage = [&](const Twine &message) {
-    WithColor::error(errs, kToolName) << message << "\n";
-    return 1;
-  };
-
+/// Reads the input (an ONNX model may need the values of its inputs at
+/// import time, a shape given as a graph input: the importer asks for them
+/// with the graph input names, against which the --input names resolve;
+/// what is read then lands in \p inputArrays and is not read again) and
+/// verifies it.
+static Expected<Ref<IRModule>>
+loadInput(const NNIRRunConfig &config, SourceMgr &sourceMgr,
+          std::shared_ptr<ExecutionEngine> engine,
+          StringMap<NDArray> &inputArrays) {
   Expected<unsigned> bufferId = addInputFile(sourceMgr, config.inputFilename);
   if (!bufferId)
-    return fail(bufferId.takeError());
-  // An ONNX model may need the values of its inputs at import time (a
-  // shape given as a graph input): the importer asks for them with the
-  // graph input names, against which the --input names resolve. What is
-  // read then is not read again when the inputs are bound.
-  StringMap<NDArray> inputArrays;
+    return bufferId.takeError();
   ModuleLoadOptions loadOptions;
   loadOptions.parserOptions = config.parserOptions;
   for (const auto &entry : config.inputShapes)
@@ -237,63 +230,73 @@ static int runNNIRRunOnStack(const NNIRRunConfig &config, raw_ostream &out,
     }
     return inputArrays;
   };
-  Expected<Ref<IRModule>> parsed =
-      loadModule(sourceMgr, *bufferId, loadOptions);
-  if (!parsed)
-    return fail(parsed.takeError());
-  if (Error err = verifyModule(**parsed))
-    return fail(std::move(err));
+  loadOptions.getEngine = [engine] { return engine; };
+  Expected<Ref<IRModule>> module = loadModule(sourceMgr, *bufferId, loadOptions);
+  if (!module)
+    return module.takeError();
+  if (Error err = verifyModule(**module))
+    return std::move(err);
+  return module;
+}
 
-  // Every stage runs as a pass in one context, so --time-passes shows the
-  // preparation and the evaluation, with the engine's work nested in it.
-  Ref<PassContext> context = PassContext::create();
-  if (config.timePasses != NNIRRunConfig::TimingReport::None)
-    context->setInstruments({PassTimingInstrument::create(
-        errs, config.timePasses == NNIRRunConfig::TimingReport::TVM
-                  ? PassTimingInstrument::Display::TVM
-                  : PassTimingInstrument::Display::Tree)});
-  Expected<PassContextScope> scope = PassContext::enter(context);
-  if (!scope)
-    return fail(scope.takeError());
-
-  // Prepare: InferType, then FuseOps (and InferType again) when a pass of
-  // that name exists.
-  using Clock = std::chrono::steady_clock;
-  Clock::time_point prepareStart = Clock::now();
-  std::vector<Ref<Pass>> preparation = {createInferTypePass()};
-  if (PassRegistry::instance().lookup("FuseOps")) {
-    Expected<Ref<Pass>> fuse = PassRegistry::instance().create("FuseOps");
-    if (!fuse)
-      return fail(fuse.takeError());
-    preparation.push_back(*fuse);
-    preparation.push_back(createInferTypePass());
+/// The value of parameter \p param: the tensor file \p path names (read at
+/// import time already when it is in \p inputArrays), or seeded random
+/// values when \p path is null.
+static Expected<RuntimeValue>
+bindParameter(const Var &param, const std::string *path, std::mt19937_64 &rng,
+              const NNIRRunConfig &config, StringMap<NDArray> &inputArrays,
+              ExecutionEngine &engine) {
+  const nnir::Type *type = param.getCheckedType()
+                               ? param.getCheckedType().get()
+                               : param.getTypeAnnotation().get();
+  const auto *tensorType = dyn_cast_or_null<TensorType>(type);
+  StringRef name = param.getNameHint();
+  if (!path) {
+    if (!config.randomSeed)
+      return makeError(param.getLoc(),
+                       "missing input for parameter '%" + name + "' of type " +
+                           typeString(type) + " (pass --input " +
+                           shellWord(name.str() + "=FILE.npy") +
+                           " or --random-inputs)");
+    if (!tensorType)
+      return makeError(param.getLoc(),
+                       "cannot make random inputs for parameter '%" + name +
+                           "' of type " + typeString(type));
+    Expected<NDArray> array = randomArray(*tensorType, rng, engine);
+    if (!array)
+      return array.takeError();
+    return RuntimeValue::tensor(std::move(*array));
   }
-  Ref<IRModule> module = *parsed;
-  for (const Ref<Pass> &pass : preparation) {
-    Expected<Ref<IRModule>> result = pass->run(module);
-    if (!result)
-      return fail(result.takeError());
-    module = *result;
+  if (!tensorType)
+    return makeError(param.getLoc(), "parameter '%" + name + "' of type " +
+                                         typeString(type) +
+                                         " cannot be read from a tensor file");
+  auto loaded = inputArrays.find(name);
+  if (loaded == inputArrays.end()) {
+    Expected<NDArray> array =
+        loadInputTensor(*path, config.engineOptions.maxTensorBytes);
+    if (!array)
+      return makeError("input '" + name + "': " + toString(array.takeError()));
+    loaded = inputArrays.try_emplace(name, *array).first;
   }
-  double prepareMs =
-      std::chrono::duration<double, std::milli>(Clock::now() - prepareStart)
-          .count();
+  const NDArray &array = loaded->second;
+  if (array.getDType() != tensorType->getDType() ||
+      array.getShape() != tensorType->getShape()) {
+    Ref<TensorType> got = TensorType::get(array.getShape(), array.getDType());
+    return makeError(param.getLoc(), "input '" + *path + "' for parameter '%" +
+                                         name + "' has type " + got->str() +
+                                         ", expected " + typeString(type));
+  }
+  return RuntimeValue::tensor(array);
+}
 
-  const Function *entry = module->lookup(config.entry);
-  if (!entry)
-    return failMessage("no function @" + config.entry + " in '" +
-                       config.inputFilename + "'");
-  if (Error err = checkTensorResult(*entry, config.entry))
-    return fail(std::move(err));
-
-  Expected<std::unique_ptr<ExecutionEngine>> engine =
-      ExecutionEngine::create(config.engineOptions);
-  if (!engine)
-    return fail(engine.takeError());
-
-  // Bind the inputs.
+/// The arguments of \p entry: `--input` files by parameter name, random
+/// values for the others with `--random-inputs`.
+static Expected<std::vector<RuntimeValue>>
+bindInputs(const NNIRRunConfig &config, const Function &entry,
+           StringMap<NDArray> &inputArrays, ExecutionEngine &engine) {
   std::vector<std::string> paramNames;
-  for (const Ref<Var> &p : entry->getParams())
+  for (const Ref<Var> &p : entry.getParams())
     paramNames.push_back(p->getNameHint().str());
   auto isParamName = [&](StringRef name) {
     return is_contained(paramNames, name);
@@ -302,76 +305,72 @@ static int runNNIRRunOnStack(const NNIRRunConfig &config, raw_ostream &out,
   for (const std::string &text : config.inputs) {
     std::optional<InputBinding> input = resolveInput(text, isParamName);
     if (!input)
-      return fail(unknownInputError(text, config.entry, paramNames));
+      return unknownInputError(text, config.entry, paramNames);
     if (!paths.try_emplace(input->name, input->path).second)
-      return failMessage("input '" + input->name + "' is given twice");
+      return makeError("input '" + input->name + "' is given twice");
   }
   std::mt19937_64 rng(config.randomSeed.value_or(0));
   std::vector<RuntimeValue> args;
-  for (const Ref<Var> &param : entry->getParams()) {
-    const nnir::Type *type = param->getCheckedType()
-                                 ? param->getCheckedType().get()
-                                 : param->getTypeAnnotation().get();
-    const auto *tensorType = dyn_cast_or_null<TensorType>(type);
+  for (const Ref<Var> &param : entry.getParams()) {
     auto it = paths.find(param->getNameHint());
-    if (it == paths.end()) {
-      if (!config.randomSeed)
-        return fail(
-            makeError(param->getLoc(),
-                      "missing input for parameter '%" + param->getNameHint() +
-                          "' of type " + typeString(type) + " (pass --input " +
-                          shellWord(param->getNameHint().str() + "=FILE.npy") +
-                          " or --random-inputs)"));
-      if (!tensorType)
-        return fail(makeError(param->getLoc(),
-                              "cannot make random inputs for parameter '%" +
-                                  param->getNameHint() + "' of type " +
-                                  typeString(type)));
-      Expected<NDArray> array = randomArray(*tensorType, rng, **engine);
-      if (!array)
-        return fail(array.takeError());
-      args.push_back(RuntimeValue::tensor(std::move(*array)));
-      continue;
-    }
-    if (!tensorType)
-      return fail(
-          makeError(param->getLoc(), "parameter '%" + param->getNameHint() +
-                                         "' of type " + typeString(type) +
-                                         " cannot be read from a tensor file"));
-    auto loaded = inputArrays.find(param->getNameHint());
-    if (loaded == inputArrays.end()) {
-      Expected<NDArray> array =
-          loadInputTensor(it->second, config.engineOptions.maxTensorBytes);
-      if (!array)
-        return failMessage("input '" + param->getNameHint() +
-                           "': " + toString(array.takeError()));
-      loaded = inputArrays.try_emplace(param->getNameHint(), *array).first;
-    }
-    const NDArray &array = loaded->second;
-    if (array.getDType() != tensorType->getDType() ||
-        array.getShape() != tensorType->getShape()) {
-      Ref<TensorType> got = TensorType::get(array.getShape(), array.getDType());
-      return fail(makeError(param->getLoc(),
-                            "input '" + it->second + "' for parameter '%" +
-                                param->getNameHint() + "' has type " +
-                                got->str() + ", expected " + typeString(type)));
-    }
-    args.push_back(RuntimeValue::tensor(array));
+    Expected<RuntimeValue> arg =
+        bindParameter(*param, it == paths.end() ? nullptr : &it->second, rng,
+                      config, inputArrays, engine);
+    if (!arg)
+      return arg.takeError();
+    args.push_back(std::move(*arg));
   }
+  return args;
+}
 
-  // Evaluation, as a pass that leaves the module alone; the engine's
-  // compile and run time are recorded under it.
-  Evaluator evaluator(**engine, module.get());
-  const EngineStats &stats = (*engine)->getStats();
+/// Writes `--output-dir` files and prints `--print` text of \p outputs.
+static Error writeOutputs(const NNIRRunConfig &config,
+                          ArrayRef<NDArray> outputs, raw_ostream &out) {
+  if (!config.outputDir.empty()) {
+    if (std::error_code ec = sys::fs::create_directories(config.outputDir))
+      return makeError("cannot create '" + config.outputDir +
+                       "': " + ec.message());
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      SmallString<256> path(config.outputDir);
+      sys::path::append(path, "output_" + Twine(i) + ".npy");
+      if (Error err = saveNpyFile(path, outputs[i]))
+        return err;
+    }
+  }
+  if (config.print) {
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      Ref<TensorType> type =
+          TensorType::get(outputs[i].getShape(), outputs[i].getDType());
+      out << "output_" << i << ": " << type->str() << "\n";
+      printArrayLikeNumPy(outputs[i], out);
+      out << "\n";
+    }
+  }
+  out.flush();
+  return Error::success();
+}
+
+using Clock = std::chrono::steady_clock;
+
+static double msSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start)
+      .count();
+}
+
+/// Calls \p entry through \p executor as a pass ("Evaluate") that leaves
+/// the module alone, with the engine's compile and run time recorded under
+/// it; sets \p totalMs.
+static Expected<RuntimeValue> evaluateEntry(Executor &executor,
+                                            StringRef entry,
+                                            ArrayRef<RuntimeValue> args,
+                                            double &totalMs) {
+  const EngineStats &stats = executor.getEngine().getStats();
   std::optional<RuntimeValue> result;
-  double totalMs = 0;
   Ref<Pass> evaluate = createModulePass(
       [&](Ref<IRModule> m, PassContext &) -> Expected<Ref<IRModule>> {
         Clock::time_point runStart = Clock::now();
-        Expected<RuntimeValue> value = evaluator.call(*entry, args);
-        totalMs = std::chrono::duration<double, std::milli>(Clock::now() -
-                                                            runStart)
-                      .count();
+        Expected<RuntimeValue> value = executor.call(entry, args);
+        totalMs = msSince(runStart);
         addTimingToCurrentPass(
             formatv("compile kernels ({0} compiled, {1} memory cache hits, "
                     "{2} disk cache hits)",
@@ -388,44 +387,90 @@ static int runNNIRRunOnStack(const NNIRRunConfig &config, raw_ostream &out,
         return m;
       },
       PassInfo("Evaluate", /*optLevel=*/0));
+  Ref<IRModule> module(const_cast<IRModule *>(&executor.getModule()));
   if (Expected<Ref<IRModule>> done = evaluate->run(module); !done)
-    return fail(done.takeError());
+    return done.takeError();
+  return std::move(*result);
+}
+
+/// `--time`: the stages' times and the cache figures.
+static void printTimes(const EngineStats &stats, double prepareMs,
+                       double totalMs, raw_ostream &errs) {
+  errs << formatv("nnir-run: prepare {0:f3} ms, compile {1:f3} ms, run "
+                  "{2:f3} ms (kernels), total {3:f3} ms\n",
+                  prepareMs, stats.compileNanos / 1e6, stats.runNanos / 1e6,
+                  totalMs);
+  errs << formatv("nnir-run: {0} kernels compiled, {1} memory cache hits, "
+                  "{2} disk cache hits, {3} kernel runs\n",
+                  stats.kernelsCompiled.load(), stats.memoryHits.load(),
+                  stats.diskHits.load(), stats.kernelRuns.load());
+}
+
+/// runNNIRRun's work, on a stack sized for the nesting limit.
+static int runNNIRRunOnStack(const NNIRRunConfig &config, raw_ostream &out,
+                             raw_ostream &errs) {
+  SourceMgr sourceMgr;
+  auto fail = [&](Error err) {
+    printErrors(std::move(err), sourceMgr, kToolName, errs);
+    return 1;
+  };
+
+  // The engine of this run: the import's evaluations and the run share it.
+  Expected<std::shared_ptr<ExecutionEngine>> engine =
+      createSharedEngine(config.engineOptions);
+  if (!engine)
+    return fail(engine.takeError());
+  StringMap<NDArray> inputArrays;
+  Expected<Ref<IRModule>> parsed =
+      loadInput(config, sourceMgr, *engine, inputArrays);
+  if (!parsed)
+    return fail(parsed.takeError());
+
+  // Every stage runs as a pass in one context, so --time-passes shows the
+  // preparation and the evaluation, with the engine's work nested in it.
+  Ref<PassContext> context = PassContext::create();
+  if (config.timePasses != NNIRRunConfig::TimingReport::None)
+    context->setInstruments({PassTimingInstrument::create(
+        errs, config.timePasses == NNIRRunConfig::TimingReport::TVM
+                  ? PassTimingInstrument::Display::TVM
+                  : PassTimingInstrument::Display::Tree)});
+  context->setResource(*engine);
+  Expected<PassContextScope> scope = PassContext::enter(context);
+  if (!scope)
+    return fail(scope.takeError());
+
+  // Prepare: InferType, FuseOps, InferType.
+  Clock::time_point prepareStart = Clock::now();
+  Expected<std::unique_ptr<Executor>> executor =
+      Executor::create(*parsed, **engine, ExecutorOptions(), context.get());
+  if (!executor)
+    return fail(executor.takeError());
+  double prepareMs = msSince(prepareStart);
+
+  const Function *entry = (*executor)->getModule().lookup(config.entry);
+  if (!entry)
+    return fail(makeError("no function @" + config.entry + " in '" +
+                          config.inputFilename + "'"));
+  if (Error err = checkTensorResult(*entry, config.entry))
+    return fail(std::move(err));
+  Expected<std::vector<RuntimeValue>> args =
+      bindInputs(config, *entry, inputArrays, **engine);
+  if (!args)
+    return fail(args.takeError());
+
+  double totalMs = 0;
+  Expected<RuntimeValue> result =
+      evaluateEntry(**executor, config.entry, *args, totalMs);
+  if (!result)
+    return fail(result.takeError());
   std::vector<NDArray> outputs;
   result->flatten(outputs);
-
-  if (!config.outputDir.empty()) {
-    if (std::error_code ec = sys::fs::create_directories(config.outputDir))
-      return failMessage("cannot create '" + config.outputDir +
-                         "': " + ec.message());
-    for (size_t i = 0; i < outputs.size(); ++i) {
-      SmallString<256> path(config.outputDir);
-      sys::path::append(path, "output_" + Twine(i) + ".npy");
-      if (Error err = saveNpyFile(path, outputs[i]))
-        return fail(std::move(err));
-    }
-  }
-  if (config.print) {
-    for (size_t i = 0; i < outputs.size(); ++i) {
-      Ref<TensorType> type =
-          TensorType::get(outputs[i].getShape(), outputs[i].getDType());
-      out << "output_" << i << ": " << type->str() << "\n";
-      printArrayLikeNumPy(outputs[i], out);
-      out << "\n";
-    }
-  }
-  out.flush();
-  if (config.time) {
-    errs << formatv("nnir-run: prepare {0:f3} ms, compile {1:f3} ms, run "
-                    "{2:f3} ms (kernels), total {3:f3} ms\n",
-                    prepareMs, stats.compileNanos / 1e6, stats.runNanos / 1e6,
-                    totalMs);
-    errs << formatv("nnir-run: {0} kernels compiled, {1} memory cache hits, "
-                    "{2} disk cache hits, {3} kernel runs\n",
-                    stats.kernelsCompiled.load(), stats.memoryHits.load(),
-                    stats.diskHits.load(), stats.kernelRuns.load());
-  }
+  if (Error err = writeOutputs(config, outputs, out))
+    return fail(std::move(err));
+  if (config.time)
+    printTimes((*engine)->getStats(), prepareMs, totalMs, errs);
   if (config.stats)
-    stats.print(errs);
+    (*engine)->getStats().print(errs);
   // Leaving the context writes the --time-passes report.
   if (Error err = scope->exit())
     return fail(std::move(err));
@@ -487,11 +532,8 @@ int nnir::nnirRunMain(int argc, char **argv) {
                  clEnumValN(NNIRRunConfig::TimingReport::TVM, "tvm",
                             "TVM's PassTimingInstrument.render() format")),
       cl::cat(category));
-  cl::opt<std::string> cacheDir(
-      "kernel-cache-dir",
-      cl::desc("Persistent kernel cache directory (default: "
-               "$NNIR_KERNEL_CACHE_DIR, else none)"),
-      cl::value_desc("DIR"), cl::cat(category));
+  KernelCacheDirOption cacheDir(category);
+  JITListenersOption jitListeners(category);
   cl::opt<bool> noMemoryCache(
       "no-kernel-cache",
       cl::desc("Compile every primitive function (no in-memory cache)"),
@@ -539,11 +581,8 @@ int nnir::nnirRunMain(int argc, char **argv) {
   config.time = time;
   config.stats = stats;
   config.timePasses = timePasses;
-  config.engineOptions.cacheDir = cacheDir;
-  if (cacheDir.empty())
-    if (std::optional<std::string> env =
-            sys::Process::GetEnv("NNIR_KERNEL_CACHE_DIR"))
-      config.engineOptions.cacheDir = *env;
+  config.engineOptions.cacheDir = getKernelCacheDir(cacheDir);
+  config.engineOptions.listeners = jitListeners.get();
   config.engineOptions.memoryCache = !noMemoryCache;
   config.engineOptions.maxTensorBytes = maxTensorBytes;
   config.engineOptions.optLevel = kernelOptLevel;

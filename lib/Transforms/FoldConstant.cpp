@@ -11,8 +11,8 @@
 ///     branch.
 ///  2. Evaluate. The *roots* are the pending nodes that non-pending code
 ///     uses. All roots are evaluated together: one function returning the
-///     tuple of roots, fused (FuseOps), type-checked and run through the
-///     process-wide ExecutionEngine. Roots above the size guard are dropped
+///     tuple of roots, compiled by the Executor (FuseOps, InferType) and run
+///     on the ExecutionEngine the caller handed in (see FoldConstant.h). Roots above the size guard are dropped
 ///     first (their pending operands become roots). If the evaluation fails,
 ///     the pending nodes under the roots are evaluated one at a time
 ///     (TVM's order), to find the ones that fail: those stay unfolded, with
@@ -32,17 +32,14 @@
 #include "nnir/IR/Traversal.h"
 #include "nnir/Ops/Compute.h"
 #include "nnir/Ops/DataMovementAttrs.h"
-#include "nnir/Pass/Instruments.h"
 #include "nnir/Pass/PassContext.h"
 #include "nnir/Pass/Remark.h"
 #include "nnir/Support/Diagnostics.h"
-#include "nnir/Transforms/FuseOps.h"
-#include "nnir/Transforms/InferType.h"
+#include "nnir/Transforms/Executor.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringSet.h"
-#include "llvm/Support/Process.h"
 
 #include <mutex>
 #include <optional>
@@ -52,33 +49,6 @@ using namespace llvm;
 using namespace nnir;
 
 static constexpr StringLiteral kPassName = "FoldConstant";
-
-//===----------------------------------------------------------------------===//
-// The process-wide engine
-//===----------------------------------------------------------------------===//
-
-Expected<ExecutionEngine *> nnir::getConstantEvaluationEngine() {
-  // Never destroyed: LLJIT must not be torn down after LLVM's own static
-  // state at exit (the pointer keeps it reachable for leak checkers).
-  static std::once_flag once;
-  static ExecutionEngine *engine = nullptr;
-  static std::string error;
-  std::call_once(once, [] {
-    EngineOptions options;
-    if (std::optional<std::string> dir =
-            sys::Process::GetEnv("NNIR_KERNEL_CACHE_DIR"))
-      options.cacheDir = *dir;
-    Expected<std::unique_ptr<ExecutionEngine>> created =
-        ExecutionEngine::create(options);
-    if (!created)
-      error = toString(created.takeError());
-    else
-      engine = created->release();
-  });
-  if (!engine)
-    return makeError("cannot create the constant-evaluation engine: " + error);
-  return engine;
-}
 
 //===----------------------------------------------------------------------===//
 // The folder
@@ -194,8 +164,7 @@ public:
                  const FoldConstantOptions &options, StringRef function,
                  ExecutionEngine &engine)
       : module(module), ctx(ctx), options(options), function(function.str()),
-        engine(engine), evaluator(engine, nullptr, getEvaluatorOptions(options)),
-        shapeOf(Op::lookup("shape_of")),
+        engine(engine), shapeOf(Op::lookup("shape_of")),
         ndarraySize(Op::lookup("ndarray_size")),
         deviceCopy(Op::lookup("device_copy")),
         passedRemarks(ctx.isRemarkEnabled(RemarkKind::Passed, kPassName)),
@@ -355,7 +324,6 @@ private:
   const FoldConstantOptions &options;
   std::string function;
   ExecutionEngine &engine;
-  Evaluator evaluator;
   Op *shapeOf, *ndarraySize, *deviceCopy;
   bool passedRemarks, missedRemarks;
   bool insidePrimitive = false;
@@ -372,7 +340,8 @@ private:
 
   /// The context evaluations run under (entered for each).
   Ref<PassContext> evalContext;
-  Ref<Pass> evalPipeline;
+  /// The evaluation of the module at hand, as a pass (ConstEvaluate).
+  Ref<Pass> evalPass;
   RuntimeValue evalResult;
 
 public:
@@ -518,23 +487,30 @@ std::optional<bool> ConstantFolder::getConstantCondition(Expr *cond) {
 
 void ConstantFolder::getPendingOperands(Expr *node,
                                         SmallVectorImpl<Expr *> &out) const {
-  SmallVector<Expr *, 8> stack;
-  if (auto *call = dyn_cast<Call>(node))
-    for (const Ref<Expr> &arg : call->getArgs())
-      stack.push_back(arg.get());
-  else
-    stack.push_back(cast<TupleGetItem>(node)->getTuple().get());
-  while (!stack.empty()) {
-    Expr *e = stack.pop_back_val();
-    if (pendingType.count(e))
-      out.push_back(e);
-    else if (auto *tuple = dyn_cast<Tuple>(e))
-      for (const Ref<Expr> &field : tuple->getFields())
-        stack.push_back(field.get());
-  }
+  // The operands, through tuple literals; a pending node is not entered.
+  PostOrderWalker walker;
+  forEachOperand(node, [&](Expr *operand) {
+    walker.walk(
+        operand,
+        [&](Expr *e) {
+          if (pendingType.count(e)) {
+            out.push_back(e);
+            return WalkAction::SkipChildren;
+          }
+          return isa<Tuple>(e) ? WalkAction::Descend
+                               : WalkAction::SkipChildren;
+        },
+        nullptr, [](Expr *e, SmallVectorImpl<Expr *> &children) {
+          forEachOperand(e, [&](Expr *child) { children.push_back(child); });
+        });
+  });
 }
 
 std::vector<Expr *> ConstantFolder::collectRoots(Expr *top) {
+  // Hand-written rather than a PostOrderWalker: a root is recorded when it
+  // is first *reached* (all children of a node before any grandchild), and
+  // that order is the order of the evaluation's tuple, of the remarks and
+  // of the warnings; a walker's depth-first entry order would change it.
   std::vector<Expr *> roots;
   DenseSet<const Expr *> seen;
   SmallVector<Expr *, 64> stack;
@@ -561,7 +537,6 @@ std::vector<Expr *> ConstantFolder::collectRoots(Expr *top) {
 Ref<Expr> ConstantFolder::substitute(Expr *node) {
   // Post-order over the pending subgraph; values and constants are leaves.
   DenseMap<const Expr *, Ref<Expr>> done;
-  SmallVector<std::pair<Expr *, bool>, 64> stack{{node, false}};
   auto leaf = [&](Expr *e) -> Ref<Expr> {
     if (e != node) {
       auto it = values.find(e);
@@ -576,75 +551,73 @@ Ref<Expr> ConstantFolder::substitute(Expr *node) {
     forEachOperand(e, [&out](Expr *child) { out.push_back(child); });
   };
   SmallVector<Expr *, 4> kids;
-  while (!stack.empty()) {
-    auto [e, expanded] = stack.back();
-    if (done.count(e)) {
-      stack.pop_back();
-      continue;
-    }
-    if (Ref<Expr> value = leaf(e)) {
-      done[e] = value;
-      stack.pop_back();
-      continue;
-    }
-    kids.clear();
-    children(e, kids);
-    if (!expanded) {
-      stack.back().second = true;
-      for (Expr *kid : kids)
-        if (!done.count(kid))
-          stack.push_back({kid, false});
-      continue;
-    }
-    stack.pop_back();
-    bool changed = false;
-    SmallVector<Ref<Expr>, 4> newKids;
-    for (Expr *kid : kids) {
-      newKids.push_back(done[kid]);
-      changed |= newKids.back().get() != kid;
-    }
-    Ref<Expr> result = e;
-    if (changed) {
-      if (auto *call = dyn_cast<Call>(e))
-        result = Call::get(call->getCallee(), newKids, call->getAttrs(),
-                           call->getLoc());
-      else if (auto *tuple = dyn_cast<Tuple>(e))
-        result = Tuple::get(newKids, tuple->getLoc());
-      else
-        result = TupleGetItem::get(
-            newKids[0], cast<TupleGetItem>(e)->getIndex(), e->getLoc());
-    }
-    done[e] = result;
-  }
+  walkPostOrder(
+      node,
+      [&](Expr *e) {
+        Ref<Expr> value = leaf(e);
+        if (!value)
+          return WalkAction::Descend;
+        done[e] = std::move(value);
+        return WalkAction::Skip;
+      },
+      [&](Expr *e) {
+        kids.clear();
+        children(e, kids);
+        bool changed = false;
+        SmallVector<Ref<Expr>, 4> newKids;
+        for (Expr *kid : kids) {
+          newKids.push_back(done[kid]);
+          changed |= newKids.back().get() != kid;
+        }
+        Ref<Expr> result = e;
+        if (changed) {
+          if (auto *call = dyn_cast<Call>(e))
+            result = Call::get(call->getCallee(), newKids, call->getAttrs(),
+                               call->getLoc());
+          else if (auto *tuple = dyn_cast<Tuple>(e))
+            result = Tuple::get(newKids, tuple->getLoc());
+          else
+            result = TupleGetItem::get(
+                newKids[0], cast<TupleGetItem>(e)->getIndex(), e->getLoc());
+        }
+        done[e] = result;
+      },
+      children);
   return done[node];
 }
 
 Error ConstantFolder::evaluate(ArrayRef<Expr *> nodes) {
-  if (!evalPipeline) {
-    // A fresh context: the user's disabled passes, config and instruments do
-    // not apply, except that timing sees the passes nested under ours.
-    evalContext = PassContext::create();
-    std::vector<std::shared_ptr<PassInstrument>> instruments;
-    for (const std::shared_ptr<PassInstrument> &instrument :
-         ctx.getInstruments())
-      if (std::dynamic_pointer_cast<PassTimingInstrument>(instrument))
-        instruments.push_back(instrument);
-    evalContext->setInstruments(std::move(instruments));
-    PassInfo info("JITRun", /*optLevel=*/0);
-    info.description = "run main through the JIT (FoldConstant's evaluation)";
-    Ref<Pass> run = createModulePass(
-        [this](Ref<IRModule> mod, PassContext &) -> Expected<Ref<IRModule>> {
-          const Function *main = mod->lookup("main");
-          Expected<RuntimeValue> result = evaluator.call(*main, {});
-          if (!result)
-            return result.takeError();
-          evalResult = std::move(*result);
+  if (!evalPass) {
+    // A nested context: the user's disabled passes, config and printing
+    // instruments do not apply; timing sees the passes under ours.
+    evalContext = ctx.createNestedContext();
+    PassInfo info("ConstEvaluate", /*optLevel=*/0);
+    info.description = "compile and run FoldConstant's evaluation";
+    evalPass = createModulePass(
+        [this](Ref<IRModule> mod, PassContext &pc) -> Expected<Ref<IRModule>> {
+          ExecutorOptions executorOptions;
+          executorOptions.fuseOptLevel = 2;
+          executorOptions.evaluator = getEvaluatorOptions(options);
+          Expected<std::unique_ptr<Executor>> executor =
+              Executor::create(mod, engine, executorOptions, &pc);
+          if (!executor)
+            return executor.takeError();
+          PassInfo runInfo("JITRun", /*optLevel=*/0);
+          runInfo.description = "run main through the JIT";
+          Ref<Pass> run = createModulePass(
+              [&](Ref<IRModule> m, PassContext &) -> Expected<Ref<IRModule>> {
+                Expected<RuntimeValue> result = (*executor)->call("main", {});
+                if (!result)
+                  return result.takeError();
+                evalResult = std::move(*result);
+                return m;
+              },
+              std::move(runInfo));
+          if (Expected<Ref<IRModule>> ran = run->run(mod, pc); !ran)
+            return ran.takeError();
           return mod;
         },
         std::move(info));
-    evalPipeline = createSequential(
-        {createInferTypePass(), createFuseOpsPass(/*fuseOptLevel=*/2), run},
-        PassInfo("ConstEvaluate", 0));
   }
   SmallVector<Ref<Expr>, 4> exprs;
   for (Expr *node : nodes)
@@ -656,8 +629,7 @@ Error ConstantFolder::evaluate(ArrayRef<Expr *> nodes) {
   Expected<PassContextScope> scope = PassContext::enter(evalContext);
   if (!scope)
     return scope.takeError();
-  Expected<Ref<IRModule>> result =
-      evalPipeline->run(std::move(mod), *evalContext);
+  Expected<Ref<IRModule>> result = evalPass->run(std::move(mod), *evalContext);
   Error exitError = scope->exit();
   if (!result)
     return joinErrors(result.takeError(), std::move(exitError));
@@ -683,7 +655,10 @@ Error ConstantFolder::evaluate(ArrayRef<Expr *> nodes) {
 }
 
 void ConstantFolder::evaluatePerCall(ArrayRef<Expr *> roots) {
-  // Post-order over the pending nodes under the roots.
+  // Post-order over the pending nodes under the roots. Hand-written rather
+  // than a PostOrderWalker: it visits operands last to first, and that is
+  // the order of the evaluations and of their warnings (TVM's); the
+  // walker's left-to-right order would change the diagnostics' order.
   DenseSet<const Expr *> visited;
   SmallVector<std::pair<Expr *, bool>, 64> stack;
   for (Expr *root : llvm::reverse(roots))
@@ -760,17 +735,15 @@ bool ConstantFolder::exceedsSizeGuard(Expr *root) {
     return false;
   // The constants it is computed from, each counted once.
   uint64_t inputs = 0;
-  DenseSet<const Expr *> seen;
-  SmallVector<Expr *, 16> stack{root};
-  while (!stack.empty()) {
-    Expr *e = stack.pop_back_val();
-    if (!seen.insert(e).second)
-      continue;
-    if (auto *constant = dyn_cast<Constant>(e))
-      inputs += constant->getData().getByteSize();
-    else
-      forEachOperand(e, [&stack](Expr *child) { stack.push_back(child); });
-  }
+  walkPostOrder(
+      root,
+      [&](Expr *e) {
+        if (auto *constant = dyn_cast<Constant>(e))
+          inputs += constant->getData().getByteSize();
+      },
+      nullptr, [](Expr *e, SmallVectorImpl<Expr *> &out) {
+        forEachOperand(e, [&out](Expr *child) { out.push_back(child); });
+      });
   if (*bytes <= inputs)
     return false;
   skip(SkipReason::SizeGuard, root,
@@ -810,26 +783,23 @@ Ref<Expr> ConstantFolder::run(Expr *expr) {
       break;
   }
 
-  // Count what the materialised roots absorb (each call once).
-  DenseSet<const Expr *> counted;
+  // Count what the materialised roots absorb (each call once: one walker
+  // remembers the pending nodes walked from every root).
+  PostOrderWalker counted;
+  auto operands = [](Expr *e, SmallVectorImpl<Expr *> &out) {
+    forEachOperand(e, [&out](Expr *child) { out.push_back(child); });
+  };
   for (Expr *root : roots) {
     uint64_t calls = 0;
-    SmallVector<Expr *, 16> stack{root};
-    while (!stack.empty()) {
-      Expr *e = stack.pop_back_val();
-      if (!pendingType.count(e) || !counted.insert(e).second)
-        continue;
-      if (auto *call = dyn_cast<Call>(e)) {
-        ++calls;
-        for (const Ref<Expr> &arg : call->getArgs())
-          stack.push_back(arg.get());
-      } else if (auto *tuple = dyn_cast<Tuple>(e)) {
-        for (const Ref<Expr> &field : tuple->getFields())
-          stack.push_back(field.get());
-      } else if (auto *item = dyn_cast<TupleGetItem>(e)) {
-        stack.push_back(item->getTuple().get());
-      }
-    }
+    counted.walk(
+        root,
+        [&](Expr *e) {
+          if (!pendingType.count(e))
+            return WalkAction::SkipChildren;
+          calls += isa<Call>(e);
+          return WalkAction::Descend;
+        },
+        nullptr, operands);
     uint64_t constants = 0, bytes = 0;
     measureValue(values[root].get(), constants, bytes);
     numCallsFolded += calls;
@@ -939,18 +909,58 @@ static bool mayFold(Expr *expr) {
       .wasInterrupted();
 }
 
+namespace {
+/// A default engine (EngineOptions{}: no disk cache) made on first need, for
+/// runs that were handed none.
+class PrivateEngine {
+public:
+  Expected<std::shared_ptr<ExecutionEngine>> get() {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!engine) {
+      Expected<std::unique_ptr<ExecutionEngine>> created =
+          ExecutionEngine::create();
+      if (!created)
+        return makeError("cannot create the constant-evaluation engine: " +
+                         toString(created.takeError()));
+      engine = std::move(*created);
+    }
+    return engine;
+  }
+
+private:
+  std::mutex mutex;
+  std::shared_ptr<ExecutionEngine> engine;
+};
+} // namespace
+
+/// The engine of a run (see FoldConstant.h): the options', else the
+/// context's, else \p fallback's.
+static Expected<std::shared_ptr<ExecutionEngine>>
+getEngine(const FoldConstantOptions &options, PassContext &ctx,
+          PrivateEngine &fallback) {
+  if (options.engine)
+    return options.engine;
+  Expected<std::shared_ptr<ExecutionEngine>> handed =
+      ctx.getResource<ExecutionEngine>();
+  if (!handed || *handed)
+    return handed;
+  return fallback.get();
+}
+
 /// Runs the folder on \p expr and records its statistics (and the engine's
 /// compiles and cache hits during the run) in \p ctx.
 static Expected<Ref<Expr>> runFolder(Expr *expr, const IRModule *module,
                                      PassContext &ctx,
                                      const FoldConstantOptions &options,
-                                     StringRef function) {
+                                     StringRef function,
+                                     PrivateEngine &fallback) {
   if (!mayFold(expr)) {
     addRunCounters(ctx.getStatistics(), 0, 0, 0, 0);
     addKernelCounters(ctx.getStatistics(), 0, 0);
     return Ref<Expr>(expr);
   }
-  Expected<ExecutionEngine *> engine = getConstantEvaluationEngine();
+  Expected<std::shared_ptr<ExecutionEngine>> engine =
+      getEngine(options, ctx, fallback);
   if (!engine)
     return engine.takeError();
   const EngineStats &engineStats = (*engine)->getStats();
@@ -971,14 +981,18 @@ static Expected<Ref<Expr>> runFolder(Expr *expr, const IRModule *module,
 Expected<Ref<Expr>> nnir::foldConstant(Expr *expr, const IRModule *module,
                                        PassContext &ctx,
                                        const FoldConstantOptions &options) {
-  return runFolder(expr, module, ctx, options, "");
+  PrivateEngine fallback;
+  return runFolder(expr, module, ctx, options, "", fallback);
 }
 
 Ref<Pass> nnir::createFoldConstantPass(bool perCall) {
   PassInfo info = getBuiltinPassInfo(BuiltinPass::FoldConstant, {"InferType"});
+  // The pass's runs share one private engine when the context hands in
+  // none.
+  auto fallback = std::make_shared<PrivateEngine>();
   return createFunctionPass(
-      [perCall](Ref<Function> func, const IRModule &module,
-                PassContext &ctx) -> Expected<Ref<Function>> {
+      [perCall, fallback](Ref<Function> func, const IRModule &module,
+                          PassContext &ctx) -> Expected<Ref<Function>> {
         FoldConstantOptions options;
         options.perCall = perCall;
         for (auto [key, field] :
@@ -999,7 +1013,7 @@ Ref<Pass> nnir::createFoldConstantPass(bool perCall) {
             if (entry.func == func)
               name = entry.var->getName();
         Expected<Ref<Expr>> result =
-            runFolder(func.get(), &module, ctx, options, name);
+            runFolder(func.get(), &module, ctx, options, name, *fallback);
         if (!result)
           return result.takeError();
         return Ref<Function>(cast<Function>(result->get()));

@@ -14,7 +14,19 @@
 
 #include "gtest/gtest.h"
 
+#include <atomic>
 #include <thread>
+
+namespace resourcetest {
+struct Widget {
+  int value = 0;
+};
+struct Gadget {};
+} // namespace resourcetest
+NNIR_DECLARE_EXPLICIT_TYPE_ID(resourcetest::Widget)
+NNIR_DEFINE_EXPLICIT_TYPE_ID(resourcetest::Widget)
+NNIR_DECLARE_EXPLICIT_TYPE_ID(resourcetest::Gadget)
+NNIR_DEFINE_EXPLICIT_TYPE_ID(resourcetest::Gadget)
 
 using namespace llvm;
 using namespace nnir;
@@ -524,4 +536,101 @@ TEST_F(PassContextTest, PassInfoPrint) {
   EXPECT_EQ(printInfo(PassInfo("FuseOps", 0, {"InferType", "Other"})),
             "The meta data of the pass - pass name: FuseOps, opt_level: 0, "
             "required passes: [\nInferType, Other, ]\n");
+}
+
+//===----------------------------------------------------------------------===//
+// Resources
+//===----------------------------------------------------------------------===//
+
+using resourcetest::Gadget;
+using resourcetest::Widget;
+
+TEST_F(PassContextTest, ResourcesAreKeyedByType) {
+  Ref<PassContext> ctx = PassContext::create();
+  EXPECT_EQ(cantFail(ctx->getResource<Widget>()), nullptr);
+  auto widget = std::make_shared<Widget>();
+  widget->value = 7;
+  ctx->setResource(widget);
+  std::shared_ptr<Widget> got = cantFail(ctx->getResource<Widget>());
+  EXPECT_EQ(got, widget);
+  EXPECT_EQ(got->value, 7);
+  // Another type has a slot of its own.
+  EXPECT_EQ(cantFail(ctx->getResource<Gadget>()), nullptr);
+  // Another context shares nothing.
+  EXPECT_EQ(cantFail(PassContext::create()->getResource<Widget>()), nullptr);
+  ctx->setResource<Widget>(nullptr);
+  EXPECT_EQ(cantFail(ctx->getResource<Widget>()), nullptr);
+}
+
+TEST_F(PassContextTest, ResourceFactoryRunsOnceOnFirstUse) {
+  Ref<PassContext> ctx = PassContext::create();
+  std::atomic<int> calls{0};
+  ctx->setResourceFactory<Widget>(
+      [&]() -> Expected<std::shared_ptr<Widget>> {
+        ++calls;
+        auto widget = std::make_shared<Widget>();
+        widget->value = 3;
+        return widget;
+      });
+  EXPECT_EQ(calls, 0);
+  std::vector<std::thread> threads;
+  std::vector<std::shared_ptr<Widget>> seen(4);
+  for (int i = 0; i < 4; ++i)
+    threads.emplace_back(
+        [&, i] { seen[i] = cantFail(ctx->getResource<Widget>()); });
+  for (std::thread &t : threads)
+    t.join();
+  EXPECT_EQ(calls, 1);
+  for (const std::shared_ptr<Widget> &w : seen) {
+    ASSERT_NE(w, nullptr);
+    EXPECT_EQ(w, seen[0]);
+    EXPECT_EQ(w->value, 3);
+  }
+}
+
+TEST_F(PassContextTest, ResourceFactoryErrorIsReturnedToEveryCaller) {
+  Ref<PassContext> ctx = PassContext::create();
+  int calls = 0;
+  ctx->setResourceFactory<Widget>(
+      [&]() -> Expected<std::shared_ptr<Widget>> {
+        ++calls;
+        return createStringError(inconvertibleErrorCode(), "no widgets today");
+      });
+  for (int i = 0; i < 2; ++i) {
+    Expected<std::shared_ptr<Widget>> got = ctx->getResource<Widget>();
+    ASSERT_FALSE(bool(got));
+    EXPECT_EQ(toString(got.takeError()), "no widgets today");
+  }
+  EXPECT_EQ(calls, 1);
+  // Handing in a resource replaces the failed factory.
+  ctx->setResource(std::make_shared<Widget>());
+  EXPECT_NE(cantFail(ctx->getResource<Widget>()), nullptr);
+}
+
+TEST_F(PassContextTest, NestedContextKeepsResourcesAndFollowingInstruments) {
+  struct Follower : PassInstrument {
+    Follower() : PassInstrument("follower") {}
+    bool followsNestedPipelines() const override { return true; }
+  };
+  auto follower = std::make_shared<Follower>();
+  auto printer = std::make_shared<PassInstrument>("printer");
+  Ref<PassContext> ctx = PassContext::create();
+  ctx->setOptLevel(3);
+  ctx->setDisabledPasses({"FuseOps"});
+  ctx->setInstruments({printer, follower});
+  int made = 0;
+  ctx->setResourceFactory<Widget>([&]() -> Expected<std::shared_ptr<Widget>> {
+    ++made;
+    return std::make_shared<Widget>();
+  });
+
+  Ref<PassContext> nested = ctx->createNestedContext();
+  EXPECT_EQ(nested->getOptLevel(), 2);
+  EXPECT_TRUE(nested->getDisabledPasses().empty());
+  ASSERT_EQ(nested->getInstruments().size(), 1u);
+  EXPECT_EQ(nested->getInstruments()[0], follower);
+  // One resource, made once, whichever context asks first.
+  std::shared_ptr<Widget> inner = cantFail(nested->getResource<Widget>());
+  EXPECT_EQ(cantFail(ctx->getResource<Widget>()), inner);
+  EXPECT_EQ(made, 1);
 }

@@ -1,5 +1,4 @@
-//===- ExecutionEngine.h - JIT-compiled kernels with a cache -----*- C++
-//-*-===//
+//===- ExecutionEngine.h - JIT-compiled kernels with a cache ----*- C++ -*-===//
 //
 /// \file
 /// The ExecutionEngine turns primitive functions into callable kernels and
@@ -7,23 +6,27 @@
 /// (nnir/Codegen/Codegen.h), compile with ORC's LLJIT for the host CPU, and
 /// cache.
 ///
-/// - One LLJIT and one TargetMachine per engine; every kernel lives in its
-///   own JITDylib (its symbol is always `kernel`, so objects are
-///   relocatable between processes), linked against a runtime JITDylib that
-///   defines the entry points of nnir/Runtime/KernelABI.h and the libm
-///   functions kernels call.
+/// The engine is a value its owner creates and hands to whatever runs code
+/// (the tools create one from their flags; a PassContext carries one to
+/// FoldConstant, see nnir/Transforms/FoldConstant.h): no library keeps a
+/// process-wide engine or reads the environment. It is shaped after MLIR's
+/// ExecutionEngine:
+///
+/// - One LLJIT and one TargetMachine per engine (lib/ExecutionEngine/
+///   KernelJIT.h); every kernel lives in its own JITDylib, added through an
+///   ORC ResourceTracker, linked against a runtime JITDylib that defines the
+///   symbols of EngineOptions::symbols (nnir/ExecutionEngine/
+///   RuntimeSymbols.h: nnir's kernel runtime by default) and resolves
+///   anything else (libm) in the process.
+/// - Compiled kernels are cached in memory and optionally on disk
+///   (nnir/ExecutionEngine/KernelCache.h, DiskCache.h). A kernel is shared
+///   (KernelRef): its code is freed when the cache has dropped it (capacity,
+///   clearCache()) and no caller holds it any more. A KernelRef must not
+///   outlive its engine.
+/// - GDB and perf JIT event listeners on request (EngineOptions::listeners),
+///   so a debugger or profiler names kernels.
 /// - Thread-safe: any number of threads may get and run kernels; compiles
 ///   are serialised.
-/// - In-memory cache keyed by KernelKey (structural, constants lifted,
-///   shape-generic where possible), with a structural-equality check on hit,
-///   plus an identity memo so a function node seen before costs one lookup.
-/// - Optional persistent cache (EngineOptions::cacheDir,
-///   nnir/ExecutionEngine/DiskCache.h): one file per kernel, keyed by the
-///   SHA-256 of the unoptimised LLVM module, the kernel ABI, the nnir and
-///   LLVM versions, the target triple, CPU, features and optimisation level;
-///   an entry is used only if it records exactly that key, passes its
-///   checksum and is a regular file of this user that no one else can
-///   write; anything else is a miss, and the entry is rewritten.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,10 +35,12 @@
 
 #include "nnir/Codegen/Codegen.h"
 #include "nnir/ExecutionEngine/KernelKey.h"
+#include "nnir/ExecutionEngine/RuntimeSymbols.h"
 #include "nnir/IR/Expr.h"
 #include "nnir/Runtime/KernelABI.h"
 #include "nnir/Runtime/NDArray.h"
 #include "nnir/Support/Diagnostics.h"
+#include "nnir/Support/TypeId.h"
 
 #include "llvm/Support/Error.h"
 
@@ -50,7 +55,22 @@ class raw_ostream;
 
 namespace nnir {
 
+class KernelCache;
+class KernelCode;
+class KernelJIT;
 class TensorType;
+
+/// The JIT event listeners an engine registers (MLIR's
+/// enableGDBNotificationListener / enablePerfNotificationListener).
+struct JITListenerOptions {
+  /// GDB's JIT interface: a debugger attached to the process sees kernels'
+  /// symbols.
+  bool gdb = false;
+  /// perf's jitdump (the directory of $JITDUMPDIR, else ~/.debug/jit) and
+  /// perf map, so `perf report` names kernels. Needs an LLVM built with
+  /// perf support; create() fails with an error saying so otherwise.
+  bool perf = false;
+};
 
 struct EngineOptions {
   /// Allocations above this many bytes are refused (before they are made).
@@ -58,8 +78,15 @@ struct EngineOptions {
   /// The persistent kernel cache directory ("" = none); create() fails when
   /// it cannot be used or trusted (DiskCache::open).
   std::string cacheDir;
-  /// Use the in-memory kernel cache (off: every primitive function compiles).
+  /// Use the in-memory kernel cache (off: every primitive function compiles,
+  /// and its code is freed when the run is done).
   bool memoryCache = true;
+  /// The most kernels the in-memory cache keeps (0: no limit); beyond it the
+  /// least recently used is dropped and its code freed once unused.
+  size_t maxCachedKernels = 0;
+  /// The C functions kernels may call (see RuntimeSymbols.h).
+  RuntimeSymbolMap symbols = getKernelRuntimeSymbols();
+  JITListenerOptions listeners;
   /// Optimisation level 0-3, or -1 to choose by the kernel's work.
   int optLevel = -1;
   CodegenOptions codegen;
@@ -76,6 +103,8 @@ struct EngineStats {
   std::atomic<uint64_t> diskOtherKey{0};
   /// Entries that are not regular files of this user, writable by it alone.
   std::atomic<uint64_t> diskUntrusted{0};
+  /// Kernels dropped from the in-memory cache beyond its capacity.
+  std::atomic<uint64_t> kernelsEvicted{0};
   std::atomic<uint64_t> kernelRuns{0};
   /// Runs on splat inputs, done on one element each (see run()).
   std::atomic<uint64_t> splatRuns{0};
@@ -109,13 +138,20 @@ public:
   using ErrorInfo::ErrorInfo;
 };
 
-/// A compiled kernel and what calling it needs.
+/// A compiled kernel and what calling it needs; owns its code.
 struct CompiledKernel {
+  CompiledKernel();
+  ~CompiledKernel();
   KernelFn fn = nullptr;
   KernelInfo info;
   bool shapeGeneric = false;
   unsigned optLevel = 0;
+  /// The code in the JIT, freed with the kernel.
+  std::unique_ptr<KernelCode> code;
 };
+
+/// A kernel, shared by the cache and its callers.
+using KernelRef = std::shared_ptr<const CompiledKernel>;
 
 class ExecutionEngine {
 public:
@@ -127,11 +163,19 @@ public:
 
   /// The kernel of the primitive function \p fn (compiled, or from a cache).
   /// Errors carry the location of the call that cannot be lowered.
-  llvm::Expected<const CompiledKernel *> getKernel(const Function &fn);
+  llvm::Expected<KernelRef> getKernel(const Function &fn);
   /// The same, and the runtime extents \p fn passes to it as `dims` (none
   /// for a shape-specific kernel).
-  llvm::Expected<const CompiledKernel *>
-  getKernel(const Function &fn, llvm::SmallVectorImpl<int64_t> &dims);
+  llvm::Expected<KernelRef> getKernel(const Function &fn,
+                                      llvm::SmallVectorImpl<int64_t> &dims);
+
+  /// Drops every kernel from the in-memory cache; the code of each is freed
+  /// once no caller holds it.
+  void clearCache();
+  /// The kernels whose code is in memory (cached, or held by a caller).
+  uint64_t getNumLiveKernels() const;
+  /// The kernels the in-memory cache holds.
+  size_t getNumCachedKernels() const;
 
   /// Runs \p fn (through its kernel) on \p args, one per flattened
   /// parameter. Returns the flattened result, in freshly allocated arrays.
@@ -160,6 +204,10 @@ public:
 private:
   class Impl;
   explicit ExecutionEngine(EngineOptions options);
+  /// Lowers, emits and JIT-compiles \p fn (or loads its object from the
+  /// disk cache).
+  llvm::Expected<std::unique_ptr<CompiledKernel>>
+  compileKernel(const Function &fn, const GenericShape *generic);
   llvm::Error checkRunCost(const CompiledKernel &kernel, const Function &fn,
                            llvm::ArrayRef<const TensorType *> results,
                            bool splatRun, RunBudget *budget) const;
@@ -169,5 +217,8 @@ private:
 };
 
 } // namespace nnir
+
+/// Engines travel through PassContext resources (PassContext::setResource).
+NNIR_DECLARE_EXPLICIT_TYPE_ID(nnir::ExecutionEngine)
 
 #endif // NNIR_EXECUTIONENGINE_EXECUTIONENGINE_H

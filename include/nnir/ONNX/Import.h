@@ -35,10 +35,13 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace nnir {
+
+class ExecutionEngine;
 
 struct ONNXImportOptions {
   /// Shapes of graph inputs by name (`--input-shape=NAME=1x3x224x224`).
@@ -62,6 +65,11 @@ struct ONNXImportOptions {
   /// The scalar operations one import-time evaluation (of a shape, say) may
   /// take (EvaluatorOptions::maxWork); beyond it the import fails.
   uint64_t maxEvaluationWork = uint64_t(1) << 34;
+  /// The engine import-time evaluations run on (the tools hand in theirs,
+  /// so its caches serve the import and the run). Null: the import makes a
+  /// private engine (allocations limited to maxTensorBytes) when it first
+  /// evaluates something, and drops it at the end.
+  std::shared_ptr<ExecutionEngine> engine;
 };
 
 /// The oldest and newest opset versions of the default domain the importer

@@ -93,6 +93,9 @@ public:
   /// a child of the pass running on this thread, or a top-level entry.
   void addTiming(llvm::StringRef name, double durationUs);
 
+  /// Nested pipelines are timed under the pass that runs them.
+  bool followsNestedPipelines() const override { return true; }
+
   llvm::Error exitPassContext() override;
   llvm::Error runBeforePass(const IRModule &module,
                             const PassInfo &info) override;

@@ -6,6 +6,11 @@
 /// entries (validated against the PassConfigRegistry), instruments, the
 /// statistics passes record, and where their remarks and warnings go.
 ///
+/// It also carries the resources the caller hands to the passes (the
+/// ExecutionEngine FoldConstant runs kernels on, ...): one per C++ type,
+/// keyed by the type's TypeId, so the Pass library never names the types it
+/// carries (the libraries that own them sit above it).
+///
 /// Each thread has a stack of entered contexts; PassContext::current() is the
 /// innermost, or the thread's default context when none is entered. Entering
 /// is an RAII scope (TVM's With<PassContext>): PassContext::enter() calls the
@@ -23,8 +28,10 @@
 #include "nnir/Pass/PassInstrument.h"
 #include "nnir/Pass/Remark.h"
 #include "nnir/Support/IntegerRange.h"
+#include "nnir/Support/TypeId.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 
@@ -119,6 +126,13 @@ public:
   void setInstruments(std::vector<std::shared_ptr<PassInstrument>> list) {
     instruments = std::move(list);
   }
+  /// A fresh context for a pipeline that a pass runs on its own behalf
+  /// (FoldConstant's evaluations): default settings (opt level 2, nothing
+  /// required or disabled, no config, no remark sink or warning handler),
+  /// this context's resources, and only the instruments that follow nested
+  /// pipelines (PassInstrument::followsNestedPipelines(): timing does, so
+  /// the work shows up under the pass; printing and verifying do not).
+  Ref<PassContext> createNestedContext() const;
   /// TVM's override_instruments: exits the current instruments, replaces
   /// them, enters the new ones (with the enter/exit failure semantics above).
   /// Works on any context, entered or not, including the thread default.
@@ -157,6 +171,44 @@ public:
   const WarningHandler &getWarningHandler() const { return warningHandler; }
   void emitWarning(llvm::SMLoc loc, const llvm::Twine &message);
 
+  //===--------------------------------------------------------------------===//
+  // Resources
+  //===--------------------------------------------------------------------===//
+
+  /// Hands \p resource of type \p T to the passes run under this context
+  /// (null removes it). \p T needs an explicit TypeId
+  /// (NNIR_DECLARE_EXPLICIT_TYPE_ID), declared by the library that owns it.
+  /// Passes and threads using the context share the one resource, so it
+  /// must be thread-safe where passes run concurrently.
+  template <typename T> void setResource(std::shared_ptr<T> resource) {
+    setResourceImpl(TypeId::get<T>(), std::shared_ptr<void>(std::move(resource)),
+                    nullptr);
+  }
+  /// A resource of type \p T that \p create makes the first time a pass asks
+  /// for it (once, under a lock), so a run that never needs it never pays
+  /// for it. An error of \p create is returned to every pass that asks.
+  template <typename T>
+  void setResourceFactory(
+      std::function<llvm::Expected<std::shared_ptr<T>>()> create) {
+    setResourceImpl(TypeId::get<T>(), nullptr,
+                    [create = std::move(create)]()
+                        -> llvm::Expected<std::shared_ptr<void>> {
+                      llvm::Expected<std::shared_ptr<T>> made = create();
+                      if (!made)
+                        return made.takeError();
+                      return std::shared_ptr<void>(std::move(*made));
+                    });
+  }
+  /// The resource of type \p T handed to this context (made now if it was
+  /// given as a factory), or null when none was.
+  template <typename T> llvm::Expected<std::shared_ptr<T>> getResource() const {
+    llvm::Expected<std::shared_ptr<void>> resource =
+        getResourceImpl(TypeId::get<T>());
+    if (!resource)
+      return resource.takeError();
+    return std::static_pointer_cast<T>(std::move(*resource));
+  }
+
   /// Instrument callbacks, used by Pass::run (see PassInstrument.h).
   /// Returns whether the pass should run; calls runBeforePass when it does.
   llvm::Expected<bool> instrumentBeforePass(const IRModule &module,
@@ -169,6 +221,13 @@ private:
   llvm::Error enterInstruments();
   llvm::Error exitInstruments();
 
+  using ResourceFactory =
+      std::function<llvm::Expected<std::shared_ptr<void>>()>;
+  struct ResourceSlot;
+  void setResourceImpl(TypeId type, std::shared_ptr<void> resource,
+                       ResourceFactory create);
+  llvm::Expected<std::shared_ptr<void>> getResourceImpl(TypeId type) const;
+
   int optLevel = 2;
   std::vector<std::string> required;
   std::vector<std::string> disabled;
@@ -177,6 +236,8 @@ private:
   PassStatistics statistics;
   std::shared_ptr<RemarkSink> remarkSink;
   WarningHandler warningHandler;
+  /// Shared with no one: a slot's lock guards its lazy creation.
+  llvm::DenseMap<TypeId, std::shared_ptr<ResourceSlot>> resources;
 };
 
 /// An entered PassContext; leaving the scope exits it.

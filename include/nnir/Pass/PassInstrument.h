@@ -45,6 +45,12 @@ public:
 
   llvm::StringRef getName() const { return name; }
 
+  /// True if the instrument also follows the pipelines a pass runs on its
+  /// own behalf under a nested context (PassContext::createNestedContext():
+  /// FoldConstant's evaluations), so they show up under the pass. Timing
+  /// does; instruments that print or check the user's module do not.
+  virtual bool followsNestedPipelines() const { return false; }
+
   virtual llvm::Error enterPassContext() { return llvm::Error::success(); }
   virtual llvm::Error exitPassContext() { return llvm::Error::success(); }
   /// Asked of every instrument (no short circuit) before a pass, except for

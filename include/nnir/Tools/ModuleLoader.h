@@ -24,10 +24,13 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace nnir {
+
+class ExecutionEngine;
 
 struct ModuleLoadOptions {
   ParserOptions parserOptions;
@@ -39,6 +42,10 @@ struct ModuleLoadOptions {
   std::function<llvm::Expected<llvm::StringMap<NDArray>>(
       llvm::ArrayRef<std::string> inputNames)>
       getInputValues;
+  /// The engine an ONNX import evaluates shape computations on, asked for
+  /// only when the input is an ONNX model (null: the importer makes a
+  /// private one when it first needs it).
+  std::function<llvm::Expected<std::shared_ptr<ExecutionEngine>>()> getEngine;
 };
 
 /// True when this build can import ONNX models.

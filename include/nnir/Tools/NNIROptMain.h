@@ -17,6 +17,7 @@
 #ifndef NNIR_TOOLS_NNIROPTMAIN_H
 #define NNIR_TOOLS_NNIROPTMAIN_H
 
+#include "nnir/ExecutionEngine/ExecutionEngine.h"
 #include "nnir/IR/Printer.h"
 #include "nnir/Parser/Parser.h"
 
@@ -118,6 +119,13 @@ struct NNIROptConfig {
   /// (`llvm-opt`).
   enum class EmitKind { NNIR, LLVM, LLVMOptimized };
   EmitKind emit = EmitKind::NNIR;
+
+  /// The execution engine that FoldConstant and `--emit` run kernels on,
+  /// handed to the passes as the PassContext's ExecutionEngine resource and
+  /// created when first needed: `--kernel-cache-dir=` (else
+  /// $NNIR_KERNEL_CACHE_DIR, read by createFromCLOptions()) and
+  /// `--jit-listeners=gdb,perf`.
+  EngineOptions engineOptions;
 
   //===--------------------------------------------------------------------===//
   // Remarks (LLVM's flags; see nnir/Pass/RemarkStreamer.h)

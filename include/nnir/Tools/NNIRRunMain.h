@@ -14,7 +14,7 @@
 ///              [--input-shape=NAME=D0xD1x... ...]
 ///              [--random-inputs[=SEED]] [--output-dir=DIR] [--print]
 ///              [--time] [--stats] [--time-passes[=tvm]]
-///              [--kernel-cache-dir=DIR]
+///              [--kernel-cache-dir=DIR] [--jit-listeners=gdb,perf]
 ///              [--max-tensor-bytes=N]
 //
 //===----------------------------------------------------------------------===//

@@ -26,11 +26,12 @@
 ///    subgraph is evaluated once (all of a function's subgraphs in one
 ///    evaluation: fused by FuseOps, lowered, JIT-compiled and run), and only
 ///    the values that non-constant code uses become constants;
-///  - kernels come from a process-wide ExecutionEngine, so its cache serves
-///    every evaluation (and its disk cache, with $NNIR_KERNEL_CACHE_DIR);
-///  - evaluation runs under a fresh PassContext (the user's disabled passes,
-///    config and instruments do not apply), except that the timing
-///    instrument sees its passes nested under FoldConstant;
+///  - kernels come from the ExecutionEngine the caller hands in, so its
+///    caches serve every evaluation (see "The engine" below);
+///  - evaluation (nnir/Transforms/Executor.h: FuseOps, InferType, kernels)
+///    runs under a nested PassContext (PassContext::createNestedContext():
+///    the user's disabled passes, config and printing instruments do not
+///    apply; `--time-passes` shows it under FoldConstant);
 ///  - a size guard: a value larger than `FoldConstant.max_bytes` (config,
 ///    default 10 MiB) and larger than the constants it is computed from
 ///    together is not materialised (its operands may be);
@@ -53,6 +54,16 @@
 /// why. Statistics: calls folded, constants created, bytes materialised,
 /// evaluations, kernels compiled, kernel cache hits, and skips by reason.
 ///
+/// The engine. A run uses, in this order: FoldConstantOptions::engine; the
+/// ExecutionEngine resource of its PassContext
+/// (`ctx.setResource(std::shared_ptr<ExecutionEngine>)`, or a factory with
+/// setResourceFactory, made when a fold first needs it); else a private
+/// default engine (EngineOptions{}: in-memory cache only), made on first need
+/// and kept by the pass object (shared by its runs; foldConstant() makes one
+/// per call). Nothing is process-wide and nothing reads the environment:
+/// nnir-opt hands in the engine of its flags (`--kernel-cache-dir`, else
+/// $NNIR_KERNEL_CACHE_DIR). A run where nothing can fold creates no engine.
+///
 /// The walks are iterative: a 1,000,000-call chain folds (or not) on the
 /// default stack.
 //
@@ -68,6 +79,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <memory>
 
 namespace nnir {
 
@@ -84,6 +96,9 @@ struct FoldConstantOptions {
   /// Evaluate every foldable call on its own, in post-order, as TVM does
   /// (for testing that batching changes nothing, and for comparison).
   bool perCall = false;
+  /// The engine to evaluate on (null: the context's, else a private one;
+  /// see the file comment).
+  std::shared_ptr<ExecutionEngine> engine;
 };
 
 inline constexpr llvm::StringLiteral kFoldConstantMaxBytesConfig =
@@ -93,14 +108,11 @@ inline constexpr llvm::StringLiteral kFoldConstantMaxBufferBytesConfig =
 inline constexpr llvm::StringLiteral kFoldConstantMaxWorkConfig =
     "FoldConstant.max_work";
 
-/// The ExecutionEngine constant evaluation uses: one per process, created on
-/// first use (with the disk cache of $NNIR_KERNEL_CACHE_DIR when set).
-llvm::Expected<ExecutionEngine *> getConstantEvaluationEngine();
-
 /// Folds the constants of \p expr (usually a function), which must carry
 /// checked types. \p module resolves global types; \p ctx receives remarks,
 /// warnings and statistics. Returns \p expr itself when nothing folds.
-/// Fails only when the engine cannot be created.
+/// Fails only when the engine cannot be created (or the context's factory
+/// fails).
 llvm::Expected<Ref<Expr>> foldConstant(Expr *expr, const IRModule *module,
                                        PassContext &ctx,
                                        const FoldConstantOptions &options = {});
