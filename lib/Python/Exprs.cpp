@@ -133,89 +133,9 @@ static std::vector<Ref<Expr>> dataflowPostOrder(const Ref<Expr> &root) {
   return order;
 }
 
-void python::populateExprs(py::module_ &m) {
-  py::class_<Expr, Ref<Expr>>(m, "Expr", "Base class of expressions")
-      .def_property_readonly(
-          "checked_type",
-          [](const Expr &e) {
-            if (!e.getCheckedType())
-              throw py::value_error(
-                  "the type of this " +
-                  Expr::getKindName(e.getKind()).str() +
-                  " has not been inferred: run nnir.infer_type() on it or "
-                  "on its module first");
-            return e.getCheckedType();
-          },
-          "The type inferred for this node (raises ValueError if type "
-          "inference has not run)")
-      .def_property_readonly(
-          "has_checked_type",
-          [](const Expr &e) { return bool(e.getCheckedType()); })
-      .def_property_readonly(
-          "kind",
-          [](const Expr &e) { return Expr::getKindName(e.getKind()).str(); })
-      .def("same_as", [](const Expr &a, const Expr &b) { return &a == &b; })
-      .def("__eq__",
-           [](const Expr &a, py::object b) {
-             return py::isinstance<Expr>(b) && &a == b.cast<Expr *>();
-           })
-      .def("__ne__",
-           [](const Expr &a, py::object b) {
-             return !(py::isinstance<Expr>(b) && &a == b.cast<Expr *>());
-           })
-      .def("__hash__", [](const Expr &e) { return reinterpret_cast<size_t>(&e); })
-      .def(
-          "astext",
-          [](const Expr &e, bool showTypes, bool showMetaData) {
-            PrintOptions options;
-            options.showTypes = showTypes;
-            options.printMetadata = showMetaData;
-            return toString(&e, options);
-          },
-          py::arg("show_types") = false, py::arg("show_meta_data") = true,
-          "The expression in the text format")
-      .def("__str__", [](const Expr &e) { return toString(&e); });
-
-  py::class_<Constant, Expr, Ref<Constant>>(m, "Constant", "A tensor constant")
-      .def(py::init([](const NDArray &data) { return Constant::get(data); }),
-           py::arg("data"))
-      .def_property_readonly("data", &Constant::getData)
-      .def_property_readonly("is_scalar", &Constant::isScalar);
-
-  py::class_<Var, Expr, Ref<Var>>(m, "Var", "A local variable")
-      .def(py::init([](const std::string &name, py::object annotation) {
-             return Var::get(name, optionalType(annotation));
-           }),
-           py::arg("name_hint"), py::arg("type_annotation") = py::none())
-      .def_property_readonly("name_hint",
-                             [](const Var &v) { return v.getNameHint().str(); })
-      .def_property_readonly("type_annotation", &Var::getTypeAnnotation);
-
-  py::class_<GlobalVar, Expr, Ref<GlobalVar>>(
-      m, "GlobalVar", "A reference to a function of a module, by name")
-      .def(py::init([](const std::string &name) { return GlobalVar::get(name); }),
-           py::arg("name_hint"))
-      .def_property_readonly("name_hint",
-                             [](const GlobalVar &v) { return v.getName().str(); });
-
-  py::class_<Op, Expr, Ref<Op>>(m, "Op", "A registered operator")
-      .def_static(
-          "get",
-          [](const std::string &name) {
-            Op *op = Op::lookup(name);
-            if (!op)
-              throw py::value_error("unknown operator '" + name + "'");
-            return Ref<Op>(op);
-          },
-          py::arg("name"))
-      .def_property_readonly("name", [](const Op &op) { return op.getName().str(); })
-      .def_property_readonly("description",
-                             [](const Op &op) { return op.getDescription().str(); })
-      .def_property_readonly("num_inputs", &Op::getNumInputs)
-      .def_property_readonly("attrs_type_key",
-                             [](const Op &op) { return op.getAttrsTypeKey().str(); })
-      .def_property_readonly("default_attrs", &Op::getDefaultAttrs);
-
+/// The expressions built of others: Call, Tuple, TupleGetItem, Let, If,
+/// Function (and the attribute records calls carry).
+static void populateCompositeExprs(py::module_ &m) {
   py::class_<Call, Expr, Ref<Call>>(m, "Call", "A call of an operator or function")
       .def(py::init([](Ref<Expr> callee, py::iterable args, py::object attrs) {
              return Call::get(callee, exprsFromPython(args),
@@ -306,4 +226,90 @@ void python::populateExprs(py::module_ &m) {
 
   m.def("dataflow_post_order", &dataflowPostOrder, py::arg("expr"),
         "The nodes reachable through dataflow edges, children first");
+}
+
+void python::populateExprs(py::module_ &m) {
+  py::class_<Expr, Ref<Expr>>(m, "Expr", "Base class of expressions")
+      .def_property_readonly(
+          "checked_type",
+          [](const Expr &e) {
+            if (!e.getCheckedType())
+              throw py::value_error(
+                  "the type of this " +
+                  Expr::getKindName(e.getKind()).str() +
+                  " has not been inferred: run nnir.infer_type() on it or "
+                  "on its module first");
+            return e.getCheckedType();
+          },
+          "The type inferred for this node (raises ValueError if type "
+          "inference has not run)")
+      .def_property_readonly(
+          "has_checked_type",
+          [](const Expr &e) { return bool(e.getCheckedType()); })
+      .def_property_readonly(
+          "kind",
+          [](const Expr &e) { return Expr::getKindName(e.getKind()).str(); })
+      .def("same_as", [](const Expr &a, const Expr &b) { return &a == &b; })
+      .def("__eq__",
+           [](const Expr &a, py::object b) {
+             return py::isinstance<Expr>(b) && &a == b.cast<Expr *>();
+           })
+      .def("__ne__",
+           [](const Expr &a, py::object b) {
+             return !(py::isinstance<Expr>(b) && &a == b.cast<Expr *>());
+           })
+      .def("__hash__", [](const Expr &e) { return reinterpret_cast<size_t>(&e); })
+      .def(
+          "astext",
+          [](const Expr &e, bool showTypes, bool showMetaData) {
+            PrintOptions options;
+            options.showTypes = showTypes;
+            options.printMetadata = showMetaData;
+            return toString(&e, options);
+          },
+          py::arg("show_types") = false, py::arg("show_meta_data") = true,
+          "The expression in the text format")
+      .def("__str__", [](const Expr &e) { return toString(&e); });
+
+  py::class_<Constant, Expr, Ref<Constant>>(m, "Constant", "A tensor constant")
+      .def(py::init([](const NDArray &data) { return Constant::get(data); }),
+           py::arg("data"))
+      .def_property_readonly("data", &Constant::getData)
+      .def_property_readonly("is_scalar", &Constant::isScalar);
+
+  py::class_<Var, Expr, Ref<Var>>(m, "Var", "A local variable")
+      .def(py::init([](const std::string &name, py::object annotation) {
+             return Var::get(name, optionalType(annotation));
+           }),
+           py::arg("name_hint"), py::arg("type_annotation") = py::none())
+      .def_property_readonly("name_hint",
+                             [](const Var &v) { return v.getNameHint().str(); })
+      .def_property_readonly("type_annotation", &Var::getTypeAnnotation);
+
+  py::class_<GlobalVar, Expr, Ref<GlobalVar>>(
+      m, "GlobalVar", "A reference to a function of a module, by name")
+      .def(py::init([](const std::string &name) { return GlobalVar::get(name); }),
+           py::arg("name_hint"))
+      .def_property_readonly("name_hint",
+                             [](const GlobalVar &v) { return v.getName().str(); });
+
+  py::class_<Op, Expr, Ref<Op>>(m, "Op", "A registered operator")
+      .def_static(
+          "get",
+          [](const std::string &name) {
+            Op *op = Op::lookup(name);
+            if (!op)
+              throw py::value_error("unknown operator '" + name + "'");
+            return Ref<Op>(op);
+          },
+          py::arg("name"))
+      .def_property_readonly("name", [](const Op &op) { return op.getName().str(); })
+      .def_property_readonly("description",
+                             [](const Op &op) { return op.getDescription().str(); })
+      .def_property_readonly("num_inputs", &Op::getNumInputs)
+      .def_property_readonly("attrs_type_key",
+                             [](const Op &op) { return op.getAttrsTypeKey().str(); })
+      .def_property_readonly("default_attrs", &Op::getDefaultAttrs);
+
+  populateCompositeExprs(m);
 }

@@ -781,6 +781,60 @@ static int writeOutput(const NNIROptConfig &config, raw_ostream &errs,
 }
 
 /// runNNIROpt's work, on a stack sized for the nesting limit.
+/// Writes the lists --list-passes, --list-pass-configs and --list-ops ask
+/// for, a blank line between two.
+static int writeLists(const NNIROptConfig &config, raw_ostream &errs) {
+  return writeOutput(config, errs, [&](raw_ostream &os) {
+    bool first = true;
+    auto separate = [&] {
+      if (!first)
+        os << "\n";
+      first = false;
+    };
+    if (config.listPasses) {
+      separate();
+      printPassList(os);
+    }
+    if (config.listPassConfigs) {
+      separate();
+      printPassConfigList(os);
+    }
+    if (config.listOps) {
+      separate();
+      printOpList(os);
+    }
+  });
+}
+
+/// Expands `default<On>` in \p config's pipeline (taking its opt level,
+/// which must agree with -O) and parses it; null without --passes.
+static Expected<Ref<Pass>> resolvePipeline(NNIROptConfig &config,
+                                           SourceMgr &sourceMgr) {
+  if (config.passPipeline) {
+    Expected<ExpandedPipeline> expanded =
+        expandDefaultPipelines(*config.passPipeline);
+    if (!expanded)
+      return expanded.takeError();
+    if (expanded->optLevel) {
+      std::string flag =
+          "--passes=default<O" + std::to_string(*expanded->optLevel) + ">";
+      if (!config.optLevelFlag.empty() &&
+          config.optLevel != static_cast<int>(*expanded->optLevel))
+        return makeError("conflicting opt levels: " + flag + " and " +
+                         config.optLevelFlag);
+      config.optLevel = *expanded->optLevel;
+    }
+    config.passPipeline = expanded->text;
+  }
+  if (!config.passPipeline)
+    return Ref<Pass>();
+  Expected<Ref<Pass>> parsed =
+      parsePassPipeline(*config.passPipeline, sourceMgr);
+  if (!parsed)
+    return parsed.takeError();
+  return asTopLevelSequential(std::move(*parsed));
+}
+
 static int runNNIROptOnStack(const NNIROptConfig &config, raw_ostream &errs) {
   // One SourceMgr holds the pipeline text and the input, so errors in
   // either are located.
@@ -797,53 +851,14 @@ static int runNNIROptOnStack(const NNIROptConfig &config, raw_ostream &errs) {
     plugin->registerPasses(PassRegistry::instance());
   }
   if (config.listPasses || config.listPassConfigs || config.listOps)
-    return writeOutput(config, errs, [&](raw_ostream &os) {
-      bool first = true;
-      auto separate = [&] {
-        if (!first)
-          os << "\n";
-        first = false;
-      };
-      if (config.listPasses) {
-        separate();
-        printPassList(os);
-      }
-      if (config.listPassConfigs) {
-        separate();
-        printPassConfigList(os);
-      }
-      if (config.listOps) {
-        separate();
-        printOpList(os);
-      }
-    });
+    return writeLists(config, errs);
 
   // The pipeline and the context are checked before the input is read.
-  Ref<Pass> pipeline;
   NNIROptConfig resolved = config;
-  if (config.passPipeline) {
-    Expected<ExpandedPipeline> expanded =
-        expandDefaultPipelines(*config.passPipeline);
-    if (!expanded)
-      return fail(expanded.takeError());
-    if (expanded->optLevel) {
-      std::string flag =
-          "--passes=default<O" + std::to_string(*expanded->optLevel) + ">";
-      if (!config.optLevelFlag.empty() &&
-          config.optLevel != static_cast<int>(*expanded->optLevel))
-        return fail(makeError("conflicting opt levels: " + flag + " and " +
-                              config.optLevelFlag));
-      resolved.optLevel = *expanded->optLevel;
-    }
-    resolved.passPipeline = expanded->text;
-  }
-  if (resolved.passPipeline) {
-    Expected<Ref<Pass>> parsed =
-        parsePassPipeline(*resolved.passPipeline, sourceMgr);
-    if (!parsed)
-      return fail(parsed.takeError());
-    pipeline = asTopLevelSequential(std::move(*parsed));
-  }
+  Expected<Ref<Pass>> parsedPipeline = resolvePipeline(resolved, sourceMgr);
+  if (!parsedPipeline)
+    return fail(parsedPipeline.takeError());
+  Ref<Pass> pipeline = std::move(*parsedPipeline);
   if (config.printPipeline)
     return writeOutput(config, errs, [&](raw_ostream &os) {
       os << resolved.passPipeline.value_or("") << "\n";
