@@ -228,12 +228,20 @@ WalkResult PostOrderWalker::walkImpl(Expr *root, EnterFn enter, ExitFn exit,
       stack.pop_back();
       continue;
     case WalkAction::SkipChildren:
-      stack.back().entered = true;
+      if (exit)
+        stack.back().entered = true;
+      else
+        stack.pop_back();
       continue;
     case WalkAction::Descend:
       break;
     }
-    stack.back().entered = true; // `top` dies with the first push
+    // Without an exit hook a node has nothing left to do once entered: it
+    // leaves the stack now rather than coming up a second time.
+    if (exit)
+      stack.back().entered = true; // `top` dies with the first push
+    else
+      stack.pop_back();
     // Children are pushed in reverse so that they are walked in order.
     if (getChildren) {
       children.clear();
