@@ -9,8 +9,13 @@ target_compile_definitions(nnir_llvm INTERFACE ${NNIR_LLVM_DEFINITIONS})
 if(NNIR_LINK_LLVM_DYLIB)
   target_link_libraries(nnir_llvm INTERFACE LLVM)
 else()
-  llvm_map_components_to_libnames(NNIR_LLVM_LIBS
-    Core Support OrcJIT Passes native)
+  set(NNIR_LLVM_COMPONENTS Core Support OrcJIT Passes native)
+  # The perf JIT listener (--jit-listeners=perf) is a component of its own,
+  # present when LLVM is built with perf support (Debian's is).
+  if("LLVMPerfJITEvents" IN_LIST LLVM_AVAILABLE_LIBS)
+    list(APPEND NNIR_LLVM_COMPONENTS PerfJITEvents)
+  endif()
+  llvm_map_components_to_libnames(NNIR_LLVM_LIBS ${NNIR_LLVM_COMPONENTS})
   target_link_libraries(nnir_llvm INTERFACE ${NNIR_LLVM_LIBS})
 endif()
 
