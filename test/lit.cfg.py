@@ -114,9 +114,7 @@ config.substitutions.append(("%nnir_tools_dir", config.nnir_tools_dir))
 
 # `python-bindings`: the Python package is built (build/python/nnir); the
 # tests under test/Python run with pytest (test/Python/lit.local.cfg).
-# Not in a sanitized build yet: the preloaded-runtime set-up below
-# (litpytest.sanitizer_environment) has not had a full run of the sanitizer
-# job, and a red job blocks everything else (docs/Python.md).
-if config.nnir_have_python.upper() in ("1", "ON", "TRUE", "YES") and \
-        not config.nnir_sanitize:
+# A sanitized build runs them too, with the runtime preloaded
+# (test/Python/litpytest.py).
+if config.nnir_have_python.upper() in ("1", "ON", "TRUE", "YES"):
     config.available_features.add("python-bindings")

@@ -22,9 +22,14 @@ def sanitizer_environment(config):
             "asan" if asan else "ubsan_standalone")
     else:
         runtime = "libasan.so" if asan else "libubsan.so"
-    env["LD_PRELOAD"] = subprocess.check_output(
-        [config.cmake_cxx_compiler, "-print-file-name=" + runtime],
-        text=True).strip()
+    # The C++ library comes right after the runtime: python3 does not link
+    # it, and ASan's __cxa_throw interceptor needs the real function loaded
+    # before the extension throws its first exception.
+    env["LD_PRELOAD"] = " ".join(
+        subprocess.check_output(
+            [config.cmake_cxx_compiler, "-print-file-name=" + library],
+            text=True).strip()
+        for library in (runtime, "libstdc++.so"))
     options = os.environ.get("ASAN_OPTIONS", "")
     env["ASAN_OPTIONS"] = ":".join(
         [o for o in options.split(":") if o and not o.startswith("detect_leaks")]
