@@ -18,6 +18,7 @@
 #include "nnir/IR/Attrs.h"
 #include "nnir/IR/Expr.h"
 #include "nnir/IR/Op.h"
+#include "nnir/IR/Traversal.h"
 #include "nnir/IR/Printer.h"
 #include "nnir/Runtime/NDArray.h"
 
@@ -93,43 +94,18 @@ static Ref<Type> optionalType(py::handle object) {
 /// entered: their visit recurses once per syntactic nesting level.
 static std::vector<Ref<Expr>> dataflowPostOrder(const Ref<Expr> &root) {
   std::vector<Ref<Expr>> order;
-  llvm::DenseSet<const Expr *> seen;
-  // (node, children pushed)
-  std::vector<std::pair<Expr *, bool>> stack;
-  stack.push_back({root.get(), false});
-  auto push = [&](Expr *child) {
-    if (child && !seen.count(child))
-      stack.push_back({child, false});
-  };
-  while (!stack.empty()) {
-    auto [node, expanded] = stack.back();
-    if (seen.count(node)) {
-      stack.pop_back();
-      continue;
-    }
-    if (expanded) {
-      stack.pop_back();
-      seen.insert(node);
-      order.push_back(node);
-      continue;
-    }
-    stack.back().second = true;
-    // Pushed in reverse, so children are listed in their order.
-    if (auto *call = llvm::dyn_cast<Call>(node)) {
-      for (size_t i = call->getNumArgs(); i-- > 0;)
-        push(call->getArg(i).get());
-      push(call->getCallee().get());
-    } else if (auto *tuple = llvm::dyn_cast<Tuple>(node)) {
-      for (size_t i = tuple->size(); i-- > 0;)
-        push(tuple->getField(i).get());
-    } else if (auto *item = llvm::dyn_cast<TupleGetItem>(node)) {
-      push(item->getTuple().get());
-    } else if (auto *let = llvm::dyn_cast<Let>(node)) {
-      push(let->getBody().get());
-      push(let->getValue().get());
-      push(let->getVar().get());
-    }
-  }
+  // Through calls, tuples, projections and lets; the Python visitor enters
+  // If branches and Function bodies itself.
+  walkPostOrder(
+      root.get(), nullptr,
+      [&](Expr *e) {
+        order.push_back(e);
+        return WalkResult::advance();
+      },
+      [](Expr *e, llvm::SmallVectorImpl<Expr *> &children) {
+        if (!llvm::isa<If, Function>(e))
+          forEachChild(e, [&](Expr *child) { children.push_back(child); });
+      });
   return order;
 }
 
