@@ -27,9 +27,12 @@ namespace {
 
 class CommonSubexprEliminator : public ExprMutator {
 public:
+  explicit CommonSubexprEliminator(const CommonSubexprSkipFn &skip)
+      : skip(skip) {}
+
   Ref<Expr> rewriteCall(Call *, Call *post) override {
     Op *op = post->getCalledOp();
-    if (post->getNumArgs() == 0 || !op || isStatefulOp(op))
+    if (post->getNumArgs() == 0 || !op || isStatefulOp(op) || skipped(post))
       return post;
     hash_code key = hashCall(*post);
     auto it = table.find(key);
@@ -54,6 +57,8 @@ public:
   }
 
   Ref<Expr> rewriteTupleGetItem(TupleGetItem *, TupleGetItem *post) override {
+    if (skipped(post))
+      return post;
     hash_code key = hash_combine(post->getTuple().get(), post->getIndex());
     auto it = table.find(key);
     if (it != table.end())
@@ -84,8 +89,25 @@ public:
   }
 
   int64_t numMerged = 0;
+  /// The first error of the skip predicate; once set, nothing more is
+  /// merged.
+  Error skipError = Error::success();
 
 private:
+  bool skipped(Expr *node) {
+    if (!skip)
+      return false;
+    if (skipError)
+      return true;
+    Expected<bool> result = skip(Ref<Expr>(node));
+    if (!result) {
+      skipError = result.takeError();
+      return true;
+    }
+    return *result;
+  }
+
+  const CommonSubexprSkipFn &skip;
   /// Relay's IsEquivalent: the same node or equal scalar constants; tuples
   /// field by field.
   static bool isEquivalent(const Expr *arg, const Expr *candidate) {
@@ -158,25 +180,36 @@ private:
 
 } // namespace
 
-Ref<Expr> nnir::eliminateCommonSubexpr(Expr *expr, int64_t *numMerged) {
-  CommonSubexprEliminator eliminator;
+Expected<Ref<Expr>>
+nnir::eliminateCommonSubexpr(Expr *expr, int64_t *numMerged,
+                             const CommonSubexprSkipFn &skip) {
+  CommonSubexprEliminator eliminator(skip);
   Ref<Expr> result = eliminator.mutate(expr);
+  if (eliminator.skipError)
+    return std::move(eliminator.skipError);
   if (numMerged)
     *numMerged += eliminator.numMerged;
   return result;
 }
 
 Ref<Pass> nnir::createEliminateCommonSubexprPass() {
+  return createEliminateCommonSubexprSkipping(nullptr);
+}
+
+Ref<Pass> nnir::createEliminateCommonSubexprSkipping(CommonSubexprSkipFn skip) {
   PassInfo info =
       getBuiltinPassInfo(BuiltinPass::EliminateCommonSubexpr, {"InferType"});
   return createFunctionPass(
-      [](Ref<Function> func, const IRModule &,
-         PassContext &ctx) -> Expected<Ref<Function>> {
+      [skip = std::move(skip)](Ref<Function> func, const IRModule &,
+                               PassContext &ctx) -> Expected<Ref<Function>> {
         int64_t count = 0;
-        Ref<Expr> result = eliminateCommonSubexpr(func.get(), &count);
+        Expected<Ref<Expr>> result =
+            eliminateCommonSubexpr(func.get(), &count, skip);
+        if (!result)
+          return result.takeError();
         ctx.getStatistics().add("EliminateCommonSubexpr", "num-merged", count,
                                 "Number of expressions merged");
-        return Ref<Function>(cast<Function>(result.get()));
+        return Ref<Function>(cast<Function>(result->get()));
       },
       std::move(info));
 }

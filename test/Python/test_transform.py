@@ -178,3 +178,46 @@ def test_immutable_module_config():
     with transform.PassContext(config={"testing.immutable_module": True}):
         out = transform.FoldConstant()(mod)
     assert out is not mod
+
+
+CSE_TEXT = """
+def @main(%x: Tensor[(1, 16), float32]) {
+  %0 = add(nn.relu(%x), 1f);
+  %1 = add(nn.relu(%x), 1f);
+  add(%0, %1)
+}
+"""
+
+
+def test_cse_fskip():
+    mod = nnir.parse(CSE_TEXT)
+    merged = transform.EliminateCommonSubexpr()(mod)
+    assert merged["main"].astext().count("nn.relu") == 1
+    assert merged["main"].astext().count("add(") == 2
+
+    seen = []
+
+    def skip_add(expr):
+        seen.append(expr.op.name)
+        return expr.op.name == "add"
+
+    skipped = transform.EliminateCommonSubexpr(skip_add)(mod)
+    text = skipped["main"].astext()
+    assert text.count("nn.relu") == 1
+    assert text.count("add(") == 3
+    assert sorted(set(seen)) == ["add", "nn.relu"]
+    # Same as no fskip when nothing is skipped.
+    kept = transform.EliminateCommonSubexpr(lambda expr: 0)(mod)
+    nnir.assert_structural_equal(kept, merged)
+
+
+def test_cse_fskip_errors():
+    mod = nnir.parse(CSE_TEXT)
+    with pytest.raises(TypeError, match="fskip must be a callable"):
+        transform.EliminateCommonSubexpr(3)
+
+    def broken(expr):
+        raise ValueError("no skipping today")
+
+    with pytest.raises(ValueError, match="no skipping today"):
+        transform.EliminateCommonSubexpr(broken)(mod)

@@ -22,15 +22,30 @@
 #include "nnir/IR/Expr.h"
 #include "nnir/Pass/Pass.h"
 
+#include "llvm/Support/Error.h"
+
+#include <functional>
+
 namespace nnir {
 
-/// Merges the common subexpressions of \p expr. \p numMerged, if given, is
-/// incremented per merged node.
-Ref<Expr> eliminateCommonSubexpr(Expr *expr, int64_t *numMerged = nullptr);
+/// Relay's `fskip`: called with each rewritten operator call and tuple
+/// projection before it is looked up; true leaves that node alone (it is
+/// neither merged nor merged into). An error stops the pass with it.
+using CommonSubexprSkipFn = std::function<llvm::Expected<bool>(const Ref<Expr> &)>;
+
+/// Merges the common subexpressions of \p expr, except the nodes \p skip
+/// (if given) leaves alone. \p numMerged, if given, is incremented per
+/// merged node.
+llvm::Expected<Ref<Expr>>
+eliminateCommonSubexpr(Expr *expr, int64_t *numMerged = nullptr,
+                       const CommonSubexprSkipFn &skip = nullptr);
 
 /// The "EliminateCommonSubexpr" function pass (opt level 3, requires
 /// InferType).
 Ref<Pass> createEliminateCommonSubexprPass();
+/// The same pass with a skip predicate (Relay's
+/// `EliminateCommonSubexpr(fskip)`).
+Ref<Pass> createEliminateCommonSubexprSkipping(CommonSubexprSkipFn skip);
 
 } // namespace nnir
 

@@ -113,6 +113,15 @@ def function_pass(pass_func=None, opt_level=None, name=None, required=None):
                            pass_func, opt_level, name, required, False)
 
 
+def EliminateCommonSubexpr(fskip=None):
+    """Merges operator calls with equal attributes and equivalent arguments
+    (docs/Passes.md). `fskip(expr)`, if given, is called with each rewritten
+    call and tuple projection; a true result leaves that node alone."""
+    if fskip is None:
+        return _nnir._create_pass("EliminateCommonSubexpr", {})
+    return _nnir._create_cse_pass(fskip)
+
+
 def PrintIR(header="", show_meta_data=False):
     """A module pass (opt level 0) that prints the module on sys.stderr
     under `PrintIR(<header>):` and changes nothing."""
