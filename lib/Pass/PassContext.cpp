@@ -229,7 +229,7 @@ Error PassContext::setConfig(StringRef key, OptionValue value) {
         inconvertibleErrorCode(),
         "pass config '" + key +
             "': " + entry->range->describeMismatch(Twine(value.getInt())));
-  config[key] = std::move(value);
+  config[entry->key] = std::move(value);
   return Error::success();
 }
 
@@ -256,6 +256,9 @@ Error PassContext::setConfigFromString(StringRef key, StringRef text) {
 }
 
 const OptionValue *PassContext::getConfig(StringRef key) const {
+  if (const PassConfigRegistry::Entry *entry =
+          PassConfigRegistry::instance().lookup(key))
+    key = entry->key; // An alias reads its key's value.
   auto it = config.find(key);
   return it == config.end() ? nullptr : &it->second;
 }
@@ -398,6 +401,14 @@ void PassConfigRegistry::registerIntOption(StringRef key,
     return registerOption(key, OptionType::Int, description); // Checks.
   registerOption(key, OptionType::Int, description);
   entries.back().range = range;
+}
+
+bool PassConfigRegistry::registerAlias(StringRef alias, StringRef key) {
+  auto target = index.find(key);
+  if (target == index.end())
+    return false;
+  auto [it, inserted] = index.try_emplace(alias, target->second);
+  return inserted || it->second == target->second;
 }
 
 const PassConfigRegistry::Entry *

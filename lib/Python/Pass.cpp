@@ -101,7 +101,7 @@ py::object python::optionValueToPython(const OptionValue &value) {
   return py::none();
 }
 
-static OptionType optionTypeFromName(const std::string &name) {
+OptionType python::optionTypeFromName(const std::string &name) {
   for (OptionType type : {OptionType::Bool, OptionType::Int, OptionType::Float,
                           OptionType::String, OptionType::StringList})
     if (getOptionTypeName(type) == name)

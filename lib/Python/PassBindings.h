@@ -27,6 +27,10 @@ namespace python {
 /// \p object as a value of \p type: bool (only True/False), int (not a bool),
 /// float (an int too), str, list (a list or tuple of str). Otherwise a
 /// TypeError "<what> expects a bool, got str".
+/// The OptionType named \p name ("bool", "int", "float", "string", "list");
+/// a ValueError otherwise.
+OptionType optionTypeFromName(const std::string &name);
+
 OptionValue optionValueFromPython(py::handle object, OptionType type,
                                   const std::string &what);
 /// The value as a Python bool, int, float, str or list of str.

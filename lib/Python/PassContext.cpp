@@ -123,6 +123,21 @@ static bool exitContext(py::object self, py::args) {
   return false;
 }
 
+/// Registers config \p key from Python (nnir.transform.register_config).
+static void registerConfig(const std::string &key, const std::string &type,
+                           const std::string &description) {
+  if (key.empty())
+    throw py::value_error("a config key must not be empty");
+  OptionType optionType = optionTypeFromName(type);
+  if (const PassConfigRegistry::Entry *entry =
+          PassConfigRegistry::instance().lookup(key))
+    if (entry->type != optionType)
+      throw py::value_error("pass config '" + key + "' is registered with type " +
+                            getOptionTypeName(entry->type).str() + ", not " +
+                            type);
+  PassConfigRegistry::instance().registerOption(key, optionType, description);
+}
+
 static py::dict listConfigs() {
   py::dict configs;
   for (const PassConfigRegistry::Entry &entry :
@@ -195,6 +210,16 @@ void python::populatePassContext(py::module_ &m) {
           },
           py::arg("instruments"),
           "Exits the current instruments, then enters these (None: none)")
+      .def_static("_register_config", &registerConfig, py::arg("key"),
+                  py::arg("type"), py::arg("description"))
+      .def_static(
+          "_register_config_alias",
+          [](const std::string &alias, const std::string &key) {
+            if (!PassConfigRegistry::instance().registerAlias(alias, key))
+              throw py::value_error("cannot make '" + alias +
+                                    "' an alias of config '" + key + "'");
+          },
+          py::arg("alias"), py::arg("key"))
       .def_static("list_configs", &listConfigs,
                   "Every registered config key: {key: {'type': ..., "
                   "'description': ...}}")

@@ -138,3 +138,19 @@ def test_passes_see_the_context():
     look(mod)
     assert seen[-1] == (2, True)
     assert ctx.closed
+
+
+def test_register_config():
+    transform.register_config("test.python_config", "int", "a test key")
+    info = transform.PassContext.list_configs()["test.python_config"]
+    assert info == {"type": "int", "description": "a test key"}
+    with transform.PassContext(config={"test.python_config": 7}) as ctx:
+        assert ctx.config["test.python_config"] == 7
+    transform.register_config("test.python_config", "int")  # the same: fine
+    with pytest.raises(ValueError, match="registered with type int, not "
+                       "bool"):
+        transform.register_config("test.python_config", "bool")
+    with pytest.raises(ValueError, match="unknown option type 'number'"):
+        transform.register_config("test.other", "number")
+    with pytest.raises(ValueError, match="must not be empty"):
+        transform.register_config("", "bool")

@@ -212,3 +212,27 @@ def test_pytest_plugin_and_parameters(tmp_path):
          str(tmp_path)], capture_output=True, text=True, cwd=tmp_path,
         env=ENV)
     assert "5 passed, 1 skipped" in out.stdout, out.stdout + out.stderr
+
+
+def test_tvm_configs(tvm):
+    configs = tvm.transform.PassContext.list_configs()
+    assert configs["relay.backend.use_auto_scheduler"]["type"] == "IntImm"
+    assert configs["relay.backend.tir_converter"]["type"] == "runtime.String"
+    assert configs["FuseOps.max_depth"]["type"] == "IntImm"
+    assert "no effect" in configs["tir.disable_vectorize"]["description"]
+    with tvm.transform.PassContext(
+            opt_level=3, config={"relay.backend.use_auto_scheduler": True}):
+        ctx = tvm.transform.PassContext.current()
+        assert ctx.config["relay.backend.use_auto_scheduler"] is True
+    with pytest.raises(TypeError, match="expects a bool"):
+        tvm.transform.PassContext(
+            config={"relay.backend.use_auto_scheduler": "yes"})
+
+
+def test_tvm_config_aliases(tvm):
+    with tvm.transform.PassContext(config={"relay.FuseOps.max_depth": 3}):
+        ctx = tvm.transform.PassContext.current()
+        assert ctx.config["FuseOps.max_depth"] == 3
+        assert "relay.FuseOps.max_depth" not in ctx.config
+    with pytest.raises(ValueError, match="relay.FuseOps.max_depth"):
+        tvm.transform.PassContext(config={"relay.FuseOps.max_depth": 0})

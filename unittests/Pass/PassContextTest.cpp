@@ -311,6 +311,32 @@ TEST_F(PassContextTest, ConfigRegistryEntries) {
             "a list for the unit tests");
 }
 
+TEST_F(PassContextTest, AliasesNameTheirKeysConfig) {
+  PassConfigRegistry &configs = PassConfigRegistry::instance();
+  EXPECT_TRUE(configs.registerAlias("unittest.alias.int", "unittest.ctx.int"));
+  EXPECT_TRUE(configs.registerAlias("unittest.alias.int", "unittest.ctx.int"));
+  // Not for an unknown key, and an alias cannot be moved to another key.
+  EXPECT_FALSE(configs.registerAlias("unittest.alias.nope", "unittest.nope"));
+  EXPECT_FALSE(
+      configs.registerAlias("unittest.alias.int", "unittest.ctx.bool"));
+  EXPECT_FALSE(configs.registerAlias("unittest.ctx.bool", "unittest.ctx.int"));
+  ASSERT_NE(configs.lookup("unittest.alias.int"), nullptr);
+  EXPECT_EQ(configs.lookup("unittest.alias.int")->key, "unittest.ctx.int");
+  for (const PassConfigRegistry::Entry &entry : configs.getEntries())
+    EXPECT_NE(entry.key, "unittest.alias.int");
+
+  Ref<PassContext> ctx = PassContext::create();
+  ASSERT_FALSE(bool(ctx->setConfig("unittest.alias.int", OptionValue(7))));
+  ASSERT_NE(ctx->getConfig("unittest.ctx.int"), nullptr);
+  EXPECT_EQ(ctx->getConfig("unittest.ctx.int")->getInt(), 7);
+  EXPECT_EQ(ctx->getConfig("unittest.alias.int")->getInt(), 7);
+  std::string message =
+      errorMessage(ctx->setConfig("unittest.alias.int", OptionValue(true)));
+  EXPECT_NE(message.find("'unittest.alias.int' expects a value of type int"),
+            std::string::npos)
+      << message;
+}
+
 TEST_F(PassContextTest, SetConfigUnknownKeyListsValidKeys) {
   Ref<PassContext> ctx = PassContext::create();
   std::string message =

@@ -289,8 +289,13 @@ public:
   /// PassContext::setConfig refuses others, saying the range.
   void registerIntOption(llvm::StringRef key, IntegerRange<int64_t> range,
                          llvm::StringRef description);
+  /// Makes \p alias another name of the registered \p key (TVM's
+  /// "relay.FuseOps.max_depth" for "FuseOps.max_depth"): lookup(alias)
+  /// finds \p key's entry and a context stores the value under \p key.
+  /// False if \p key is not registered or \p alias names another key.
+  bool registerAlias(llvm::StringRef alias, llvm::StringRef key);
   const Entry *lookup(llvm::StringRef key) const;
-  /// Every key in registration order.
+  /// Every key in registration order (aliases are not listed).
   llvm::ArrayRef<Entry> getEntries() const { return entries; }
 
 private:

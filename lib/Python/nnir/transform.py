@@ -24,7 +24,8 @@ from ._nnir import (FunctionPass, ModulePass, Pass, PassContext, PassInfo,
 
 __all__ = ["FunctionPass", "ModulePass", "Pass", "PassContext", "PassInfo",
            "PrintIR", "Sequential", "function_pass", "list_passes",
-           "module_pass", "parse_pipeline", "register_pass"]
+           "module_pass", "parse_pipeline", "register_config",
+           "register_pass"]
 
 
 def _check_required(required):
@@ -266,4 +267,29 @@ def register_pass(name, pass_or_factory=None, description=None):
     return pass_or_factory
 
 
+def register_config(key, type="bool", description=""):
+    """Registers the PassContext config `key` of `type` ("bool", "int",
+    "float", "string" or "list"), so that PassContext(config=...) accepts it
+    and list_configs() lists it; a pass reads it from
+    PassContext.current().config. Registering a key again with the same type
+    does nothing; with another type it is a ValueError."""
+    PassContext._register_config(key, type, description)
+
+
+# The names list_configs() gives the option types: nnir's own, or TVM's
+# (IntImm, ...) once nnir.install_as_tvm() has run.
+_config_type_names = {}
+_list_registered_configs = PassContext.list_configs
+
+
+def _list_configs():
+    """Every registered config key: {key: {'type': ..., 'description':
+    ...}}."""
+    configs = _list_registered_configs()
+    for info in configs.values():
+        info["type"] = _config_type_names.get(info["type"], info["type"])
+    return configs
+
+
+PassContext.list_configs = staticmethod(_list_configs)
 _add_constructors()
