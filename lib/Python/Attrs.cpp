@@ -82,6 +82,19 @@ AttrValue python::attrValueFromPython(py::handle object,
         py::float_(py::reinterpret_borrow<py::object>(object)).cast<double>());
   if (py::hasattr(object, "tolist"))
     return attrValueFromPython(object.attr("tolist")(), what);
+  // A record standing for a TVM object without a literal (the TVM
+  // compatibility layer's Executor, Runtime): (type key, [(field, text)]).
+  if (py::hasattr(object, "_nnir_meta_object_")) {
+    py::tuple spec = object.attr("_nnir_meta_object_")().cast<py::tuple>();
+    std::vector<MetaObject::Field> fields;
+    for (py::handle item : spec[1]) {
+      auto pair = item.cast<std::pair<std::string, std::string>>();
+      fields.push_back({pair.first, false, pair.second, nullptr});
+    }
+    return AttrValue::object(MetaObject::get(spec[0].cast<std::string>(),
+                                             py::str(object).cast<std::string>(),
+                                             std::move(fields), {}, {}));
+  }
   throw py::type_error(what + ": cannot convert a value of type " +
                        py::str(py::type::handle_of(object)).cast<std::string>() +
                        " to an attribute");

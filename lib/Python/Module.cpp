@@ -131,6 +131,27 @@ void python::populateModule(py::module_ &m) {
           },
           "GlobalVar -> Function, in definition order")
       .def_property_readonly("has_valid_types", &IRModule::hasValidTypes)
+      .def_property_readonly(
+          "attrs", [](const IRModule &module) { return module.getAttrs(); },
+          "The module's attributes (a DictAttrs), or None")
+      .def(
+          "with_attr",
+          [](const IRModule &module, const std::string &key,
+             py::handle value) {
+            if (key.empty())
+              throw py::value_error("a module attribute key must not be "
+                                    "empty");
+            AttrValue converted = attrValueFromPython(
+                value, "module attribute '" + key + "'");
+            Ref<DictAttrs> attrs = module.getAttrs();
+            Ref<IRModule> copy = module.shallowCopy();
+            copy->setAttrs(attrs ? attrs->with(key, std::move(converted))
+                                 : DictAttrs::get({{key, converted}}));
+            return copy;
+          },
+          py::arg("attr_key"), py::arg("attr_value"),
+          "A copy of the module (sharing its functions) with the attribute "
+          "set")
       .def(
           "astext",
           [](const IRModule &module, bool showTypes, bool showMetaData) {

@@ -150,3 +150,23 @@ def test_bad_constructor_arguments():
         nnir.Tuple([nnir.var("x"), "y"])
     with pytest.raises(ValueError, match="unknown operator 'nope'"):
         nnir.Op.get("nope")
+
+
+def test_module_attrs():
+    mod = nnir.parse("def @main(%x: Tensor[(2), float32]) "
+                     "{ add(%x, add(1f, 1f)) }")
+    assert mod.attrs is None
+    tagged = mod.with_attr("device_type", 1).with_attr("name", "m")
+    assert mod.attrs is None  # the input is not changed
+    assert tagged["main"].same_as(mod["main"])
+    assert tagged.attrs["device_type"] == 1 and tagged.attrs["name"] == "m"
+    replaced = tagged.with_attr("name", "n")
+    assert replaced.attrs["name"] == "n" and tagged.attrs["name"] == "m"
+    # Passes keep them.
+    folded = nnir.transform.FoldConstant()(tagged)
+    assert folded.attrs["device_type"] == 1
+    with pytest.raises(TypeError, match="module attribute 'k': cannot "
+                       "convert"):
+        mod.with_attr("k", object())
+    with pytest.raises(ValueError, match="must not be empty"):
+        mod.with_attr("", 1)

@@ -236,3 +236,23 @@ def test_tvm_config_aliases(tvm):
         assert "relay.FuseOps.max_depth" not in ctx.config
     with pytest.raises(ValueError, match="relay.FuseOps.max_depth"):
         tvm.transform.PassContext(config={"relay.FuseOps.max_depth": 0})
+
+
+def test_backend_records(tvm):
+    from tvm import relay
+    from tvm.relay.backend import Executor, Runtime
+    mod = tvm.IRModule.from_expr(relay.cast(relay.const(10, "int8"),
+                                            "int32"))
+    aot = Executor("aot", {"link-params": True})
+    assert aot["link-params"] is True and aot.name == "aot"
+    mod = mod.with_attr("executor", aot).with_attr("runtime", Runtime("cpp"))
+    assert str(mod.attrs["executor"]) == "Executor('aot', " \
+        "{'link-params': True})"
+    assert str(mod.attrs["runtime"]) == "Runtime('cpp')"
+    folded = relay.transform.FoldConstant()(mod)
+    assert folded["main"].body.data.numpy() == 10
+    with pytest.raises(ValueError, match="'vm' is not one of TVM's"):
+        Executor("vm")
+    with pytest.raises(NotImplementedError, match="tvm.relay.backend.vm"):
+        import tvm.relay.backend.vm as vm
+        vm.compile(mod)
