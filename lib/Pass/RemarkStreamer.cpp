@@ -46,6 +46,7 @@ RemarkStreamer::create(const RemarkStreamerOptions &options,
   std::unique_ptr<RemarkStreamer> streamer(
       new RemarkStreamer(sourceMgr, diagnostics));
   streamer->flagPrefix = flagPrefix.str();
+  streamer->print = options.print;
   std::string prefix = flagPrefix.str();
   if (Error err = compile(options.passed, prefix,
                           streamer->patterns[int(RemarkKind::Passed)]))
@@ -107,7 +108,10 @@ void RemarkStreamer::emit(const Remark &remark) {
     std::string message = remark.getMessage() + " [" + flagPrefix +
                           getFlagSuffix(remark.getKind()).str() + "=" +
                           remark.getPass().str() + "]";
-    printRemark(sourceMgr, remark.getLoc(), message, diagnostics);
+    if (print)
+      print(remark.getLoc(), message);
+    else
+      printRemark(sourceMgr, remark.getLoc(), message, diagnostics);
   }
   if (!isSerialized(remark.getPass()))
     return;

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnir/Tools/NNIROptMain.h"
+#include "nnir/Tools/DiagnosticVerifier.h"
 #include "nnir/Tools/ModuleLoader.h"
 
 #include "EngineFlags.h"
@@ -113,6 +114,17 @@ struct CLOptions {
       "verify-roundtrip",
       cl::desc("Check that the printed module parses back to a structurally "
                "equal module"),
+      cl::init(false), cl::cat(cat)};
+  cl::opt<bool> splitInputFile{
+      "split-input-file",
+      cl::desc("Split the input at lines '// -----' and process each part "
+               "as a module of its own; the outputs are joined by the same "
+               "line"),
+      cl::init(false), cl::cat(cat)};
+  cl::opt<bool> verifyDiagnostics{
+      "verify-diagnostics",
+      cl::desc("Check that the run produces exactly the diagnostics the "
+               "input's expected-error/warning/remark/note comments state"),
       cl::init(false), cl::cat(cat)};
 
   // Printing.
@@ -312,6 +324,8 @@ Expected<NNIROptConfig> NNIROptConfig::createFromCLOptions() {
       return err;
   config.verify = options->verify && !options->noVerify;
   config.verifyRoundtrip = options->verifyRoundtrip;
+  config.splitInputFile = options->splitInputFile;
+  config.verifyDiagnostics = options->verifyDiagnostics;
   config.printOptions.showTypes = options->printTypes;
   config.printOptions.inlineConstantLimit = options->inlineConstantLimit;
   config.printOptions.printVersion = !options->noVersionHeader;
@@ -651,17 +665,17 @@ static Expected<Ref<IRModule>> runPipeline(const Pass &pipeline,
   return result;
 }
 
-/// Installs a RemarkStreamer on \p ctx when a --pass-remarks flag asks for
-/// remarks: printed on \p errs, located through \p sourceMgr, and written
-/// to the --pass-remarks-output file, opened into \p file (the caller keeps
-/// it once the pipeline ran).
-static Error installRemarkStreamer(const NNIROptConfig &config,
-                                   const SourceMgr &sourceMgr,
-                                   raw_ostream &errs, PassContext &ctx,
-                                   std::unique_ptr<ToolOutputFile> &file) {
+/// The RemarkStreamer the --pass-remarks flags ask for (null when none
+/// does): printed through \p print (located through \p sourceMgr), and
+/// written to the --pass-remarks-output file, opened into \p file (the
+/// caller keeps it once the pipeline ran).
+static Expected<std::shared_ptr<RemarkStreamer>> createRemarkStreamer(
+    const NNIROptConfig &config, const SourceMgr &sourceMgr, raw_ostream &errs,
+    std::function<void(SMLoc, const std::string &)> print,
+    std::unique_ptr<ToolOutputFile> &file) {
   if (config.passRemarks.empty() && config.passRemarksMissed.empty() &&
       config.passRemarksAnalysis.empty() && config.passRemarksOutput.empty())
-    return Error::success();
+    return nullptr;
   if (!config.passRemarksOutput.empty()) {
     std::error_code ec;
     file = std::make_unique<ToolOutputFile>(config.passRemarksOutput, ec,
@@ -675,12 +689,12 @@ static Error installRemarkStreamer(const NNIROptConfig &config,
   options.missed = config.passRemarksMissed;
   options.analysis = config.passRemarksAnalysis;
   options.outputFilter = config.passRemarksFilter;
+  options.print = std::move(print);
   Expected<std::unique_ptr<RemarkStreamer>> streamer = RemarkStreamer::create(
       options, sourceMgr, errs, file ? &file->os() : nullptr);
   if (!streamer)
     return streamer.takeError();
-  ctx.setRemarkSink(std::shared_ptr<RemarkStreamer>(std::move(*streamer)));
-  return Error::success();
+  return std::shared_ptr<RemarkStreamer>(std::move(*streamer));
 }
 
 //===----------------------------------------------------------------------===//
@@ -835,6 +849,139 @@ static Expected<Ref<Pass>> resolvePipeline(NNIROptConfig &config,
   return asTopLevelSequential(std::move(*parsed));
 }
 
+/// Cuts buffer \p bufferId of \p sourceMgr at the lines `// -----` into
+/// buffers of their own (the same name), each preceded by as many line
+/// breaks as the input has lines before it, so that diagnostics give the
+/// input's line numbers. Returns the new buffers' ids, or \p bufferId alone
+/// when there is no such line.
+static std::vector<unsigned> splitInputBuffer(SourceMgr &sourceMgr,
+                                              unsigned bufferId) {
+  const MemoryBuffer *input = sourceMgr.getMemoryBuffer(bufferId);
+  StringRef text = input->getBuffer();
+  SmallVector<StringRef, 8> parts;
+  size_t partStart = 0, lineStart = 0;
+  while (lineStart < text.size()) {
+    size_t lineEnd = text.find('\n', lineStart);
+    if (lineEnd == StringRef::npos)
+      lineEnd = text.size();
+    if (text.slice(lineStart, lineEnd).rtrim("\r").trim() == "// -----") {
+      parts.push_back(text.slice(partStart, lineStart));
+      partStart = std::min(lineEnd + 1, text.size());
+    }
+    lineStart = lineEnd + 1;
+  }
+  if (parts.empty())
+    return {bufferId};
+  parts.push_back(text.drop_front(partStart));
+  std::vector<unsigned> ids;
+  size_t linesBefore = 0;
+  for (StringRef part : parts) {
+    std::string padded(linesBefore, '\n');
+    padded += part;
+    ids.push_back(sourceMgr.AddNewSourceBuffer(
+        MemoryBuffer::getMemBufferCopy(padded, input->getBufferIdentifier()),
+        SMLoc()));
+    // The part's lines and the marker line after it.
+    linesBefore += part.count('\n') + 1;
+  }
+  return ids;
+}
+
+namespace {
+/// Where a run's diagnostics go: printed, or to the DiagnosticVerifier of
+/// --verify-diagnostics.
+struct DiagnosticSink {
+  const SourceMgr &sourceMgr;
+  raw_ostream &errs;
+  DiagnosticVerifier *verifier = nullptr;
+
+  /// Takes the errors in \p err; returns the exit code of a failed run.
+  int fail(Error err) const {
+    if (verifier)
+      verifier->recordErrors(std::move(err));
+    else
+      printErrors(std::move(err), sourceMgr, kNNIROptToolName, errs);
+    return 1;
+  }
+  void warn(SMLoc loc, const Twine &message) const {
+    if (verifier)
+      verifier->record(DiagnosticVerifier::Kind::Warning, loc, message);
+    else
+      printWarning(sourceMgr, loc, message, errs);
+  }
+  void remark(SMLoc loc, const std::string &message) const {
+    if (verifier)
+      verifier->record(DiagnosticVerifier::Kind::Remark, loc, message);
+    else
+      printRemark(sourceMgr, loc, message, errs);
+  }
+};
+} // namespace
+
+/// Reads the module in buffer \p bufferId, runs \p pipeline on it under
+/// \p context and hands the text to \p write (which returns the exit
+/// code). Problems go to \p sink.
+static int processModule(
+    const NNIROptConfig &config, SourceMgr &sourceMgr, unsigned bufferId,
+    const Pass *pipeline, Ref<PassContext> context, const DiagnosticSink &sink,
+    raw_ostream &errs,
+    function_ref<int(function_ref<void(raw_ostream &)>)> write) {
+  ModuleLoadOptions loadOptions;
+  loadOptions.parserOptions = config.parserOptions;
+  for (const auto &entry : config.inputShapes)
+    loadOptions.inputShapes[entry.getKey()] = entry.getValue();
+  loadOptions.getEngine = [&context] {
+    return context->getResource<ExecutionEngine>();
+  };
+  Expected<Ref<IRModule>> module = loadModule(sourceMgr, bufferId, loadOptions);
+  if (!module)
+    return sink.fail(module.takeError());
+  if (config.verify)
+    if (Error err = verifyModule(**module))
+      return sink.fail(std::move(err));
+
+  if (pipeline) {
+    Expected<Ref<IRModule>> result = runPipeline(*pipeline, *module, context);
+    if (config.printStats && !context->getStatistics().empty())
+      context->getStatistics().print(errs);
+    if (!result)
+      return sink.fail(result.takeError());
+    *module = std::move(*result);
+    // As opt and mlir-opt: what the passes produced is verified before it
+    // is printed, so a broken module never reaches the output.
+    if (config.verify)
+      if (Error err = verifyPassResult(**module, "the pass pipeline"))
+        return sink.fail(std::move(err));
+  }
+  if (config.verifyRoundtrip &&
+      !verifyRoundtrip(**module, config.printOptions, config.parserOptions,
+                       errs))
+    return 1;
+
+  if (config.emit != NNIROptConfig::EmitKind::NNIR) {
+    Expected<std::shared_ptr<ExecutionEngine>> engine =
+        context->getResource<ExecutionEngine>();
+    if (!engine)
+      return sink.fail(engine.takeError());
+    Expected<std::string> text =
+        emitKernels(*module, sourceMgr,
+                    config.emit == NNIROptConfig::EmitKind::LLVMOptimized,
+                    **engine);
+    if (!text)
+      return sink.fail(text.takeError());
+    return write([&](raw_ostream &os) { os << *text; });
+  }
+  int status = write([&](raw_ostream &os) {
+    printModule(**module, os, config.printOptions);
+  });
+  if (config.disableFree) {
+    // One more reference, kept reachable for leak checkers.
+    (*module)->Retain();
+    BuryPointer(module->get());
+  }
+  return status;
+}
+
 static int runNNIROptOnStack(const NNIROptConfig &config, raw_ostream &errs) {
   // One SourceMgr holds the pipeline text and the input, so errors in
   // either are located.
@@ -874,85 +1021,89 @@ static int runNNIROptOnStack(const NNIROptConfig &config, raw_ostream &errs) {
   for (auto [names, flag] : namingFlags)
     if (Error err = checkPassNames(names, flag, pipelineNames, sourceMgr))
       return fail(std::move(err));
-  // Declared before the context, whose remark streamer writes into it.
+  if (Expected<Ref<PassContext>> checked = createPassContext(resolved, errs);
+      !checked)
+    return fail(checked.takeError());
+
+  // Where diagnostics go; the verifier joins once the input is read.
+  std::optional<DiagnosticVerifier> verifier;
+  DiagnosticSink sink{sourceMgr, errs};
+  // Declared before the contexts, whose remark streamer writes into it.
   std::unique_ptr<ToolOutputFile> remarksFile;
-  Expected<Ref<PassContext>> context = createPassContext(resolved, errs);
-  if (!context)
-    return fail(context.takeError());
-  // The engine FoldConstant and --emit run kernels on, made when first
-  // needed (a pipeline that runs no code never creates one).
-  (*context)->setResourceFactory<ExecutionEngine>(
-      [options = config.engineOptions] { return createSharedEngine(options); });
-  if (Error err = installRemarkStreamer(config, sourceMgr, errs, **context,
-                                        remarksFile))
-    return fail(std::move(err));
-  // Passes that carry on past a problem (FoldConstant) warn, located.
-  (*context)->setWarningHandler(
-      [&sourceMgr, &errs](SMLoc loc, const Twine &message) {
-        printWarning(sourceMgr, loc, message, errs);
-      });
+  Expected<std::shared_ptr<RemarkStreamer>> remarks = createRemarkStreamer(
+      config, sourceMgr, errs,
+      [&sink](SMLoc loc, const std::string &message) {
+        sink.remark(loc, message);
+      },
+      remarksFile);
+  if (!remarks)
+    return fail(remarks.takeError());
 
   Expected<unsigned> bufferId = addInputFile(sourceMgr, config.inputFilename);
   if (!bufferId)
     return fail(bufferId.takeError());
-  ModuleLoadOptions loadOptions;
-  loadOptions.parserOptions = config.parserOptions;
-  for (const auto &entry : config.inputShapes)
-    loadOptions.inputShapes[entry.getKey()] = entry.getValue();
-  loadOptions.getEngine = [&context] {
-    return (*context)->getResource<ExecutionEngine>();
-  };
-  Expected<Ref<IRModule>> module = loadModule(sourceMgr, *bufferId, loadOptions);
-  if (!module)
-    return fail(module.takeError());
-  if (config.verify)
-    if (Error err = verifyModule(**module))
-      return fail(std::move(err));
-
-  if (pipeline) {
-    Expected<Ref<IRModule>> result = runPipeline(*pipeline, *module, *context);
-    if (config.printStats && !(*context)->getStatistics().empty())
-      (*context)->getStatistics().print(errs);
-    // The remarks explain a failed run too: keep them either way.
-    if (remarksFile)
-      remarksFile->keep();
-    if (!result)
-      return fail(result.takeError());
-    *module = std::move(*result);
-    // As opt and mlir-opt: what the passes produced is verified before it
-    // is printed, so a broken module never reaches the output.
-    if (config.verify)
-      if (Error err = verifyPassResult(**module, "the pass pipeline"))
+  std::vector<unsigned> parts = config.splitInputFile
+                                    ? splitInputBuffer(sourceMgr, *bufferId)
+                                    : std::vector<unsigned>{*bufferId};
+  if (config.verifyDiagnostics) {
+    verifier.emplace(sourceMgr);
+    for (unsigned part : parts)
+      if (Error err = verifier->addExpectations(part))
         return fail(std::move(err));
+    sink.verifier = &*verifier;
   }
-  if (config.verifyRoundtrip &&
-      !verifyRoundtrip(**module, config.printOptions, config.parserOptions,
-                       errs))
-    return 1;
+  // The engine FoldConstant and --emit run kernels on, made when first
+  // needed (a pipeline that runs no code never creates one) and shared by
+  // the parts of a split input.
+  std::shared_ptr<ExecutionEngine> engine;
+  auto getEngine = [&]() -> Expected<std::shared_ptr<ExecutionEngine>> {
+    if (!engine) {
+      Expected<std::shared_ptr<ExecutionEngine>> made =
+          createSharedEngine(config.engineOptions);
+      if (!made)
+        return made.takeError();
+      engine = std::move(*made);
+    }
+    return engine;
+  };
 
-  if (config.emit != NNIROptConfig::EmitKind::NNIR) {
-    Expected<std::shared_ptr<ExecutionEngine>> engine =
-        (*context)->getResource<ExecutionEngine>();
-    if (!engine)
-      return fail(engine.takeError());
-    Expected<std::string> text =
-        emitKernels(*module, sourceMgr,
-                    config.emit == NNIROptConfig::EmitKind::LLVMOptimized,
-                    **engine);
-    if (!text)
-      return fail(text.takeError());
-    return writeOutput(config, errs, [&](raw_ostream &os) { os << *text; });
+  // A single module is printed straight into the output, opened last so
+  // that a failed run leaves no partial file; the parts of a split input
+  // are collected and written together.
+  std::string joined;
+  raw_string_ostream joinedStream(joined);
+  int status = 0;
+  for (size_t i = 0, e = parts.size(); i != e; ++i) {
+    // Each part runs under a context of its own (statistics, timing).
+    Expected<Ref<PassContext>> context = createPassContext(resolved, errs);
+    if (!context)
+      return fail(context.takeError());
+    (*context)->setResourceFactory<ExecutionEngine>(getEngine);
+    if (*remarks)
+      (*context)->setRemarkSink(*remarks);
+    // Passes that carry on past a problem (FoldConstant) warn, located.
+    (*context)->setWarningHandler(
+        [&sink](SMLoc loc, const Twine &message) { sink.warn(loc, message); });
+    if (i)
+      joinedStream << "// -----\n";
+    int partStatus = processModule(
+        config, sourceMgr, parts[i], pipeline.get(), *context, sink, errs,
+        [&](function_ref<void(raw_ostream &)> print) {
+          if (!config.splitInputFile)
+            return writeOutput(config, errs, print);
+          print(joinedStream);
+          return 0;
+        });
+    status = std::max(status, partStatus);
   }
-
-  // The output is opened last, so a failed run leaves no partial file.
-  int status = writeOutput(config, errs, [&](raw_ostream &os) {
-    printModule(**module, os, config.printOptions);
-  });
-  if (config.disableFree) {
-    // One more reference, kept reachable for leak checkers.
-    (*module)->Retain();
-    BuryPointer(module->get());
-  }
+  // The remarks explain a failed run too: keep them either way.
+  if (remarksFile)
+    remarksFile->keep();
+  if (verifier)
+    status = verifier->verify(kNNIROptToolName, errs) ? 0 : 1;
+  if (status == 0 && config.splitInputFile)
+    return writeOutput(config, errs,
+                       [&](raw_ostream &os) { os << joinedStream.str(); });
   return status;
 }
 

@@ -23,6 +23,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/Regex.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -45,6 +46,9 @@ struct RemarkStreamerOptions {
   /// Regex selecting the passes whose remarks go to the YAML output; empty:
   /// all of them.
   std::string outputFilter;
+  /// Takes each printed remark instead of the diagnostics stream when set
+  /// (nnir-opt's --verify-diagnostics collects them).
+  std::function<void(llvm::SMLoc, const std::string &)> print;
 };
 
 class RemarkStreamer final : public RemarkSink {
@@ -76,6 +80,7 @@ private:
 
   const llvm::SourceMgr &sourceMgr;
   llvm::raw_ostream &diagnostics;
+  std::function<void(llvm::SMLoc, const std::string &)> print;
   std::string flagPrefix;
   std::optional<llvm::Regex> patterns[3];
   std::optional<llvm::Regex> outputFilter;

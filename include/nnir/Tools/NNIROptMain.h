@@ -53,6 +53,13 @@ struct NNIROptConfig {
   /// check that the result is structurally equal (mlir-opt's
   /// --verify-roundtrip).
   bool verifyRoundtrip = false;
+  /// `--split-input-file`: lines `// -----` cut the input into modules,
+  /// each read and run on its own; the outputs are joined by the same line.
+  bool splitInputFile = false;
+  /// `--verify-diagnostics`: the run succeeds when it produces exactly the
+  /// diagnostics the input's `expected-*` comments state
+  /// (DiagnosticVerifier.h), which are not printed.
+  bool verifyDiagnostics = false;
   /// Leave the final module to the end of the process instead of freeing it
   /// node by node (0.1 s for a million nodes), as clang's -disable-free:
   /// for a process that exits right after, as nnirOptMain's does.
