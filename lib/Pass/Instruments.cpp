@@ -20,7 +20,12 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
 #include <map>
@@ -344,27 +349,88 @@ static bool isListed(ArrayRef<std::string> names, StringRef name) {
   return is_contained(names, name);
 }
 
-Error PrintIRInstrument::runBeforePass(const IRModule &module,
-                                       const PassInfo &info) {
-  if (!options.beforeAll && !isListed(options.before, info.name))
-    return Error::success();
+/// \p name with every character a file name should not hold replaced.
+static std::string sanitizeFileName(StringRef name) {
+  std::string out = name.str();
+  for (char &c : out)
+    if (!isAlnum(c) && c != '_' && c != '-' && c != '.')
+      c = '_';
+  return out;
+}
+
+Error PrintIRInstrument::write(StringRef when, StringRef pass, unsigned number,
+                               const IRModule &module) {
   std::string text;
   raw_string_ostream out(text);
-  printBanner(out, "Before", info.name);
+  printBanner(out, when, pass);
   printModuleBlock(out, module, options.printOptions);
-  emit(os, text);
+  if (options.dumpDirectory.empty()) {
+    emit(os, text);
+    return Error::success();
+  }
+  if (std::error_code ec =
+          sys::fs::create_directories(options.dumpDirectory))
+    return makeError("cannot create the IR dump directory '" +
+                     options.dumpDirectory + "': " + ec.message());
+  SmallString<64> fileName;
+  raw_svector_ostream(fileName)
+      << format("%03u", number) << "-" << when.lower() << "-"
+      << sanitizeFileName(pass) << "-" << sanitizeFileName(options.dumpName)
+      << ".nnir";
+  SmallString<128> path(options.dumpDirectory);
+  sys::path::append(path, fileName);
+  std::error_code ec;
+  raw_fd_ostream file(path, ec, sys::fs::OF_Text);
+  if (!ec) {
+    file << text;
+    file.close();
+    ec = file.error();
+    file.clear_error();
+  }
+  if (ec)
+    return makeError("cannot write the IR dump '" + path + "': " +
+                     ec.message());
   return Error::success();
+}
+
+Error PrintIRInstrument::runBeforePass(const IRModule &module,
+                                       const PassInfo &info) {
+  unsigned number = numbering.begin();
+  if (!options.beforeAll && !isListed(options.before, info.name))
+    return Error::success();
+  return write("Before", info.name, number, module);
 }
 
 Error PrintIRInstrument::runAfterPass(const IRModule &module,
                                       const PassInfo &info) {
-  if (!options.afterAll && !isListed(options.after, info.name))
+  unsigned number = numbering.current();
+  numbering.end();
+  if (!options.afterAll && !isListed(options.after, info.name) &&
+      !is_contained(options.afterNumbers, number))
     return Error::success();
-  std::string text;
-  raw_string_ostream out(text);
-  printBanner(out, "After", info.name);
-  printModuleBlock(out, module, options.printOptions);
-  emit(os, text);
+  return write("After", info.name, number, module);
+}
+
+//===----------------------------------------------------------------------===//
+// PassNumbersInstrument
+//===----------------------------------------------------------------------===//
+
+PassNumbersInstrument::PassNumbersInstrument(raw_ostream &os)
+    : PassInstrument("PassNumbersInstrument"), os(os) {}
+
+std::shared_ptr<PassNumbersInstrument>
+PassNumbersInstrument::create(raw_ostream &os) {
+  return std::shared_ptr<PassNumbersInstrument>(new PassNumbersInstrument(os));
+}
+
+Error PassNumbersInstrument::runBeforePass(const IRModule &,
+                                           const PassInfo &info) {
+  os << "Running pass " << numbering.begin() << " " << info.name << "\n";
+  return Error::success();
+}
+
+Error PassNumbersInstrument::runAfterPass(const IRModule &, const PassInfo &) {
+  numbering.end();
   return Error::success();
 }
 

@@ -24,6 +24,12 @@ Expected<Ref<IRModule>> Pass::run(Ref<IRModule> module,
                                   PassContext &ctx) const {
   if (!module)
     return makeError("pass '" + info.name + "' was given no module");
+  // The gate (--pass-bisect-limit) decides for the passes that may be
+  // skipped: not containers, not type inference, not required by name.
+  if (PassGate *gate = ctx.getPassGate())
+    if (kind != Kind::Sequential && !info.establishesTypes &&
+        !ctx.isRequired(info.name) && !gate->shouldRunPass(info.name))
+      return module;
   Expected<bool> shouldRun = ctx.instrumentBeforePass(*module, info);
   if (!shouldRun)
     return shouldRun.takeError();

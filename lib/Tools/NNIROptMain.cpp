@@ -44,6 +44,7 @@
 #include "llvm/Support/BuryPointer.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
@@ -234,6 +235,26 @@ struct CLOptions {
   cl::opt<bool> printIRAfterAll{"print-ir-after-all",
                                 cl::desc("Print the module after every pass"),
                                 cl::init(false), cl::cat(cat)};
+  cl::list<unsigned> printAfterPassNumber{
+      "print-after-pass-number",
+      cl::desc("Print the module after the passes with these numbers (see "
+               "--print-pass-numbers)"),
+      cl::value_desc("N,M"), cl::CommaSeparated, cl::cat(cat)};
+  cl::opt<bool> printPassNumbers{
+      "print-pass-numbers",
+      cl::desc("Print 'Running pass N NAME' before each pass"),
+      cl::init(false), cl::cat(cat)};
+  cl::opt<std::string> irDumpDir{
+      "ir-dump-dir",
+      cl::desc("Write each dump of the --print-ir-* flags to a numbered file "
+               "of its own in this directory instead of stderr"),
+      cl::value_desc("dir"), cl::cat(cat)};
+  RangedOpt<long long> passBisectLimit{
+      "pass-bisect-limit",
+      cl::desc("Run only the first N passes that may be skipped, printing "
+               "each decision (BISECT: ...); -1 runs them all"),
+      cl::value_desc("N"), cl::init(-1), cl::cat(cat),
+      valueRange(IntegerRange<long long>(-1, INT64_MAX))};
   cl::opt<PrintChanged> printChanged{
       "print-changed",
       cl::desc("Print the module after every pass that changed it"),
@@ -302,11 +323,14 @@ void NNIROptConfig::registerCLOptions() {
   std::unique_ptr<CLOptions> &options = getCLOptions();
   if (options)
     return;
-  // nnir-opt's --time-passes, --print-changed, --stats and remark flags are
-  // its own; LLVM's become --llvm-time-passes, ... (LLVMOptions.h).
+  // nnir-opt's --time-passes, --print-changed, --stats, remark and pass
+  // number flags are its own; LLVM's become --llvm-time-passes, ...
+  // (LLVMOptions.h).
   renameLLVMOptions({"time-passes", "print-changed", "stats", "pass-remarks",
                      "pass-remarks-missed", "pass-remarks-analysis",
-                     "pass-remarks-output", "pass-remarks-filter"});
+                     "pass-remarks-output", "pass-remarks-filter",
+                     "print-pass-numbers", "print-after-pass-number",
+                     "ir-dump-directory"});
   options = std::make_unique<CLOptions>();
 }
 
@@ -374,6 +398,11 @@ Expected<NNIROptConfig> NNIROptConfig::createFromCLOptions() {
   config.printIRBeforeAll = options->printIRBeforeAll;
   config.printIRAfterAll = options->printIRAfterAll;
   config.printChanged = options->printChanged;
+  config.printAfterPassNumbers = options->printAfterPassNumber;
+  config.printPassNumbers = options->printPassNumbers;
+  config.irDumpDir = options->irDumpDir;
+  if (options->passBisectLimit.getNumOccurrences())
+    config.passBisectLimit = options->passBisectLimit;
   config.verifyEach = options->verifyEach;
   config.printStats = options->stats;
   config.emit = options->emit;
@@ -593,6 +622,13 @@ static Error checkPassNames(ArrayRef<std::string> names, StringRef flag,
 /// leaves out the printing and verifying done after it, and a module that
 /// fails verification has already been printed). Dumps and the timing report
 /// (written when the context is left, if no pass failed) go to \p errs.
+/// The name the files of --ir-dump-dir end in: the input's stem.
+static std::string getDumpName(StringRef inputFilename) {
+  if (inputFilename == "-")
+    return "stdin";
+  return sys::path::stem(inputFilename).str();
+}
+
 static Expected<Ref<PassContext>> createPassContext(const NNIROptConfig &config,
                                                     raw_ostream &errs) {
   Ref<PassContext> result = PassContext::create();
@@ -614,13 +650,19 @@ static Expected<Ref<PassContext>> createPassContext(const NNIROptConfig &config,
         errs, config.timePasses == TimingReport::TVM
                   ? PassTimingInstrument::Display::TVM
                   : PassTimingInstrument::Display::Tree));
+  if (config.printPassNumbers)
+    instruments.push_back(PassNumbersInstrument::create(errs));
   if (config.printIRBeforeAll || config.printIRAfterAll ||
-      !config.printIRBefore.empty() || !config.printIRAfter.empty()) {
+      !config.printIRBefore.empty() || !config.printIRAfter.empty() ||
+      !config.printAfterPassNumbers.empty()) {
     PrintIROptions options;
     options.before = config.printIRBefore;
     options.after = config.printIRAfter;
     options.beforeAll = config.printIRBeforeAll;
     options.afterAll = config.printIRAfterAll;
+    options.afterNumbers = config.printAfterPassNumbers;
+    options.dumpDirectory = config.irDumpDir;
+    options.dumpName = getDumpName(config.inputFilename);
     options.printOptions = config.printOptions;
     instruments.push_back(PrintIRInstrument::create(errs, std::move(options)));
   }
@@ -632,6 +674,8 @@ static Expected<Ref<PassContext>> createPassContext(const NNIROptConfig &config,
   }
   if (config.verifyEach)
     instruments.push_back(VerifyEachInstrument::create());
+  if (config.passBisectLimit)
+    ctx.setPassGate(std::make_shared<PassBisect>(*config.passBisectLimit, errs));
   ctx.setInstruments(std::move(instruments));
   return result;
 }

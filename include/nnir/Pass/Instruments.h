@@ -124,14 +124,45 @@ void addTimingToCurrentPass(llvm::StringRef name, double durationUs);
 // PrintIRInstrument
 //===----------------------------------------------------------------------===//
 
+/// Numbers the passes that run under one context in the order they start,
+/// from 1, as LLVM's -print-pass-numbers does: a Sequential and each pass it
+/// runs (required ones included) get a number each.
+class PassNumbering {
+public:
+  /// The number of the pass that starts now.
+  unsigned begin() {
+    stack.push_back(++count);
+    return count;
+  }
+  /// The number of the innermost pass that started and has not ended.
+  unsigned current() const { return stack.empty() ? 0 : stack.back(); }
+  /// Ends the innermost pass (after current()).
+  void end() {
+    if (!stack.empty())
+      stack.pop_back();
+  }
+
+private:
+  unsigned count = 0;
+  std::vector<unsigned> stack;
+};
+
 struct PrintIROptions {
   /// Print before the passes with these names.
   std::vector<std::string> before;
   /// Print after the passes with these names.
   std::vector<std::string> after;
+  /// Print after the passes with these numbers (PassNumbering).
+  std::vector<unsigned> afterNumbers;
   bool beforeAll = false;
   bool afterAll = false;
   PrintOptions printOptions;
+  /// When set, each dump goes to a file of its own in this directory
+  /// (created if missing) instead of the stream:
+  /// `NNN-before|after-PASS-NAME.nnir`, NNN the pass's number, NAME
+  /// dumpName. The banner stays the file's first line.
+  std::string dumpDirectory;
+  std::string dumpName = "module";
 };
 
 /// Prints the module before and/or after the selected passes:
@@ -151,8 +182,34 @@ public:
 
 private:
   PrintIRInstrument(llvm::raw_ostream &os, PrintIROptions options);
+  /// Writes one dump: on the stream, or into its file.
+  llvm::Error write(llvm::StringRef when, llvm::StringRef pass,
+                    unsigned number, const IRModule &module);
   llvm::raw_ostream &os;
   PrintIROptions options;
+  PassNumbering numbering;
+};
+
+//===----------------------------------------------------------------------===//
+// PassNumbersInstrument
+//===----------------------------------------------------------------------===//
+
+/// Prints `Running pass N NAME` before each pass (LLVM's
+/// -print-pass-numbers), numbered as PassNumbering does, so that
+/// --print-after-pass-number=N can pick one run of a pass.
+class PassNumbersInstrument final : public PassInstrument {
+public:
+  static std::shared_ptr<PassNumbersInstrument> create(llvm::raw_ostream &os);
+
+  llvm::Error runBeforePass(const IRModule &module,
+                            const PassInfo &info) override;
+  llvm::Error runAfterPass(const IRModule &module,
+                           const PassInfo &info) override;
+
+private:
+  explicit PassNumbersInstrument(llvm::raw_ostream &os);
+  llvm::raw_ostream &os;
+  PassNumbering numbering;
 };
 
 //===----------------------------------------------------------------------===//

@@ -24,6 +24,7 @@
 
 #include "nnir/IR/Object.h"
 #include "nnir/Pass/OptionValue.h"
+#include "nnir/Pass/PassGate.h"
 #include "nnir/Pass/PassInfo.h"
 #include "nnir/Pass/PassInstrument.h"
 #include "nnir/Pass/Remark.h"
@@ -139,6 +140,13 @@ public:
   llvm::Error
   overrideInstruments(std::vector<std::shared_ptr<PassInstrument>> list);
 
+  /// The gate that decides which skippable passes run (PassGate.h); null
+  /// (the default): all of them. Nested contexts have none.
+  void setPassGate(std::shared_ptr<PassGate> gate) {
+    passGate = std::move(gate);
+  }
+  PassGate *getPassGate() const { return passGate.get(); }
+
   PassStatistics &getStatistics() { return statistics; }
   const PassStatistics &getStatistics() const { return statistics; }
 
@@ -236,6 +244,7 @@ private:
   PassStatistics statistics;
   std::shared_ptr<RemarkSink> remarkSink;
   WarningHandler warningHandler;
+  std::shared_ptr<PassGate> passGate;
   /// Shared with no one: a slot's lock guards its lazy creation.
   llvm::DenseMap<TypeId, std::shared_ptr<ResourceSlot>> resources;
 };

@@ -112,6 +112,15 @@ struct NNIROptConfig {
   std::vector<std::string> printIRAfter;
   bool printIRBeforeAll = false;
   bool printIRAfterAll = false;
+  /// `--print-after-pass-number=N,M`: print after the passes numbered so.
+  std::vector<unsigned> printAfterPassNumbers;
+  /// `--print-pass-numbers`: print `Running pass N NAME` before each pass.
+  bool printPassNumbers = false;
+  /// `--ir-dump-dir=DIR`: the print-IR dumps go to numbered files there.
+  std::string irDumpDir;
+  /// `--pass-bisect-limit=N`: run only the first N passes that may be
+  /// skipped (PassGate.h); unset: no bisection.
+  std::optional<int64_t> passBisectLimit;
   enum class PrintChanged { None, Module, Diff };
   /// `--print-changed` (the module) or `--print-changed=diff`.
   PrintChanged printChanged = PrintChanged::None;
