@@ -279,11 +279,27 @@ static Expected<ConvLayouts> getConvLayouts(const ConvView &a,
   return ConvLayouts{*data, *kernel, *out};
 }
 
-/// The weight shape (canonical order) Relay derives from channels and
-/// kernel_size for data of \p c channels: [channels, c / groups, kernel...],
-/// or [c, channels / c, kernel...] for a \p depthwise convolution.
-static Expected<Shape> getDerivedWeightShape(const ConvView &a, int64_t c,
-                                             bool depthwise,
+/// \p canonical laid out in \p layout (the attribute \p attrName), or an
+/// error naming \p what does not fit it.
+static Expected<Shape> layOut(const Layout &layout, ArrayRef<int64_t> canonical,
+                              StringRef canonicalLetters, StringRef attrName,
+                              StringRef layoutText, const Twine &what,
+                              const TypeRelationContext &ctx) {
+  Expected<Shape> shape = layout.fromCanonicalShape(canonical, canonicalLetters);
+  if (!shape)
+    return ctx.error(what + " " + formatIntList(canonical) + " (" +
+                     canonicalLetters + ") does not fit " + attrName + " '" +
+                     layoutText + "': " + toString(shape.takeError()));
+  return shape;
+}
+
+/// The weight shape Relay derives from channels and kernel_size for data of
+/// \p c channels, laid out in the kernel layout: in canonical order
+/// [channels, c / groups, kernel...], or [c, channels / c, kernel...] for a
+/// \p depthwise convolution.
+static Expected<Shape> getDerivedWeightShape(const ConvView &a,
+                                             const ConvLayouts &layouts,
+                                             int64_t c, bool depthwise,
                                              StringRef dataText,
                                              const TypeRelationContext &ctx) {
   ArrayRef<int64_t> size = *a.kernelSize;
@@ -316,21 +332,8 @@ static Expected<Shape> getDerivedWeightShape(const ConvView &a, int64_t c,
     expected[1] = c / groups;
   }
   llvm::copy(size, expected.begin() + 2);
-  return expected;
-}
-
-/// \p canonical laid out in \p layout (the attribute \p attrName), or an
-/// error naming \p what does not fit it.
-static Expected<Shape> layOut(const Layout &layout, ArrayRef<int64_t> canonical,
-                              StringRef canonicalLetters, StringRef attrName,
-                              StringRef layoutText, const Twine &what,
-                              const TypeRelationContext &ctx) {
-  Expected<Shape> shape = layout.fromCanonicalShape(canonical, canonicalLetters);
-  if (!shape)
-    return ctx.error(what + " " + formatIntList(canonical) + " (" +
-                     canonicalLetters + ") does not fit " + attrName + " '" +
-                     layoutText + "': " + toString(shape.takeError()));
-  return shape;
+  return layOut(layouts.kernel, expected, a.kernelCanonical, "kernel_layout",
+                a.kernelLayout, "the weight shape", ctx);
 }
 
 /// Relay's Conv1DRel / Conv2DRel / Conv3DRel. In canonical order, data
@@ -379,13 +382,8 @@ static Expected<Ref<Type>> convolution(const ConvView &a,
 
   if (a.channels && a.kernelSize) {
     bool depthwise = groups > 1 && groups == c && groups == w[0];
-    Expected<Shape> expected =
-        getDerivedWeightShape(a, c, depthwise, dataText, ctx);
-    if (!expected)
-      return expected.takeError();
     Expected<Shape> laidOut =
-        layOut(layouts->kernel, *expected, a.kernelCanonical, "kernel_layout",
-               a.kernelLayout, "the weight shape", ctx);
+        getDerivedWeightShape(a, *layouts, c, depthwise, dataText, ctx);
     if (!laidOut)
       return laidOut.takeError();
     if (ArrayRef<int64_t>(*laidOut) != (*weight)->getShape())
@@ -493,13 +491,8 @@ static Error inferConvArgTypes(ArrayRef<const Type *> args,
     return data.takeError();
   Shape d = layouts->data.toCanonicalShape((*data)->getShape(),
                                            a.dataCanonical);
-  Expected<Shape> shape = getDerivedWeightShape(a, d[1], /*depthwise=*/false,
-                                                (*data)->str(), ctx);
-  if (!shape)
-    return shape.takeError();
-  Expected<Shape> laidOut =
-      layOut(layouts->kernel, *shape, a.kernelCanonical, "kernel_layout",
-             a.kernelLayout, "the weight shape", ctx);
+  Expected<Shape> laidOut = getDerivedWeightShape(
+      a, *layouts, d[1], /*depthwise=*/false, (*data)->str(), ctx);
   if (!laidOut)
     return laidOut.takeError();
   proposed[1] = TensorType::get(*laidOut, (*data)->getDType());
