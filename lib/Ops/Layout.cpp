@@ -7,6 +7,7 @@
 
 #include "nnir/Ops/Layout.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/MathExtras.h"
@@ -86,6 +87,49 @@ std::string Layout::getPrimalAxes() const {
   return primal;
 }
 
+bool Layout::hasSubAxes() const {
+  return llvm::any_of(axes, [](const LayoutAxis &a) { return !a.isPrimal(); });
+}
+
+bool Layout::isOrderingOf(StringRef canonical) const {
+  std::string primal = getPrimalAxes();
+  return primal.size() == canonical.size() &&
+         llvm::all_of(canonical, [&](char c) { return contains(c); });
+}
+
+Shape Layout::toCanonicalShape(ArrayRef<int64_t> shape,
+                               StringRef canonical) const {
+  assert(shape.size() == axes.size() && isOrderingOf(canonical));
+  Shape out;
+  for (char c : canonical) {
+    int64_t extent = shape[find(c)];
+    int sub = find(toLower(c));
+    if (sub >= 0)
+      extent *= shape[sub];
+    out.push_back(extent);
+  }
+  return out;
+}
+
+Expected<Shape> Layout::fromCanonicalShape(ArrayRef<int64_t> shape,
+                                           StringRef canonical) const {
+  assert(shape.size() == canonical.size() && isOrderingOf(canonical));
+  Shape out;
+  for (const LayoutAxis &axis : axes) {
+    if (!axis.isPrimal()) {
+      out.push_back(axis.factor);
+      continue;
+    }
+    int64_t extent = shape[canonical.find(axis.name)];
+    int64_t factor = getSplitFactor(axis.name);
+    if (extent % factor != 0)
+      return layoutError(Twine(axis.name) + " of extent " + Twine(extent) +
+                         " does not split by " + Twine(factor));
+    out.push_back(extent / factor);
+  }
+  return out;
+}
+
 Expected<Layout> nnir::parseLayoutAttr(StringRef text, StringRef attrName,
                                        const TypeRelationContext &ctx) {
   Expected<Layout> layout = Layout::parse(text);
@@ -93,6 +137,20 @@ Expected<Layout> nnir::parseLayoutAttr(StringRef text, StringRef attrName,
     return ctx.error("invalid " + attrName + " '" + text +
                      "': " + toString(layout.takeError()));
   return layout;
+}
+
+Expected<Layout> nnir::parseConvertibleLayout(StringRef text,
+                                              StringRef canonical,
+                                              StringRef attrName,
+                                              const TypeRelationContext &ctx) {
+  Expected<Layout> layout = Layout::parse(text);
+  if (layout && layout->isOrderingOf(canonical))
+    return layout;
+  if (!layout)
+    consumeError(layout.takeError());
+  return ctx.error("unsupported " + attrName + " '" + text +
+                   "' (expected an ordering of " + canonical +
+                   ", whose axes may be split)");
 }
 
 Expected<SmallVector<unsigned, 5>>

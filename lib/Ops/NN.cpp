@@ -14,6 +14,13 @@
 /// Convolution layouts may be any ordering of the canonical letters: data
 /// NCW / NCHW / NCDHW (NWC, NHWC, NDHWC, ...), kernels OIW / OIHW / OIDHW
 /// (WIO, HWIO, OHWI, HWOI, DHWIO, ...), conv2d_transpose kernels IOHW.
+/// nn.conv1d/2d/3d also accept split axes (NCHW4c, OIHW2i4o), as Relay's
+/// relations do through its layout converters; their computes do not.
+///
+/// The operators whose Relay relations assign argument types also register
+/// FInferArgTypes (TypeRelation.h): convolutions propose their weight,
+/// nn.dense and nn.matmul theirs (from units), nn.bias_add and the
+/// normalisations their 1-d parameters.
 //
 //===----------------------------------------------------------------------===//
 
@@ -243,40 +250,115 @@ struct ConvView {
 };
 } // namespace
 
+namespace {
+/// The parsed layouts of a convolution.
+struct ConvLayouts {
+  Layout data, kernel, out;
+};
+} // namespace
+
+/// The data, kernel and output layouts of \p a: orderings of the canonical
+/// letters whose axes may be split (NCHW4c, OIHW2i4o), as Relay's layout
+/// converters accept them.
+static Expected<ConvLayouts> getConvLayouts(const ConvView &a,
+                                            const TypeRelationContext &ctx) {
+  Expected<Layout> data =
+      parseConvertibleLayout(a.dataLayout, a.dataCanonical, "data_layout", ctx);
+  if (!data)
+    return data.takeError();
+  Expected<Layout> kernel = parseConvertibleLayout(
+      a.kernelLayout, a.kernelCanonical, "kernel_layout", ctx);
+  if (!kernel)
+    return kernel.takeError();
+  Expected<Layout> out =
+      a.outLayout.empty() ? Expected<Layout>(*data)
+                          : parseConvertibleLayout(a.outLayout, a.dataCanonical,
+                                                   "out_layout", ctx);
+  if (!out)
+    return out.takeError();
+  return ConvLayouts{*data, *kernel, *out};
+}
+
+/// \p canonical laid out in \p layout (the attribute \p attrName), or an
+/// error naming \p what does not fit it.
+static Expected<Shape> layOut(const Layout &layout, ArrayRef<int64_t> canonical,
+                              StringRef canonicalLetters, StringRef attrName,
+                              StringRef layoutText, const Twine &what,
+                              const TypeRelationContext &ctx) {
+  Expected<Shape> shape = layout.fromCanonicalShape(canonical, canonicalLetters);
+  if (!shape)
+    return ctx.error(what + " " + formatIntList(canonical) + " (" +
+                     canonicalLetters + ") does not fit " + attrName + " '" +
+                     layoutText + "': " + toString(shape.takeError()));
+  return shape;
+}
+
+/// The weight shape Relay derives from channels and kernel_size for data of
+/// \p c channels, laid out in the kernel layout: in canonical order
+/// [channels, c / groups, kernel...], or [c, channels / c, kernel...] for a
+/// \p depthwise convolution.
+static Expected<Shape> getDerivedWeightShape(const ConvView &a,
+                                             const ConvLayouts &layouts,
+                                             int64_t c, bool depthwise,
+                                             StringRef dataText,
+                                             const TypeRelationContext &ctx) {
+  ArrayRef<int64_t> size = *a.kernelSize;
+  int64_t channels = *a.channels, groups = a.groups;
+  if (size.size() != a.rank)
+    return ctx.error("kernel_size must have " + Twine(a.rank) +
+                     (a.rank == 1 ? " value" : " values") + ", got " +
+                     formatIntList(size));
+  if (channels <= 0)
+    return ctx.error("channels must be positive, got " + Twine(channels));
+  Shape expected(a.rank + 2);
+  if (depthwise) {
+    // Relay: groups = C = the weight's O. ONNX's [C * M, 1, ...] is the
+    // grouped case below.
+    if (channels % c != 0)
+      return ctx.error("channels=" + Twine(channels) +
+                       " of a depthwise convolution is not a multiple of "
+                       "the " +
+                       Twine(c) + " channels of data " + dataText);
+    expected[0] = c;
+    expected[1] = channels / c;
+  } else {
+    if (c % groups != 0)
+      return ctx.error("the " + Twine(c) + " input channels of " + dataText +
+                       " are not divisible by groups=" + Twine(groups));
+    if (channels % groups != 0)
+      return ctx.error("channels=" + Twine(channels) +
+                       " is not divisible by groups=" + Twine(groups));
+    expected[0] = channels;
+    expected[1] = c / groups;
+  }
+  llvm::copy(size, expected.begin() + 2);
+  return layOut(layouts.kernel, expected, a.kernelCanonical, "kernel_layout",
+                a.kernelLayout, "the weight shape", ctx);
+}
+
 /// Relay's Conv1DRel / Conv2DRel / Conv3DRel. In canonical order, data
 /// [N, C, spatial...] and weight [O, C / groups, kernel...] give
-/// [N, O, out...] in the output layout (out_layout, or data_layout). When both
-/// channels and kernel_size are given, Relay derives the weight's shape from
-/// them ([C, channels / C, ...] for a depthwise convolution, groups = C =
-/// the weight's O > 1) and the weight must have it; otherwise they must agree
-/// with the weight.
+/// [N, O, out...] in the output layout (out_layout, or data_layout). Layouts
+/// may split axes (NCHW4c, OIHW2i4o); shapes are converted to canonical
+/// order and back. When both channels and kernel_size are given, Relay
+/// derives the weight's shape from them ([C, channels / C, ...] for a
+/// depthwise convolution, groups = C = the weight's O > 1) and the weight
+/// must have it; otherwise they must agree with the weight.
 static Expected<Ref<Type>> convolution(const ConvView &a,
                                        ArrayRef<const Type *> args,
                                        const TypeRelationContext &ctx) {
   unsigned rank = a.rank + 2;
+  Expected<ConvLayouts> layouts = getConvLayouts(a, ctx);
+  if (!layouts)
+    return layouts.takeError();
   Expected<const TensorType *> data =
-      getTensorArgOfRank(args, 0, "data", rank, ctx);
+      getTensorArgOfRank(args, 0, "data", layouts->data.getRank(), ctx);
   if (!data)
     return data.takeError();
   Expected<const TensorType *> weight =
-      getTensorArgOfRank(args, 1, "weight", rank, ctx);
+      getTensorArgOfRank(args, 1, "weight", layouts->kernel.getRank(), ctx);
   if (!weight)
     return weight.takeError();
-  auto dataPos = parseLayoutPermutation(a.dataLayout, a.dataCanonical,
-                                        "data_layout", ctx);
-  if (!dataPos)
-    return dataPos.takeError();
-  auto kernelPos = parseLayoutPermutation(a.kernelLayout, a.kernelCanonical,
-                                          "kernel_layout", ctx);
-  if (!kernelPos)
-    return kernelPos.takeError();
-  auto outPos =
-      a.outLayout.empty()
-          ? *dataPos
-          : parseLayoutPermutation(a.outLayout, a.dataCanonical, "out_layout",
-                                   ctx);
-  if (!outPos)
-    return outPos.takeError();
   if (a.groups <= 0)
     return ctx.error("groups must be positive, got " + Twine(a.groups));
   auto strides = getWindowValues(a.strides, a.rank, "strides", ctx);
@@ -289,54 +371,29 @@ static Expected<Ref<Type>> convolution(const ConvView &a,
   if (!pads)
     return pads.takeError();
 
-  Shape d = canonicalize((*data)->getShape(), *dataPos);
-  Shape w = canonicalize((*weight)->getShape(), *kernelPos);
+  Shape d = layouts->data.toCanonicalShape((*data)->getShape(),
+                                           a.dataCanonical);
+  Shape w = layouts->kernel.toCanonicalShape((*weight)->getShape(),
+                                             a.kernelCanonical);
   int64_t c = d[1], groups = a.groups;
   std::string dataText = (*data)->str(), weightText = (*weight)->str();
   int64_t outChannels;
   SmallVector<int64_t, 3> kernel(w.begin() + 2, w.end());
 
   if (a.channels && a.kernelSize) {
-    ArrayRef<int64_t> size = *a.kernelSize;
-    int64_t channels = *a.channels;
-    if (size.size() != a.rank)
-      return ctx.error("kernel_size must have " + Twine(a.rank) +
-                       (a.rank == 1 ? " value" : " values") + ", got " +
-                       formatIntList(size));
-    if (channels <= 0)
-      return ctx.error("channels must be positive, got " + Twine(channels));
-    Shape expected(rank);
-    if (groups > 1 && groups == c && groups == w[0]) {
-      // Depthwise (Relay: groups = C = the weight's O): the weight is
-      // [C, channels / C, kernel...]. ONNX's [C * M, 1, ...] is the grouped
-      // case below.
-      if (channels % c != 0)
-        return ctx.error("channels=" + Twine(channels) +
-                         " of a depthwise convolution is not a multiple of "
-                         "the " +
-                         Twine(c) + " channels of data " + dataText);
-      expected[0] = c;
-      expected[1] = channels / c;
-    } else {
-      if (c % groups != 0)
-        return ctx.error("the " + Twine(c) + " input channels of " + dataText +
-                         " are not divisible by groups=" + Twine(groups));
-      if (channels % groups != 0)
-        return ctx.error("channels=" + Twine(channels) +
-                         " is not divisible by groups=" + Twine(groups));
-      expected[0] = channels;
-      expected[1] = c / groups;
-    }
-    llvm::copy(size, expected.begin() + 2);
-    Shape laidOut = permute(expected, *kernelPos);
-    if (ArrayRef<int64_t>(laidOut) != (*weight)->getShape())
-      return ctx.error(
-          "weight " + weightText + " does not match the shape " +
-          formatIntList(laidOut) + " that channels=" + Twine(channels) +
-          ", kernel_size=" + formatAttrList(size) +
-          " and groups=" + Twine(groups) + " give for data " + dataText);
-    outChannels = channels;
-    kernel.assign(size.begin(), size.end());
+    bool depthwise = groups > 1 && groups == c && groups == w[0];
+    Expected<Shape> laidOut =
+        getDerivedWeightShape(a, *layouts, c, depthwise, dataText, ctx);
+    if (!laidOut)
+      return laidOut.takeError();
+    if (ArrayRef<int64_t>(*laidOut) != (*weight)->getShape())
+      return ctx.error("weight " + weightText + " does not match the shape " +
+                       formatIntList(*laidOut) + " that channels=" +
+                       Twine(*a.channels) + ", kernel_size=" +
+                       formatAttrList(*a.kernelSize) + " and groups=" +
+                       Twine(groups) + " give for data " + dataText);
+    outChannels = *a.channels;
+    kernel.assign(a.kernelSize->begin(), a.kernelSize->end());
   } else {
     if (a.kernelSize &&
         ArrayRef<int64_t>(*a.kernelSize) != ArrayRef<int64_t>(kernel))
@@ -373,8 +430,31 @@ static Expected<Ref<Type>> convolution(const ConvView &a,
       return extent.takeError();
     out[i + 2] = *extent;
   }
+  StringRef outText = a.outLayout.empty() ? a.dataLayout : a.outLayout;
+  Expected<Shape> laidOut =
+      layOut(layouts->out, out, a.dataCanonical, "out_layout", outText,
+             "the output shape", ctx);
+  if (!laidOut)
+    return laidOut.takeError();
   DataType dtype = a.outDtype.isVoid() ? (*data)->getDType() : a.outDtype;
-  return makeTensorType(permute(out, *outPos), dtype, ctx);
+  return makeTensorType(*laidOut, dtype, ctx);
+}
+
+/// The view of the attributes of nn.conv1d/2d/3d.
+template <typename AttrsT> static ConvView getConvView(const AttrsT &a) {
+  return ConvView{AttrsT::spatialRank,
+                  AttrsT::defaultDataLayout,
+                  AttrsT::defaultKernelLayout,
+                  a.strides,
+                  a.padding,
+                  a.dilation,
+                  a.groups,
+                  a.channels,
+                  a.kernelSize,
+                  a.dataLayout,
+                  a.kernelLayout,
+                  a.outLayout,
+                  a.outDtype};
 }
 
 /// nn.conv1d, nn.conv2d, nn.conv3d.
@@ -382,21 +462,41 @@ template <typename AttrsT>
 static RelationResult convRelation(const AttrsT *conv,
                                    ArrayRef<const Type *> args,
                                    const TypeRelationContext &ctx) {
-  const AttrsT &a = *conv;
-  ConvView view{AttrsT::spatialRank,
-                AttrsT::defaultDataLayout,
-                AttrsT::defaultKernelLayout,
-                a.strides,
-                a.padding,
-                a.dilation,
-                a.groups,
-                a.channels,
-                a.kernelSize,
-                a.dataLayout,
-                a.kernelLayout,
-                a.outLayout,
-                a.outDtype};
-  return convolution(view, args, ctx);
+  return convolution(getConvView(*conv), args, ctx);
+}
+
+/// The weight type of nn.conv1d/2d/3d from data, channels and kernel_size
+/// (Relay's Conv2DRel assigns it): [channels, C, kernel...] in
+/// kernel_layout, of the data's dtype. As in Relay, a grouped convolution
+/// needs its weight typed.
+template <typename AttrsT>
+static Error inferConvArgTypes(ArrayRef<const Type *> args,
+                               const Attrs *attrs,
+                               const TypeRelationContext &ctx,
+                               MutableArrayRef<Ref<Type>> proposed) {
+  if (!args[0] || args[1])
+    return Error::success();
+  Expected<const AttrsT *> conv = getAttrs<AttrsT>(attrs, ctx);
+  if (!conv)
+    return conv.takeError();
+  ConvView a = getConvView(**conv);
+  if (!a.channels || !a.kernelSize || a.groups != 1)
+    return Error::success();
+  Expected<ConvLayouts> layouts = getConvLayouts(a, ctx);
+  if (!layouts)
+    return layouts.takeError();
+  Expected<const TensorType *> data =
+      getTensorArgOfRank(args, 0, "data", layouts->data.getRank(), ctx);
+  if (!data)
+    return data.takeError();
+  Shape d = layouts->data.toCanonicalShape((*data)->getShape(),
+                                           a.dataCanonical);
+  Expected<Shape> laidOut = getDerivedWeightShape(
+      a, *layouts, d[1], /*depthwise=*/false, (*data)->str(), ctx);
+  if (!laidOut)
+    return laidOut.takeError();
+  proposed[1] = TensorType::get(*laidOut, (*data)->getDType());
+  return Error::success();
 }
 
 /// nn.conv2d_transpose (Relay's Conv2DTransposeRel): data [N, C, H, W] and
@@ -568,6 +668,45 @@ static RelationResult denseRelation(const DenseAttrs *dense,
                      /*transposeB=*/true, dense->units, dense->outDtype, ctx);
 }
 
+/// The weight type Relay's MatmulRel assigns when units is given: [units, K]
+/// (transposed b) or [K, units], K from a, of a's dtype.
+static void inferMatmulWeight(ArrayRef<const Type *> args, bool transposeA,
+                              bool transposeB, std::optional<int64_t> units,
+                              MutableArrayRef<Ref<Type>> proposed) {
+  const auto *a = dyn_cast_or_null<TensorType>(args[0]);
+  if (!a || args[1] || !units || a->getRank() < (transposeA ? 2u : 1u))
+    return;
+  ArrayRef<int64_t> shape = a->getShape();
+  int64_t k = transposeA ? shape[shape.size() - 2] : shape.back();
+  proposed[1] = TensorType::get(transposeB ? Shape{*units, k}
+                                           : Shape{k, *units},
+                                a->getDType());
+}
+
+static Error inferDenseArgTypes(ArrayRef<const Type *> args,
+                                const Attrs *attrs,
+                                const TypeRelationContext &ctx,
+                                MutableArrayRef<Ref<Type>> proposed) {
+  Expected<const DenseAttrs *> dense = getAttrs<DenseAttrs>(attrs, ctx);
+  if (!dense)
+    return dense.takeError();
+  inferMatmulWeight(args, /*transposeA=*/false, /*transposeB=*/true,
+                    (*dense)->units, proposed);
+  return Error::success();
+}
+
+static Error inferMatmulArgTypes(ArrayRef<const Type *> args,
+                                 const Attrs *attrs,
+                                 const TypeRelationContext &ctx,
+                                 MutableArrayRef<Ref<Type>> proposed) {
+  Expected<const MatmulAttrs *> matmul = getAttrs<MatmulAttrs>(attrs, ctx);
+  if (!matmul)
+    return matmul.takeError();
+  const MatmulAttrs &a = **matmul;
+  inferMatmulWeight(args, a.transposeA, a.transposeB, a.units, proposed);
+  return Error::success();
+}
+
 /// nn.matmul
 static RelationResult matmulRelation(const MatmulAttrs *matmul,
                                      ArrayRef<const Type *> args,
@@ -602,6 +741,34 @@ static RelationResult batchMatmulRelation(const BatchMatmulAttrs *batchMatmul,
   int64_t batch = xb == 1 ? yb : xb;
   DataType dtype = a.outDtype.isVoid() ? x->getDType() : a.outDtype;
   return makeTensorType({batch, xi, yj}, dtype, ctx);
+}
+
+/// Relay's BiasAddRel, BatchNormRel, LayerNormRel, GroupNormRel and
+/// InstanceNormRel assign their 1-d parameters: arguments \p first to
+/// \p first + \p count - 1, when unknown, are [data.shape[axis]] of the
+/// data's dtype (the record's `axis`).
+template <typename AttrsT>
+static ArgTypeInferenceFn inferChannelParams(unsigned first, unsigned count) {
+  return [first, count](ArrayRef<const Type *> args, const Attrs *attrs,
+                        const TypeRelationContext &ctx,
+                        MutableArrayRef<Ref<Type>> proposed) -> Error {
+    const auto *data = dyn_cast_or_null<TensorType>(args[0]);
+    if (!data)
+      return Error::success();
+    Expected<const AttrsT *> record = getAttrs<AttrsT>(attrs, ctx);
+    if (!record)
+      return record.takeError();
+    Expected<unsigned> axis =
+        normalizeAxis((*record)->axis, data->getRank(), ctx);
+    if (!axis)
+      return axis.takeError();
+    Ref<Type> param =
+        TensorType::get({data->getShape()[*axis]}, data->getDType());
+    for (unsigned i = first; i != first + count && i < args.size(); ++i)
+      if (!args[i])
+        proposed[i] = param;
+    return Error::success();
+  };
 }
 
 /// nn.bias_add: bias is [data.shape[axis]]; the result is the data's type.
@@ -834,6 +1001,8 @@ static void registerConv(OpRegistry &registry, StringRef name,
       .setAttrsType<AttrsT>();
   builder.setAttr<TypeRelationFn>(kTypeRelationAttr,
                                   makeRelation<AttrsT>(convRelation<AttrsT>));
+  builder.setAttr<ArgTypeInferenceFn>(kArgTypeInferenceAttr,
+                                      inferConvArgTypes<AttrsT>);
   builder.setAttr<OpPatternKind>(kOpPatternAttr,
                                  OpPatternKind::OutEWiseFusable);
 }
@@ -854,7 +1023,9 @@ static void registerNormalizationOps(OpRegistry &registry) {
       .setAttrsType<BatchNormAttrs>()
       .setAttr<TypeRelationFn>(
           kTypeRelationAttr,
-          makeRelation<BatchNormAttrs>(batchNormRelation, "data"));
+          makeRelation<BatchNormAttrs>(batchNormRelation, "data"))
+      .setAttr<ArgTypeInferenceFn>(kArgTypeInferenceAttr,
+                                   inferChannelParams<BatchNormAttrs>(1, 4));
   registry.add("nn.layer_norm")
       .describe("layer normalisation along an axis")
       .setNumInputs(3)
@@ -863,7 +1034,9 @@ static void registerNormalizationOps(OpRegistry &registry) {
       .addArgument("beta", "Tensor")
       .setAttrsType<LayerNormAttrs>()
       .setAttr<TypeRelationFn>(kTypeRelationAttr,
-                               makeRelation<LayerNormAttrs>(layerNormRelation));
+                               makeRelation<LayerNormAttrs>(layerNormRelation))
+      .setAttr<ArgTypeInferenceFn>(kArgTypeInferenceAttr,
+                                   inferChannelParams<LayerNormAttrs>(1, 2));
   registry.add("nn.group_norm")
       .describe("group normalisation: channels split into num_groups")
       .setNumInputs(3)
@@ -872,7 +1045,9 @@ static void registerNormalizationOps(OpRegistry &registry) {
       .addArgument("beta", "Tensor")
       .setAttrsType<GroupNormAttrs>()
       .setAttr<TypeRelationFn>(kTypeRelationAttr,
-                               makeRelation<GroupNormAttrs>(groupNormRelation));
+                               makeRelation<GroupNormAttrs>(groupNormRelation))
+      .setAttr<ArgTypeInferenceFn>(kArgTypeInferenceAttr,
+                                   inferChannelParams<GroupNormAttrs>(1, 2));
   registry.add("nn.instance_norm")
       .describe("instance normalisation")
       .setNumInputs(3)
@@ -882,7 +1057,9 @@ static void registerNormalizationOps(OpRegistry &registry) {
       .setAttrsType<InstanceNormAttrs>()
       .setAttr<TypeRelationFn>(
           kTypeRelationAttr,
-          makeRelation<InstanceNormAttrs>(instanceNormRelation));
+          makeRelation<InstanceNormAttrs>(instanceNormRelation))
+      .setAttr<ArgTypeInferenceFn>(kArgTypeInferenceAttr,
+                                   inferChannelParams<InstanceNormAttrs>(1, 2));
   registry.add("nn.l2_normalize")
       .describe("L2 normalisation over axes")
       .setNumInputs(1)
@@ -925,6 +1102,7 @@ void nnir::registerNNOps() {
       .setAttrsType<DenseAttrs>()
       .setAttr<TypeRelationFn>(kTypeRelationAttr,
                                makeRelation<DenseAttrs>(denseRelation))
+      .setAttr<ArgTypeInferenceFn>(kArgTypeInferenceAttr, inferDenseArgTypes)
       .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::OutEWiseFusable);
   registry.add("nn.matmul")
       .describe("matrix product, either operand optionally transposed")
@@ -934,6 +1112,7 @@ void nnir::registerNNOps() {
       .setAttrsType<MatmulAttrs>()
       .setAttr<TypeRelationFn>(kTypeRelationAttr,
                                makeRelation<MatmulAttrs>(matmulRelation))
+      .setAttr<ArgTypeInferenceFn>(kArgTypeInferenceAttr, inferMatmulArgTypes)
       .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::OutEWiseFusable);
   registry.add("nn.batch_matmul")
       .describe("batched matrix product of 3-D tensors")
@@ -955,6 +1134,8 @@ void nnir::registerNNOps() {
       .setAttr<TypeRelationFn>(
           kTypeRelationAttr,
           makeRelation<BiasAddAttrs>(biasAddRelation, "data", "bias"))
+      .setAttr<ArgTypeInferenceFn>(kArgTypeInferenceAttr,
+                                   inferChannelParams<BiasAddAttrs>(1, 1))
       .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::Broadcast);
 
   registerNormalizationOps(registry);

@@ -75,13 +75,16 @@ static Expected<std::vector<te::Tensor>> convolution(const ComputeArgs &args) {
         return false;
     return true;
   };
+  // The type relation accepts split layouts (NCHW4c, OIHW2i4o); this
+  // compute reads only plain orderings and refuses the rest rather than
+  // guessing.
   for (StringRef layout : {dl, ol})
     if (!isOrdering(layout, "NC"))
-      return computeError("layout '" + layout + "' is not an ordering of NC" +
-                          spatial);
+      return computeError("layout '" + layout + "' is not supported (only " +
+                          "orderings of NC" + spatial + ", no split axes)");
   if (!isOrdering(kl, "OI"))
-    return computeError("kernel layout '" + kl + "' is not an ordering of OI" +
-                        spatial);
+    return computeError("kernel layout '" + kl + "' is not supported (only " +
+                        "orderings of OI" + spatial + ", no split axes)");
   auto dataShape = getConstShape(data.getShape());
   auto weightShape = getConstShape(weight.getShape());
   if (!dataShape || !weightShape)

@@ -167,56 +167,106 @@ bool isAllNonZeroConstant(const Expr *e) {
   return true;
 }
 
-/// The layouts of a convolution: the channel axis of its data and of its
-/// result, the 'O' and 'I' axes of the kernel, for simple layouts with
-/// groups == 1 or depthwise; nothing otherwise.
+/// Relay's ReshapeToMatchAxis: \p scale (of the \p axes' extents) reshaped
+/// to broadcast against a tensor of \p shape: the axes keep their extents,
+/// every other one is 1.
+Ref<Expr> reshapeToMatchAxis(Ref<Expr> scale, ArrayRef<int64_t> shape,
+                             ArrayRef<int64_t> axes, SMLoc loc) {
+  IntList newShape;
+  for (size_t i = 0; i < shape.size(); ++i)
+    newShape.push_back(
+        llvm::is_contained(axes, static_cast<int64_t>(i)) ? shape[i] : 1);
+  return ops::reshape(std::move(scale), std::move(newShape), loc);
+}
+
+/// Relay's ReshapeOrExpandToMatchAxis: expand_dims for one axis, a reshape
+/// for several (a blocked layout's C and c).
+Ref<Expr> reshapeOrExpandToMatchAxis(Ref<Expr> scale, ArrayRef<int64_t> shape,
+                                     ArrayRef<int64_t> axes, SMLoc loc) {
+  if (axes.size() > 1)
+    return reshapeToMatchAxis(std::move(scale), shape, axes, loc);
+  return expandBiasToMatchAxis(std::move(scale), shape.size(), axes, loc);
+}
+
+/// Where a convolution takes a scale, in one direction: the channel axes of
+/// its data (forward) or of its result (backward), C and, in a blocked
+/// layout (NCHW4c), c; and the kernel axes the scale goes to: I (and i)
+/// forward, O (and o) backward and for a depthwise kernel, which holds the
+/// input channels on O. As in Relay, only full (groups = 1) and depthwise
+/// convolutions, in simple layouts or in blocked layouts that split the
+/// channels of both the data and the kernel.
 struct ConvAxes {
-  int64_t inChannel;
-  int64_t outChannel;
-  int64_t kernelOut;
-  int64_t kernelIn;
-  bool depthwise;
+  SmallVector<int64_t, 2> channel;
+  SmallVector<int64_t, 2> kernel;
+  bool blocked;
 };
 
 template <typename AttrsT>
 std::optional<ConvAxes> getConvAxes(const AttrsT &attrs,
-                                    const TensorType &weight) {
+                                    const TensorType &weight, bool forward) {
+  StringRef dataText = forward || attrs.outLayout.empty()
+                           ? StringRef(attrs.dataLayout)
+                           : StringRef(attrs.outLayout);
   Expected<Layout> kernel = Layout::parse(attrs.kernelLayout);
-  Expected<Layout> data = Layout::parse(attrs.dataLayout);
-  Expected<Layout> out = Layout::parse(
-      attrs.outLayout.empty() ? attrs.dataLayout : attrs.outLayout);
-  if (!kernel || !data || !out) {
+  Expected<Layout> data = Layout::parse(dataText);
+  if (!kernel || !data) {
     consumeError(kernel.takeError());
     consumeError(data.takeError());
-    consumeError(out.takeError());
     return std::nullopt;
   }
-  int inC = data->find('C'), outC = out->find('C');
-  int kernelO = kernel->find('O'), kernelI = kernel->find('I');
-  if (inC < 0 || outC < 0 || kernelO < 0 || kernelI < 0 ||
-      data->contains('c') || out->contains('c') || kernel->contains('o') ||
-      kernel->contains('i') ||
-      static_cast<size_t>(kernel->getRank()) != weight.getRank())
+  int bigC = data->find('C'), smallC = data->find('c');
+  int bigO = kernel->find('O'), smallO = kernel->find('o');
+  int bigI = kernel->find('I'), smallI = kernel->find('i');
+  bool simple = smallO < 0 && smallI < 0 && smallC < 0;
+  bool blocked = smallO >= 0 && smallI >= 0 && smallC >= 0;
+  StringRef canonical = AttrsT::defaultKernelLayout;
+  if (bigC < 0 || bigI < 0 || bigO < 0 || (!simple && !blocked) ||
+      kernel->getRank() != weight.getRank() ||
+      !kernel->isOrderingOf(canonical))
     return std::nullopt;
-  bool depthwise = weight.getShape()[kernelO] == attrs.groups &&
-                   weight.getShape()[kernelI] == 1;
+  // Relay's IsDepthwiseConv: the kernel, in OIHW, is [groups, 1, ...].
+  Shape oi = kernel->toCanonicalShape(weight.getShape(), canonical);
+  bool depthwise = oi[0] == attrs.groups && oi[1] == 1;
   if (attrs.groups != 1 && !depthwise)
     return std::nullopt;
-  return ConvAxes{inC, outC, kernelO, kernelI, depthwise};
+  ConvAxes axes;
+  axes.blocked = blocked;
+  axes.channel.push_back(bigC);
+  bool onO = !forward || depthwise;
+  axes.kernel.push_back(onO ? bigO : bigI);
+  if (blocked) {
+    axes.channel.push_back(smallC);
+    axes.kernel.push_back(onO ? smallO : smallI);
+  }
+  return axes;
 }
 
 /// getConvAxes of a conv2d or conv3d call.
-std::optional<ConvAxes> getCallConvAxes(const Call &call) {
+std::optional<ConvAxes> getCallConvAxes(const Call &call, bool forward) {
   if (call.getNumArgs() != 2)
     return std::nullopt;
   const TensorType *weight = getTensorType(call.getArg(1).get());
   if (!weight)
     return std::nullopt;
   if (const auto *attrs = getAttrsAs<Conv2DAttrs>(call))
-    return getConvAxes(*attrs, *weight);
+    return getConvAxes(*attrs, *weight, forward);
   if (const auto *attrs = getAttrsAs<Conv3DAttrs>(call))
-    return getConvAxes(*attrs, *weight);
+    return getConvAxes(*attrs, *weight, forward);
   return std::nullopt;
+}
+
+/// The scale of a convolution's channel axes, shaped to multiply its
+/// weight along \p axes (Relay: expand_dims for a simple layout, a reshape
+/// for a blocked one).
+Ref<Expr> scaleWeight(const Call &conv, const ConvAxes &axes, Ref<Expr> weight,
+                      Ref<Expr> scale, SMLoc loc) {
+  ArrayRef<int64_t> shape = getTensorType(conv.getArg(1).get())->getShape();
+  Ref<Expr> shaped =
+      axes.blocked
+          ? reshapeToMatchAxis(std::move(scale), shape, axes.kernel, loc)
+          : expandBiasToMatchAxis(std::move(scale), shape.size(), axes.kernel,
+                                  loc);
+  return ops::multiply(std::move(weight), shaped, loc);
 }
 
 class BackwardFolder : public ExprMutator {
@@ -296,8 +346,8 @@ private:
       return result;
     };
     if (op == ops["nn.conv2d"] || op == ops["nn.conv3d"]) {
-      if (std::optional<ConvAxes> axes = getCallConvAxes(call))
-        return Message{{axes->outChannel}, false, false, 1};
+      if (std::optional<ConvAxes> axes = getCallConvAxes(call, false))
+        return Message{axes->channel, false, false, 1};
       return std::nullopt;
     }
     if (op == ops["nn.dense"])
@@ -367,8 +417,8 @@ private:
       // expanded to broadcast along the axes of the one with it.
       const TensorType *withMessage = getTensorType(newLhs ? lhs : rhs);
       auto expanded = [&] {
-        return expandBiasToMatchAxis(scale, withMessage->getRank(),
-                                     message.axes, loc);
+        return reshapeOrExpandToMatchAxis(scale, withMessage->getShape(),
+                                          message.axes, loc);
       };
       if (!newLhs)
         newLhs = ops::multiply(mutate(lhs), expanded(), loc);
@@ -379,17 +429,16 @@ private:
     if (op == ops["nn.bias_add"])
       return rebuild({transform(call->getArg(0).get(), message, scale),
                       ops::multiply(mutate(call->getArg(1)), scale, loc)});
-    // A consumer: the weight takes the scale along its output axis.
-    int64_t weightRank = 2, weightAxis = 0;
-    if (op != ops["nn.dense"]) {
-      std::optional<ConvAxes> axes = getCallConvAxes(*call);
-      assert(axes && "a convolution with a message has simple layouts");
-      weightRank = getTensorType(call->getArg(1).get())->getRank();
-      weightAxis = axes->kernelOut;
+    // A consumer: the weight takes the scale along its output axes.
+    Ref<Expr> weight;
+    if (op == ops["nn.dense"]) {
+      weight = ops::multiply(mutate(call->getArg(1)),
+                             expandBiasToMatchAxis(scale, 2, {0}, loc), loc);
+    } else {
+      std::optional<ConvAxes> axes = getCallConvAxes(*call, false);
+      assert(axes && "a convolution with a message has supported layouts");
+      weight = scaleWeight(*call, *axes, mutate(call->getArg(1)), scale, loc);
     }
-    Ref<Expr> weight = ops::multiply(
-        mutate(call->getArg(1)),
-        expandBiasToMatchAxis(scale, weightRank, {weightAxis}, loc), loc);
     return rebuild({mutate(call->getArg(0)), weight});
   }
 
@@ -524,7 +573,8 @@ public:
         // The other operand is divided by the scale.
         Ref<Expr> divided = ops::divide(
             post->getArg(1 - side),
-            expandBiasToMatchAxis(in->scale, type->getRank(), in->axes, loc),
+            reshapeOrExpandToMatchAxis(in->scale, type->getShape(), in->axes,
+                                       loc),
             loc);
         SmallVector<Ref<Expr>, 2> args = {in->value, divided};
         if (side == 1)
@@ -538,16 +588,11 @@ public:
     }
     if (op == ops["nn.conv2d"] || op == ops["nn.conv3d"]) {
       const Scaled *in = getScaled(pre->getArg(0).get());
-      std::optional<ConvAxes> axes = getCallConvAxes(*pre);
+      std::optional<ConvAxes> axes = getCallConvAxes(*pre, true);
       if (!in || !axes)
         return post;
-      const TensorType *weightType = getTensorType(pre->getArg(1).get());
-      // A depthwise kernel holds the input channels on its 'O' axis.
-      int64_t axis = axes->depthwise ? axes->kernelOut : axes->kernelIn;
-      Ref<Expr> weight = ops::multiply(
-          post->getArg(1),
-          expandBiasToMatchAxis(in->scale, weightType->getRank(), {axis}, loc),
-          loc);
+      Ref<Expr> weight =
+          scaleWeight(*pre, *axes, post->getArg(1), in->scale, loc);
       ++numFolded;
       return Call::get(post->getCallee(), {in->value, weight}, post->getAttrs(),
                        loc);
@@ -615,8 +660,8 @@ private:
       return {std::nullopt, std::nullopt};
     }
     if (op == ops["nn.conv2d"] || op == ops["nn.conv3d"]) {
-      if (std::optional<ConvAxes> axes = getCallConvAxes(call))
-        return {Message{{axes->inChannel}, false, false, 1}, std::nullopt};
+      if (std::optional<ConvAxes> axes = getCallConvAxes(call, true))
+        return {Message{axes->channel, false, false, 1}, std::nullopt};
       return {};
     }
     if (op == ops["nn.dense"] && call.getNumArgs() == 2) {

@@ -291,8 +291,11 @@ private:
   const IRModule *module;
   StringMap<Ref<Type>> globalTypes;
   StringMap<Ref<GlobalVar>> typedGlobals;
-  /// Type relations by operator (null: none registered).
-  DenseMap<const Op *, const TypeRelationFn *> relations;
+  /// Type relations and argument type inference by operator (null: none
+  /// registered).
+  DenseMap<const Op *, std::pair<const TypeRelationFn *,
+                                 const ArgTypeInferenceFn *>>
+      relations;
   /// The tensor types relations gave, by hash: a module has few distinct
   /// types, and sharing them saves an object per call.
   DenseMap<unsigned, SmallVector<Ref<Type>, 1>> internedTypes;
@@ -713,10 +716,11 @@ Error TypeInferencer::visitOpCall(Call *call, Op *op) {
   }
   if (Error err = op->checkNumArgs(args.size(), locOf(call)))
     return err;
-  auto [cached, inserted] = relations.try_emplace(op, nullptr);
+  auto [cached, inserted] = relations.try_emplace(op);
   if (inserted)
-    cached->second = getTypeRelation(op);
-  if (!cached->second)
+    cached->second = {getTypeRelation(op), getArgTypeInference(op)};
+  auto [relation, inferArgs] = cached->second;
+  if (!relation)
     return error(call, "operator '" + op->getName() + "' has no type relation");
 
   Ref<Type> type;
@@ -724,10 +728,12 @@ Error TypeInferencer::visitOpCall(Call *call, Op *op) {
       llvm::any_of(argTypes,
                    [&](const Type *t) { return solver.mentionsVars(t); })) {
     // Some argument type involves variables: the relation runs once they
-    // are solved (now, if they already are).
+    // are solved (now, if they already are). An operator that infers
+    // argument types may determine the unknown ones.
     TypeConstraint constraint;
     constraint.expr = call;
-    constraint.relation = cached->second;
+    constraint.relation = relation;
+    constraint.inferArgs = inferArgs;
     for (const Ref<Expr> &arg : args)
       constraint.args.push_back(arg->getCheckedType());
     constraint.typedArgs = args;
@@ -736,7 +742,7 @@ Error TypeInferencer::visitOpCall(Call *call, Op *op) {
       return err;
   } else {
     Expected<Ref<Type>> result =
-        solver.runRelation(call, *cached->second, argTypes, args);
+        solver.runRelation(call, *relation, argTypes, args);
     if (!result)
       return result.takeError();
     type = internType(std::move(*result), argTypes);

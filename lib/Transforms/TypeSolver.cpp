@@ -52,10 +52,7 @@ std::string TypeSolver::describe(const Ref<Type> &type) {
   return (resolved ? resolved : type)->str();
 }
 
-Expected<Ref<Type>> TypeSolver::runRelation(const Call *call,
-                                            const TypeRelationFn &relation,
-                                            ArrayRef<const Type *> argTypes,
-                                            ArrayRef<Ref<Expr>> typedArgs) {
+const Attrs *TypeSolver::getRelationAttrs(const Call *call) {
   Op *op = call->getCalledOp();
   const Attrs *attrs = call->getAttrs().get();
   if (attrs && attrs->isDictAttrs() && cast<DictAttrs>(attrs)->empty())
@@ -66,12 +63,35 @@ Expected<Ref<Type>> TypeSolver::runRelation(const Call *call,
       defaults = op->createDefaultAttrs();
     attrs = defaults.get();
   }
+  return attrs;
+}
+
+TypeRelationContext
+TypeSolver::getRelationContext(const Call *call,
+                               ArrayRef<Ref<Expr>> typedArgs) {
   SMLoc loc = call->getLoc().isValid() ? call->getLoc() : fallbackLoc;
-  TypeRelationContext ctx{op->getName(), loc, typedArgs};
-  Expected<Ref<Type>> result = relation(argTypes, attrs, ctx);
+  return TypeRelationContext{call->getCalledOp()->getName(), loc, typedArgs};
+}
+
+Expected<Ref<Type>> TypeSolver::runRelation(const Call *call,
+                                            const TypeRelationFn &relation,
+                                            ArrayRef<const Type *> argTypes,
+                                            ArrayRef<Ref<Expr>> typedArgs) {
+  TypeRelationContext ctx = getRelationContext(call, typedArgs);
+  Expected<Ref<Type>> result = relation(argTypes, getRelationAttrs(call), ctx);
   if (result && !*result)
     return ctx.error("the type relation gave no type");
   return result;
+}
+
+Error TypeSolver::runArgInference(const Call *call,
+                                  const ArgTypeInferenceFn &infer,
+                                  ArrayRef<const Type *> argTypes,
+                                  ArrayRef<Ref<Expr>> typedArgs,
+                                  SmallVectorImpl<Ref<Type>> &proposed) {
+  proposed.assign(argTypes.size(), nullptr);
+  return infer(argTypes, getRelationAttrs(call),
+               getRelationContext(call, typedArgs), proposed);
 }
 
 Ref<Type> TypeSolver::instantiate(const Ref<Type> &annotation) {
@@ -243,7 +263,8 @@ Ref<Type> TypeSolver::resolveRec(const Ref<Type> &type, unsigned depth,
   return result;
 }
 
-const IncompleteType *TypeSolver::findUnboundVar(const Type *type) {
+void TypeSolver::forEachUnboundVar(
+    const Type *type, function_ref<bool(const IncompleteType *)> fn) {
   SmallVector<const Type *, 16> work{type};
   DenseSet<const Type *> seen;
   // Hand-written: a walk of the type DAG, not the expression graph.
@@ -253,8 +274,11 @@ const IncompleteType *TypeSolver::findUnboundVar(const Type *type) {
       continue;
     if (isa<IncompleteType>(t)) {
       auto it = bindings.find(t);
-      if (it == bindings.end())
-        return cast<IncompleteType>(t);
+      if (it == bindings.end()) {
+        if (!fn(cast<IncompleteType>(t)))
+          return;
+        continue;
+      }
       work.push_back(it->second.get());
     } else if (const auto *tuple = dyn_cast<TupleType>(t)) {
       for (const Ref<Type> &field : reverse(tuple->getFields()))
@@ -265,7 +289,15 @@ const IncompleteType *TypeSolver::findUnboundVar(const Type *type) {
         work.push_back(param.get());
     }
   }
-  return nullptr;
+}
+
+const IncompleteType *TypeSolver::findUnboundVar(const Type *type) {
+  const IncompleteType *found = nullptr;
+  forEachUnboundVar(type, [&](const IncompleteType *var) {
+    found = var;
+    return false;
+  });
+  return found;
 }
 
 Error TypeSolver::addConstraint(TypeConstraint constraint) {
@@ -276,11 +308,26 @@ Error TypeSolver::addConstraint(TypeConstraint constraint) {
 Error TypeSolver::solve(unsigned id) {
   if (constraints[id].solved)
     return Error::success();
-  for (const Ref<Type> &arg : constraints[id].args)
-    if (const IncompleteType *var = findUnboundVar(arg.get())) {
-      waiters[var].push_back(id);
-      return Error::success();
-    }
+  if (constraints[id].inferArgs)
+    if (Error err = inferArgTypes(id))
+      return err;
+  // A constraint that proposes argument types tries again whenever any of
+  // its variables is bound (the one an argument's type needs may be bound
+  // last); the others wait for the first.
+  bool retryOnAny = constraints[id].inferArgs != nullptr;
+  bool unbound = false;
+  for (const Ref<Type> &arg : constraints[id].args) {
+    forEachUnboundVar(arg.get(), [&](const IncompleteType *var) {
+      unbound = true;
+      if (waiting.insert({var, id}).second)
+        waiters[var].push_back(id);
+      return retryOnAny;
+    });
+    if (unbound && !retryOnAny)
+      break;
+  }
+  if (unbound)
+    return Error::success();
   constraints[id].solved = true;
   // Copied: solving may add constraints.
   Expr *e = constraints[id].expr;
@@ -323,6 +370,39 @@ Error TypeSolver::solve(unsigned id) {
   return Error::success();
 }
 
+Error TypeSolver::inferArgTypes(unsigned id) {
+  size_t numArgs = constraints[id].args.size();
+  SmallVector<Ref<Type>, 4> known;
+  SmallVector<const Type *, 4> argTypes;
+  for (const Ref<Type> &arg : constraints[id].args) {
+    Ref<Type> type = resolve(arg);
+    if (!type || !isCompleteType(type.get()))
+      type = nullptr;
+    argTypes.push_back(type.get());
+    known.push_back(std::move(type));
+  }
+  if (llvm::all_of(argTypes, [](const Type *t) { return t != nullptr; }))
+    return Error::success();
+  // Copied: binding a proposal may grow the constraint list's waiters.
+  auto *call = cast<Call>(constraints[id].expr);
+  SmallVector<Ref<Expr>, 4> typedArgs = constraints[id].typedArgs;
+  SmallVector<Ref<Type>, 4> proposed;
+  if (Error err = runArgInference(call, *constraints[id].inferArgs, argTypes,
+                                  typedArgs, proposed))
+    return err;
+  for (size_t i = 0; i != numArgs; ++i) {
+    if (argTypes[i] || !proposed[i])
+      continue;
+    Ref<Type> arg = constraints[id].args[i];
+    if (!unify(arg, proposed[i]))
+      return getRelationContext(call, typedArgs)
+          .error("argument #" + Twine(i) + " has type " + describe(arg) +
+                 ", but the other arguments and the attributes give it " +
+                 proposed[i]->str());
+  }
+  return Error::success();
+}
+
 Error TypeSolver::drain() {
   // Hand-written: a queue of constraints, not a walk.
   while (!ready.empty()) {
@@ -344,6 +424,7 @@ void TypeSolver::reset() {
   bindings.clear();
   constraints.clear();
   waiters.clear();
+  waiting.clear();
   ready.clear();
   numVars = 0;
 }

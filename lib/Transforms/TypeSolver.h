@@ -6,7 +6,11 @@
 /// unification with an occurs check, substitution, and the constraints that
 /// wait for a variable: an operator call whose argument types are not all
 /// known runs its type relation once they are, a tuple projection of an
-/// operand not yet known to be a tuple projects once it is. Private to the
+/// operand not yet known to be a tuple projects once it is. A call of an
+/// operator with argument type inference (FInferArgTypes, TypeRelation.h)
+/// also proposes types for its unknown arguments each time one of its
+/// variables is bound, and binds them: that is how an untyped parameter gets
+/// its type from the operators that use it. Private to the
 /// Transforms library; InferType.cpp walks the expressions and asks it.
 //
 //===----------------------------------------------------------------------===//
@@ -21,6 +25,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/SMLoc.h"
@@ -55,6 +60,8 @@ struct TypeConstraint {
   Expr *expr;
   /// The call's operator's type relation (null for a projection).
   const TypeRelationFn *relation = nullptr;
+  /// The call's operator's argument type inference, or null.
+  const ArgTypeInferenceFn *inferArgs = nullptr;
   /// Argument types (a call) or the operand's type (a projection).
   llvm::SmallVector<Ref<Type>, 4> args;
   /// The typed arguments, for relations that read constant values.
@@ -104,6 +111,15 @@ public:
                                         llvm::ArrayRef<const Type *> argTypes,
                                         llvm::ArrayRef<Ref<Expr>> typedArgs);
 
+  /// Runs \p infer for \p call on \p argTypes (null for unknown arguments),
+  /// with the attributes runRelation() uses; \p proposed gets a slot per
+  /// argument.
+  llvm::Error runArgInference(const Call *call,
+                              const ArgTypeInferenceFn &infer,
+                              llvm::ArrayRef<const Type *> argTypes,
+                              llvm::ArrayRef<Ref<Expr>> typedArgs,
+                              llvm::SmallVectorImpl<Ref<Type>> &proposed);
+
   /// Adds a constraint and solves it now if its variables are bound, else
   /// when they are.
   llvm::Error addConstraint(TypeConstraint constraint);
@@ -125,6 +141,19 @@ private:
                        llvm::DenseMap<const Type *, Ref<Type>> &done);
   /// Solves constraint \p id, or makes it wait for a variable.
   llvm::Error solve(unsigned id);
+  /// Binds the argument types constraint \p id's operator proposes for its
+  /// unknown arguments.
+  llvm::Error inferArgTypes(unsigned id);
+  /// Calls \p fn on each unbound variable in \p type (after substitution),
+  /// in order, until it returns false.
+  void forEachUnboundVar(const Type *type,
+                         llvm::function_ref<bool(const IncompleteType *)> fn);
+  /// The attribute record a relation of \p call sees: the call's, or its
+  /// operator's defaults.
+  const Attrs *getRelationAttrs(const Call *call);
+  /// The context a relation of \p call runs in.
+  TypeRelationContext getRelationContext(const Call *call,
+                                         llvm::ArrayRef<Ref<Expr>> typedArgs);
   /// A located error at \p e.
   llvm::Error error(const Expr *e, const llvm::Twine &message) const;
 
@@ -135,6 +164,9 @@ private:
   std::vector<TypeConstraint> constraints;
   /// Constraints waiting for a variable to be bound.
   llvm::DenseMap<const Type *, llvm::SmallVector<unsigned, 2>> waiters;
+  /// The (variable, constraint) pairs in waiters, so that a constraint
+  /// waiting for several variables is listed once for each.
+  llvm::DenseSet<std::pair<const Type *, unsigned>> waiting;
   /// Constraints whose variable was bound.
   llvm::SmallVector<unsigned, 8> ready;
   /// Pairs already being unified (types may be DAGs).

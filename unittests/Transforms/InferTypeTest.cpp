@@ -523,12 +523,13 @@ TEST_F(InferTypeTest, Conv2DErrors) {
                    "nn.conv2d(%x, %w)"),
             "error: nn.conv2d: the dilated kernel height 3 exceeds the padded "
             "input height 2");
+  // A split layout is a layout of another rank.
   EXPECT_EQ(typeOf(nchw, "nn.conv2d(%x, %w, data_layout=\"NCHW4c\")"),
-            "error: nn.conv2d: unsupported data_layout 'NCHW4c' (expected an "
-            "ordering of NCHW)");
+            "error: nn.conv2d: expected a 5-d tensor for 'data', got "
+            "Tensor[(1, 3, 32, 32), float32]");
   EXPECT_EQ(typeOf(nchw, "nn.conv2d(%x, %w, kernel_layout=\"OIHH\")"),
             "error: nn.conv2d: unsupported kernel_layout 'OIHH' (expected an "
-            "ordering of OIHW)");
+            "ordering of OIHW, whose axes may be split)");
   EXPECT_EQ(typeOf(nchw, "nn.conv2d(%x, %w, strides=[1, 1, 1])"),
             "error: nn.conv2d: strides must have 1 or 2 values, got (1, 1, 1)");
   EXPECT_EQ(typeOf(nchw, "nn.conv2d(%x, %w, dilation=[0, 1])"),

@@ -25,6 +25,16 @@
 /// locates the error at the call and prefixes the operator's name:
 /// `add: dtype mismatch float32 vs int32`.
 ///
+/// Relay's relations also assign types to arguments (`reporter->Assign`):
+/// conv2d gives an untyped weight the shape that data, `channels` and
+/// `kernel_size` determine. nnir keeps its relations forward and adds that
+/// direction as a second, optional property, "FInferArgTypes"
+/// (ArgTypeInferenceFn): given the argument types known so far (null for
+/// the others) and the attribute record, it proposes types for unknown
+/// arguments. Type inference binds the proposals and then runs the forward
+/// relation on the complete argument types, which checks that everything
+/// agrees; a proposal is a hint, never a second source of truth.
+///
 /// This header knows no particular operator; the relations live with the
 /// operators (nnir/Ops).
 //
@@ -73,6 +83,25 @@ using TypeRelationFn = std::function<llvm::Expected<Ref<Type>>(
 /// The key of the operator property holding a TypeRelationFn.
 inline constexpr llvm::StringLiteral kTypeRelationAttr = "FTypeRelation";
 
+/// Proposes types for the arguments of a call whose types are not known yet
+/// (Relay's `reporter->Assign` on an argument). \p argTypes holds a
+/// complete type for every known argument and null for the others;
+/// \p proposed has one slot per argument, all null on entry. The function
+/// sets the slots of unknown arguments it can determine and leaves the rest
+/// null (it proposes nothing when what it needs is unknown). It reports an
+/// error only for what makes the call wrong whatever the unknown types are
+/// (an invalid attribute); a disagreement between known types is the forward
+/// relation's to report.
+using ArgTypeInferenceFn = std::function<llvm::Error(
+    llvm::ArrayRef<const Type *> argTypes, const Attrs *attrs,
+    const TypeRelationContext &ctx, llvm::MutableArrayRef<Ref<Type>> proposed)>;
+
+/// The key of the operator property holding an ArgTypeInferenceFn.
+inline constexpr llvm::StringLiteral kArgTypeInferenceAttr = "FInferArgTypes";
+
+/// The argument type inference registered for \p op, or null.
+const ArgTypeInferenceFn *getArgTypeInference(const Op *op);
+
 /// The key of the operator property (bool) saying that the operator's type
 /// relation reads the values of constant arguments (TypeRelationContext::args)
 /// and not only their types: arange's result shape is its arguments' values.
@@ -96,5 +125,6 @@ inline const TypeRelationFn *getTypeRelation(const Op *op) {
 } // namespace nnir
 
 NNIR_DECLARE_EXPLICIT_TYPE_ID(nnir::TypeRelationFn)
+NNIR_DECLARE_EXPLICIT_TYPE_ID(nnir::ArgTypeInferenceFn)
 
 #endif // NNIR_IR_TYPERELATION_H

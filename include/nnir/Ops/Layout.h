@@ -8,6 +8,11 @@
 /// NCHW16c). Every letter appears at most once, and every sub-axis's primal
 /// axis is present.
 ///
+/// A layout whose primal axes are an ordering of a canonical one ("NCHW")
+/// converts shapes to and from it, as TVM's tir::BijectiveLayout does: the
+/// extent of a split axis in canonical order is its outer extent times its
+/// factor (NCHW4c [1, 2, 8, 8, 4] is NCHW [1, 8, 8, 8]).
+///
 /// This is the one parser of layout strings: convolution and pooling
 /// attributes (`data_layout`, `layout`), layout_transform's `src_layout` and
 /// `dst_layout`, and the passes that read them all go through Layout::parse.
@@ -18,6 +23,7 @@
 #define NNIR_OPS_LAYOUT_H
 
 #include "nnir/IR/TypeRelation.h"
+#include "nnir/Runtime/Shape.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -56,6 +62,23 @@ public:
   int64_t getSplitFactor(char primal) const;
   /// The primal axes in layout order ("NCHW" for NCHW16c).
   std::string getPrimalAxes() const;
+  /// Whether some primal axis is split (NCHW4c).
+  bool hasSubAxes() const;
+  /// Whether the primal axes are an ordering of exactly the letters of
+  /// \p canonical.
+  bool isOrderingOf(llvm::StringRef canonical) const;
+
+  /// \p shape, laid out in this layout, in the order of \p canonical (of
+  /// which this layout is an ordering, and of this layout's rank): TVM's
+  /// BijectiveLayout::ForwardShape.
+  Shape toCanonicalShape(llvm::ArrayRef<int64_t> shape,
+                         llvm::StringRef canonical) const;
+  /// \p shape, in the order of \p canonical, laid out in this layout
+  /// (BijectiveLayout::BackwardShape); an error names the axis whose extent
+  /// is not a multiple of its split factor ("C of extent 3 does not split
+  /// by 2").
+  llvm::Expected<Shape> fromCanonicalShape(llvm::ArrayRef<int64_t> shape,
+                                           llvm::StringRef canonical) const;
 
 private:
   llvm::SmallVector<LayoutAxis, 6> axes;
@@ -67,6 +90,16 @@ private:
 llvm::Expected<Layout> parseLayoutAttr(llvm::StringRef text,
                                        llvm::StringRef attrName,
                                        const TypeRelationContext &ctx);
+
+/// Parses the layout attribute \p attrName of an operator call, which must
+/// be an ordering of the letters of \p canonical, whose axes may be split
+/// (NCHW, NHWC, NCHW4c for "NCHW"); anything else is "unsupported
+/// <attrName> '<text>' (expected an ordering of NCHW, whose axes may be
+/// split)".
+llvm::Expected<Layout> parseConvertibleLayout(llvm::StringRef text,
+                                              llvm::StringRef canonical,
+                                              llvm::StringRef attrName,
+                                              const TypeRelationContext &ctx);
 
 /// The positions in \p text of the letters of \p canonical, for attributes
 /// that must be an ordering of exactly those primal axes (convolution's
