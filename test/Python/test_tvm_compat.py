@@ -212,3 +212,22 @@ def test_pytest_plugin_and_parameters(tmp_path):
          str(tmp_path)], capture_output=True, text=True, cwd=tmp_path,
         env=ENV)
     assert "5 passed, 1 skipped" in out.stdout, out.stdout + out.stderr
+
+
+def test_simplify_expr_makes_relays_inexact_rewrites(tvm):
+    from tvm import relay
+    x = relay.var("x", shape=(4,), dtype="float32")
+    # x + (+0) is not x for x = -0: nnir's SimplifyExpr keeps it by default,
+    # Relay's (the TVM name) drops it.
+    mod = nnir.IRModule.from_expr(relay.add(x, relay.const(0.0)))
+    mod = nnir.transform.InferType()(mod)
+    kept = nnir.transform.SimplifyExpr()(mod)["main"].body
+    assert isinstance(kept, nnir.Call)
+    assert nnir.transform.SimplifyExpr(allow_inexact=True)(mod)["main"].body \
+        .same_as(mod["main"].params[0])
+    assert relay.transform.SimplifyExpr()(mod)["main"].body \
+        .same_as(mod["main"].params[0])
+    with nnir.transform.PassContext(
+            config={"SimplifyExpr.allow_inexact": True}):
+        assert nnir.transform.SimplifyExpr()(mod)["main"].body \
+            .same_as(mod["main"].params[0])
