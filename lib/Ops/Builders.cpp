@@ -123,6 +123,12 @@ Ref<Expr> ops::reshape(Ref<Expr> x, IntList newShape, SMLoc loc) {
   return build("reshape", {std::move(x)}, std::move(attrs), loc);
 }
 
+Ref<Expr> ops::reverseReshape(Ref<Expr> x, IntList newShape, SMLoc loc) {
+  Ref<ReshapeAttrs> attrs = ReshapeAttrs::create();
+  attrs->newshape = std::move(newShape);
+  return build("reverse_reshape", {std::move(x)}, std::move(attrs), loc);
+}
+
 Ref<Expr> ops::expandDims(Ref<Expr> x, int64_t axis, int64_t numNewAxis,
                           SMLoc loc) {
   Ref<ExpandDimsAttrs> attrs = ExpandDimsAttrs::create();
@@ -155,6 +161,53 @@ Ref<Expr> ops::broadcastTo(Ref<Expr> x, IntList shape, SMLoc loc) {
   Ref<InitOpAttrs> attrs = InitOpAttrs::create();
   attrs->shape = std::move(shape);
   return build("broadcast_to", {std::move(x)}, std::move(attrs), loc);
+}
+
+Ref<Expr> ops::collapseSumTo(Ref<Expr> x, IntList shape, SMLoc loc) {
+  Expected<NDArray> array =
+      NDArray::create(DataType::int32(), {int64_t(shape.size())});
+  if (!array)
+    report_fatal_error(array.takeError());
+  for (size_t i = 0; i < shape.size(); ++i)
+    array->setElementFromInt(i, shape[i]);
+  Ref<InitOpAttrs> attrs = InitOpAttrs::create();
+  attrs->shape = std::move(shape);
+  return build("collapse_sum_to",
+               {std::move(x), Constant::get(std::move(*array), loc)},
+               std::move(attrs), loc);
+}
+
+/// zeros or ones (\p name) of \p shape and \p dtype.
+static Ref<Expr> buildInit(StringRef name, IntList shape, DataType dtype,
+                           SMLoc loc) {
+  Ref<InitOpAttrs> attrs = InitOpAttrs::create();
+  attrs->shape = std::move(shape);
+  attrs->dtype = dtype;
+  return build(name, {}, std::move(attrs), loc);
+}
+
+Ref<Expr> ops::zeros(IntList shape, DataType dtype, SMLoc loc) {
+  return buildInit("zeros", std::move(shape), dtype, loc);
+}
+
+Ref<Expr> ops::ones(IntList shape, DataType dtype, SMLoc loc) {
+  return buildInit("ones", std::move(shape), dtype, loc);
+}
+
+Ref<Expr> ops::full(Ref<Expr> fill, IntList shape, DataType dtype,
+                    SMLoc loc) {
+  Ref<InitOpAttrs> attrs = InitOpAttrs::create();
+  attrs->shape = std::move(shape);
+  attrs->dtype = dtype;
+  return build("full", {std::move(fill)}, std::move(attrs), loc);
+}
+
+Ref<Expr> ops::layoutTransform(Ref<Expr> x, StringRef srcLayout,
+                               StringRef dstLayout, SMLoc loc) {
+  Ref<LayoutTransformAttrs> attrs = LayoutTransformAttrs::create();
+  attrs->srcLayout = srcLayout.str();
+  attrs->dstLayout = dstLayout.str();
+  return build("layout_transform", {std::move(x)}, std::move(attrs), loc);
 }
 
 Ref<Expr> ops::stridedSlice(Ref<Expr> x, OptionalIntList begin,

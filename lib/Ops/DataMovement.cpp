@@ -5,7 +5,8 @@
 /// transpose, expand_dims, squeeze, concatenate, split, stack, strided_slice,
 /// take, gather, gather_nd, full, zeros, ones, full_like, broadcast_to,
 /// broadcast_to_like, layout_transform, shape_of, ndarray_size, arange, tile,
-/// repeat, reverse, one_hot, slice_like and collapse_sum_like, with their
+/// repeat, reverse, one_hot, slice_like, collapse_sum_like, collapse_sum_to
+/// and reverse_reshape (Relay's contrib_reverse_reshape), with their
 /// attribute records, fusion patterns (Relay's TOpPattern) and type
 /// relations.
 ///
@@ -82,13 +83,15 @@ getShapeAttr(const std::optional<IntList> &shape,
 /// copies every remaining input dimension; -3 merges the next two; `-4 a b`
 /// splits the next one into a and b (one of them may be -1). The element
 /// count must not change.
-static RelationResult reshapeRelation(const ReshapeAttrs *reshape,
-                                      const TensorType *data,
-                                      ArrayRef<const Type *>,
-                                      const TypeRelationContext &ctx) {
-  ArrayRef<int64_t> in = data->getShape();
-  ArrayRef<int64_t> newshape = reshape->newshape;
-  std::string written = formatIntList(newshape);
+///
+/// \p in and \p newshape are read from the front; reverse_reshape passes
+/// both reversed (Relay's InferNewShape with `reverse`). \p written is the
+/// attribute as written, for errors.
+static Expected<Shape> inferNewShape(ArrayRef<int64_t> in,
+                                     ArrayRef<int64_t> newshape,
+                                     bool allowzero, StringRef written,
+                                     const TensorType *data,
+                                     const TypeRelationContext &ctx) {
 
   Shape out;
   std::optional<size_t> inferIndex;
@@ -99,7 +102,7 @@ static RelationResult reshapeRelation(const ReshapeAttrs *reshape,
       out.push_back(value);
       ++src;
     } else if (value == 0) {
-      if (reshape->allowzero) {
+      if (allowzero) {
         out.push_back(0);
       } else {
         if (src >= in.size())
@@ -184,7 +187,38 @@ static RelationResult reshapeRelation(const ReshapeAttrs *reshape,
     return ctx.error("cannot reshape " + data->str() + " (" + Twine(total) +
                      " elements) to newshape " + written + " (" +
                      Twine(*count) + " elements)");
-  return makeTensorType(out, data->getDType(), ctx);
+  return out;
+}
+
+static RelationResult reshapeRelation(const ReshapeAttrs *reshape,
+                                      const TensorType *data,
+                                      ArrayRef<const Type *>,
+                                      const TypeRelationContext &ctx) {
+  Expected<Shape> out =
+      inferNewShape(data->getShape(), reshape->newshape, reshape->allowzero,
+                    formatIntList(reshape->newshape), data, ctx);
+  if (!out)
+    return out.takeError();
+  return makeTensorType(*out, data->getDType(), ctx);
+}
+
+/// reverse_reshape (Relay's contrib_reverse_reshape): reshape with the
+/// special values of `newshape` read from right to left, against the
+/// dimensions from the last: a data shape (10, 5, 4) and newshape (-1, 0)
+/// give (40, 5), where reshape gives (50, 4).
+static RelationResult reverseReshapeRelation(const ReshapeAttrs *reshape,
+                                             const TensorType *data,
+                                             ArrayRef<const Type *>,
+                                             const TypeRelationContext &ctx) {
+  Shape in(data->getShape().rbegin(), data->getShape().rend());
+  IntList newshape(reshape->newshape.rbegin(), reshape->newshape.rend());
+  Expected<Shape> out =
+      inferNewShape(in, newshape, reshape->allowzero,
+                    formatIntList(reshape->newshape), data, ctx);
+  if (!out)
+    return out.takeError();
+  std::reverse(out->begin(), out->end());
+  return makeTensorType(*out, data->getDType(), ctx);
 }
 
 /// The range [begin, end) of the dimensions of \p tensor that reshape_like's
@@ -1195,6 +1229,39 @@ static RelationResult collapseSumLikeRelation(const TensorType *data,
   return Ref<Type>(const_cast<TensorType *>(like));
 }
 
+/// collapse_sum_to: sums data down to the `shape` attribute, which must
+/// broadcast to the data's shape; the second argument is the same shape as
+/// a 1-d integer tensor (Relay's builder fills the attribute from it when
+/// it is a constant). nnir needs the attribute: a shape known only at run
+/// time is a dynamic shape.
+static RelationResult collapseSumToRelation(const InitOpAttrs *params,
+                                            const TensorType *data,
+                                            const TensorType *shapeArg,
+                                            ArrayRef<const Type *>,
+                                            const TypeRelationContext &ctx) {
+  if (!params->shape)
+    return ctx.error("the target shape is not known: nnir needs it as the "
+                     "`shape` attribute (give a constant shape)");
+  ArrayRef<int64_t> shape = *params->shape;
+  if (!shapeArg->getDType().isInteger())
+    return ctx.error("the shape argument must be an integer tensor, got " +
+                     shapeArg->str());
+  if (shapeArg->getRank() != 1 ||
+      shapeArg->getShape()[0] != static_cast<int64_t>(shape.size()))
+    return ctx.error("the shape argument " + shapeArg->str() +
+                     " does not hold the " + Twine(shape.size()) +
+                     " dimensions of shape=" + formatIntList(shape));
+  if (!params->dtype.isVoid() && params->dtype != data->getDType())
+    return ctx.error("dtype=" + params->dtype.str() + " differs from the " +
+                     "data's " + data->getDType().str());
+  std::optional<Shape> broadcast = broadcastShapes(data->getShape(), shape);
+  if (!broadcast || ArrayRef<int64_t>(*broadcast) != data->getShape())
+    return ctx.error("cannot collapse " + data->str() + " to shape " +
+                     formatIntList(shape) +
+                     ": the latter does not broadcast to the former");
+  return makeTensorType(shape, data->getDType(), ctx);
+}
+
 //===----------------------------------------------------------------------===//
 // Registration
 //===----------------------------------------------------------------------===//
@@ -1335,4 +1402,13 @@ void nnir::registerDataMovementOps() {
   addOp("collapse_sum_like", "sum down to the shape of another tensor",
         {data, {"collapse_type", "Tensor"}}, P::CommReduce,
         makeRelation(collapseSumLikeRelation, "data", "collapse_type"));
+  addOp("collapse_sum_to", "sum down to a shape that broadcasts to data's",
+        {data, {"shape", "Tensor"}}, P::CommReduce,
+        makeRelation<InitOpAttrs>(collapseSumToRelation, "data", "shape"))
+      .setAttrsType<InitOpAttrs>();
+  addOp("reverse_reshape",
+        "reshape with the special values of newshape read from the right",
+        {data}, P::Injective,
+        makeRelation<ReshapeAttrs>(reverseReshapeRelation, "data"))
+      .setAttrsType<ReshapeAttrs>();
 }

@@ -350,7 +350,7 @@ layoutTransformCompute(const ComputeArgs &args) {
       "layout_transform")};
 }
 
-/// collapse_sum_like: sums the data's leading axes and the axes where the
+/// collapse_sum_like, collapse_sum_to: sums the data's leading axes and the axes where the
 /// target has extent 1 but the data has not.
 static Expected<std::vector<te::Tensor>>
 collapseSumLikeCompute(const ComputeArgs &args) {
@@ -663,8 +663,8 @@ static TECompute initCompute(double value) {
 
 void nnir::registerDataMovementComputes() {
   OpRegistry &registry = OpRegistry::instance();
-  for (const char *name : {"reshape", "reshape_like", "expand_dims", "squeeze",
-                           "nn.batch_flatten"}) {
+  for (const char *name : {"reshape", "reshape_like", "reverse_reshape",
+                           "expand_dims", "squeeze", "nn.batch_flatten"}) {
     setOpCompute(name, reshapeCompute);
     registry.getAttrMap<bool>(kTEReshapeAttr).set(registry.lookup(name), true);
   }
@@ -695,6 +695,7 @@ void nnir::registerDataMovementComputes() {
       {"slice_like", leadingSliceCompute},
       {"layout_transform", layoutTransformCompute},
       {"collapse_sum_like", collapseSumLikeCompute},
+      {"collapse_sum_to", collapseSumLikeCompute},
       {"shape_of", shapeOfCompute},
       {"ndarray_size", ndarraySizeCompute},
   };

@@ -162,6 +162,10 @@ static void registerTransformConfigs() {
                          "FuseOps: keep constant arguments inside the "
                          "primitive functions (default false)");
 
+  configs.registerOption(kSimplifyExprAllowInexactConfig, OptionType::Bool,
+                         "SimplifyExpr: also make Relay's rewrites that can "
+                         "change a floating-point result (default false)");
+
   configs.registerIntOption(kFoldConstantMaxBytesConfig,
                             IntegerRange<int64_t>(0, INT64_MAX),
                             "FoldConstant: do not materialise a value "

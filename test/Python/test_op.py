@@ -114,3 +114,34 @@ def test_one_integer_for_a_list_field():
     assert op.nn.conv2d(x, x, strides=2).attrs.strides == (2, 2)
     assert op.sum(x, 1).attrs.axis == (1,)
     assert op.sum(x, axis=np.int64(0)).attrs.axis == (0,)
+
+
+def test_collapse_sum_to_takes_the_shape_as_tvm_does():
+    x = nnir.var("x", shape=(2, 3, 4), dtype="float32")
+    assert list(inspect.signature(op.collapse_sum_to).parameters)[:2] == \
+        ["data", "shape"]
+    # A list becomes the attribute and an int32 constant argument.
+    call = op.collapse_sum_to(x, (3, 1))
+    assert list(call.attrs.shape) == [3, 1]
+    shape = call.args[1]
+    assert shape.data.numpy().dtype == np.int32
+    assert shape.data.numpy().tolist() == [3, 1]
+    # A 1-d integer constant gives its values to the attribute.
+    call = op.collapse_sum_to(x, nnir.const(np.array([4], "int64")))
+    assert list(call.attrs.shape) == [4]
+    mod = nnir.transform.InferType()(nnir.IRModule.from_expr(call))
+    assert list(mod["main"].body.checked_type.shape) == [4]
+    # Any other expression leaves the shape unknown: a type error.
+    s = nnir.var("s", shape=(1,), dtype="int32")
+    with pytest.raises(nnir.DiagnosticError, match="target shape is not"):
+        nnir.transform.InferType()(
+            nnir.IRModule.from_expr(op.collapse_sum_to(x, s)))
+
+
+def test_reverse_reshape():
+    x = nnir.var("x", shape=(10, 5, 4), dtype="float32")
+    assert list(inspect.signature(op.reverse_reshape).parameters)[:2] == \
+        ["data", "newshape"]
+    mod = nnir.transform.InferType()(nnir.IRModule.from_expr(
+        op.reverse_reshape(x, newshape=(-1, 0))))
+    assert list(mod["main"].body.checked_type.shape) == [50, 4]

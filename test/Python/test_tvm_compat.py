@@ -256,3 +256,22 @@ def test_backend_records(tvm):
     with pytest.raises(NotImplementedError, match="tvm.relay.backend.vm"):
         import tvm.relay.backend.vm as vm
         vm.compile(mod)
+
+
+def test_simplify_expr_makes_relays_inexact_rewrites(tvm):
+    from tvm import relay
+    x = relay.var("x", shape=(4,), dtype="float32")
+    # x + (+0) is not x for x = -0: nnir's SimplifyExpr keeps it by default,
+    # Relay's (the TVM name) drops it.
+    mod = nnir.IRModule.from_expr(relay.add(x, relay.const(0.0)))
+    mod = nnir.transform.InferType()(mod)
+    kept = nnir.transform.SimplifyExpr()(mod)["main"].body
+    assert isinstance(kept, nnir.Call)
+    assert nnir.transform.SimplifyExpr(allow_inexact=True)(mod)["main"].body \
+        .same_as(mod["main"].params[0])
+    assert relay.transform.SimplifyExpr()(mod)["main"].body \
+        .same_as(mod["main"].params[0])
+    with nnir.transform.PassContext(
+            config={"SimplifyExpr.allow_inexact": True}):
+        assert nnir.transform.SimplifyExpr()(mod)["main"].body \
+            .same_as(mod["main"].params[0])

@@ -84,6 +84,9 @@ Ref<Expr> leakyRelu(Ref<Expr> x, double alpha, llvm::SMLoc loc = {});
 //===----------------------------------------------------------------------===//
 
 Ref<Expr> reshape(Ref<Expr> x, IntList newShape, llvm::SMLoc loc = {});
+/// reverse_reshape: reshape with newshape's special values read from the
+/// right (Relay's contrib_reverse_reshape).
+Ref<Expr> reverseReshape(Ref<Expr> x, IntList newShape, llvm::SMLoc loc = {});
 Ref<Expr> expandDims(Ref<Expr> x, int64_t axis, int64_t numNewAxis = 1,
                      llvm::SMLoc loc = {});
 /// squeeze: no axes drops every dimension of extent 1.
@@ -95,6 +98,17 @@ Ref<Expr> repeat(Ref<Expr> x, int64_t repeats, int64_t axis,
 Ref<Expr> transpose(Ref<Expr> x, std::optional<IntList> axes,
                     llvm::SMLoc loc = {});
 Ref<Expr> broadcastTo(Ref<Expr> x, IntList shape, llvm::SMLoc loc = {});
+/// collapse_sum_to(x, shape): \p shape as the attribute and as a 1-d int32
+/// constant argument, as Relay's builder makes it.
+Ref<Expr> collapseSumTo(Ref<Expr> x, IntList shape, llvm::SMLoc loc = {});
+/// zeros, ones and full (of the 0-d \p fill; a void \p dtype is the
+/// fill's) of \p shape.
+Ref<Expr> zeros(IntList shape, DataType dtype, llvm::SMLoc loc = {});
+Ref<Expr> ones(IntList shape, DataType dtype, llvm::SMLoc loc = {});
+Ref<Expr> full(Ref<Expr> fill, IntList shape, DataType dtype,
+               llvm::SMLoc loc = {});
+Ref<Expr> layoutTransform(Ref<Expr> x, llvm::StringRef srcLayout,
+                          llvm::StringRef dstLayout, llvm::SMLoc loc = {});
 /// strided_slice of \p axes (an entry of \p begin or \p end that is
 /// std::nullopt is the start or the end of its axis).
 Ref<Expr> stridedSlice(Ref<Expr> x, OptionalIntList begin,

@@ -14,7 +14,7 @@ import types
 import numpy as np
 
 from .. import _nnir
-from ..ir import Expr, Tuple, const
+from ..ir import Constant, Expr, Tuple, const
 
 # TVM's positional order where it differs from "inputs, then the record's
 # fields in declaration order", and inputs that TVM gives a default. Names
@@ -55,6 +55,24 @@ def _as_expr(value, name):
                         (name, type(value).__name__)) from error
 
 
+def _int_list_input(value):
+    """An input that an integer-list attribute mirrors: (the input as an
+    expression, the attribute's value). A list or tuple of integers becomes
+    an int32 constant; a 1-d integer constant gives its values; any other
+    expression leaves the attribute unset."""
+    if isinstance(value, Constant):
+        data = value.data.numpy()
+        if data.ndim == 1 and data.dtype.kind in "iu":
+            return value, data.tolist()
+        return value, None
+    if isinstance(value, Expr):
+        return value, None
+    if isinstance(value, (int, np.integer)):
+        value = [value]
+    values = [int(v) for v in value]
+    return const(np.array(values, dtype="int32")), values
+
+
 class _OpFunction:
     """Builds calls of one operator; its __signature__ is TVM-like."""
 
@@ -75,6 +93,12 @@ class _OpFunction:
                           if f["name"] in inputs]
         self._fields = [f["name"] for f in info["fields"]
                         if f["name"] not in inputs]
+        # A shadowed field that holds integers (collapse_sum_to's shape)
+        # takes the input's values, and the input becomes an int32
+        # constant, as TVM's wrappers build them.
+        self._shadowed_lists = [f["name"] for f in info["fields"]
+                                if f["name"] in inputs and
+                                "list of int" in f["type"]]
         # List fields given one integer, as TVM's wrappers take them: a
         # field whose default has n elements repeats it n times (conv2d's
         # strides=2 is (2, 2)); any other takes a one-element list
@@ -166,6 +190,11 @@ class _OpFunction:
 
     def build(self, args, attrs):
         """The call of the bound arguments (the fast path's body)."""
+        if self._shadowed_lists:
+            args = list(args)
+            for name in self._shadowed_lists:
+                index = self._inputs.index(name)
+                args[index], attrs[name] = _int_list_input(args[index])
         call_args = [a if isinstance(a, Expr) else _as_expr(a, name)
                      for a, name in zip(args, self._inputs)] \
             if not self._variadic else [_as_expr(a, "args") for a in args]
@@ -175,7 +204,8 @@ class _OpFunction:
                     not isinstance(value, bool):
                 attrs[name] = [value] * count
         for name in self._shadowed:
-            attrs[name] = call_args[self._inputs.index(name)]
+            if name not in self._shadowed_lists:
+                attrs[name] = call_args[self._inputs.index(name)]
         return _nnir.make_op_call(self.op_name, call_args, attrs)
 
     def make_function(self):

@@ -12,3 +12,11 @@ def _provider():
 
 
 __getattr__ = delegating_getattr(__name__, _provider)
+
+
+def SimplifyExpr():
+    """Relay's SimplifyExpr: nnir's, with the rewrites that can change a
+    floating-point result turned on (allow_inexact), since Relay scripts
+    expect Relay's results (docs/Python.md)."""
+    import nnir.transform
+    return nnir.transform.SimplifyExpr(allow_inexact=True)
