@@ -238,13 +238,12 @@ static RelationResult primitiveRelation(StringRef name,
 static const DataType kMatmulInputTypes[] = {
     DataType::int8(), DataType::uint8(), DataType::int16(), DataType::uint16()};
 
-/// qnn.dense: int8/uint8 data and weight [units, K]; the kernel's
-/// parameters are per tensor or per output unit.
-static RelationResult qnnDenseRelation(const DenseAttrs *attrs,
-                                       const TensorType *data,
-                                       const TensorType *weight,
-                                       ArrayRef<const Type *> args,
-                                       const TypeRelationContext &ctx) {
+/// The checks qnn.dense and qnn.conv2d share: quantized data and weight,
+/// scalar input parameters, kernel parameters per tensor or per output
+/// channel (\p channels of them).
+static Error checkMatmulParams(const TensorType *data, const TensorType *weight,
+                               int64_t channels, ArrayRef<const Type *> args,
+                               const TypeRelationContext &ctx) {
   if (Error err =
           checkDType(data->getDType(), kMatmulInputTypes, "the data type", ctx))
     return err;
@@ -257,12 +256,22 @@ static RelationResult qnnDenseRelation(const DenseAttrs *attrs,
   if (Error err = checkScalarParam(args, 4, "input_scale",
                                    DataType::float32(), ctx))
     return err;
-  int64_t units = weight->getRank() > 0 ? weight->getShape()[0] : 1;
   if (Error err = checkQParam(args, 3, "kernel_zero_point", DataType::int32(),
-                              units, /*allowOne=*/false, ctx))
+                              channels, /*allowOne=*/false, ctx))
     return err;
-  if (Error err = checkQParam(args, 5, "kernel_scale", DataType::float32(),
-                              units, /*allowOne=*/false, ctx))
+  return checkQParam(args, 5, "kernel_scale", DataType::float32(), channels,
+                     /*allowOne=*/false, ctx);
+}
+
+/// qnn.dense: data and weight [units, K]; the kernel's parameters are per
+/// tensor or per output unit.
+static RelationResult qnnDenseRelation(const DenseAttrs *attrs,
+                                       const TensorType *data,
+                                       const TensorType *weight,
+                                       ArrayRef<const Type *> args,
+                                       const TypeRelationContext &ctx) {
+  int64_t units = weight->getRank() > 0 ? weight->getShape()[0] : 1;
+  if (Error err = checkMatmulParams(data, weight, units, args, ctx))
     return err;
   return primitiveRelation("nn.dense", args, attrs, attrs->outDtype, ctx);
 }
@@ -280,27 +289,11 @@ static RelationResult qnnConv2dRelation(const Conv2DAttrs *attrs,
                                         const TensorType *weight,
                                         ArrayRef<const Type *> args,
                                         const TypeRelationContext &ctx) {
-  if (Error err =
-          checkDType(data->getDType(), kMatmulInputTypes, "the data type", ctx))
-    return err;
-  if (Error err = checkDType(weight->getDType(), kMatmulInputTypes,
-                             "the weight type", ctx))
-    return err;
-  if (Error err = checkScalarParam(args, 2, "input_zero_point",
-                                   DataType::int32(), ctx))
-    return err;
-  if (Error err = checkScalarParam(args, 4, "input_scale",
-                                   DataType::float32(), ctx))
-    return err;
   unsigned axis = getKernelOutputAxis(
       attrs->kernelLayout.empty() ? "OIHW" : attrs->kernelLayout);
   int64_t channels =
       axis < weight->getRank() ? weight->getShape()[axis] : int64_t(1);
-  if (Error err = checkQParam(args, 3, "kernel_zero_point", DataType::int32(),
-                              channels, /*allowOne=*/false, ctx))
-    return err;
-  if (Error err = checkQParam(args, 5, "kernel_scale", DataType::float32(),
-                              channels, /*allowOne=*/false, ctx))
+  if (Error err = checkMatmulParams(data, weight, channels, args, ctx))
     return err;
   return primitiveRelation("nn.conv2d", args, attrs, attrs->outDtype, ctx);
 }

@@ -18,9 +18,9 @@
 
 namespace nnir {
 
-/// qnn.quantize: float32 -> out_dtype, per tensor or along `axis`.
-struct QuantizeAttrs : AttrsNode<QuantizeAttrs> {
-  static constexpr llvm::StringLiteral typeKey = "relay.attrs.QuantizeAttrs";
+/// The fields quantize and dequantize share: the result's dtype and the
+/// channel axis of per-channel parameters.
+template <typename Derived> struct QuantizationAttrsBase : AttrsNode<Derived> {
   DataType outDtype;
   int64_t axis = -1;
   template <typename V> void visitFields(V &v) {
@@ -29,15 +29,14 @@ struct QuantizeAttrs : AttrsNode<QuantizeAttrs> {
   }
 };
 
+/// qnn.quantize: float32 -> out_dtype, per tensor or along `axis`.
+struct QuantizeAttrs : QuantizationAttrsBase<QuantizeAttrs> {
+  static constexpr llvm::StringLiteral typeKey = "relay.attrs.QuantizeAttrs";
+};
+
 /// qnn.dequantize: a quantized tensor -> out_dtype (float32 or float16).
-struct DequantizeAttrs : AttrsNode<DequantizeAttrs> {
+struct DequantizeAttrs : QuantizationAttrsBase<DequantizeAttrs> {
   static constexpr llvm::StringLiteral typeKey = "relay.attrs.DequantizeAttrs";
-  DataType outDtype;
-  int64_t axis = -1;
-  template <typename V> void visitFields(V &v) {
-    v("out_dtype", outDtype);
-    v("axis", axis, -1);
-  }
 };
 
 /// qnn.requantize. `rounding` is "UPWARD", "TONEAREST" or "None" (the
