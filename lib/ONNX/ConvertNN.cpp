@@ -9,6 +9,8 @@
 
 #include "Converters.h"
 
+#include "nnir/Ops/QNN.h"
+
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -639,28 +641,42 @@ Result convertSoftmaxCrossEntropy(NodeContext &ctx) {
 // Quantization
 //===----------------------------------------------------------------------===//
 
+/// \p e, built by the shared quantization arithmetic (nnir/Ops/QNN.h) as
+/// untyped calls over typed values, typed call by call (NodeContext::typed),
+/// so that each step is checked and import-time constants stay constants.
+/// A typed leaf is returned as it is (only its expression is used).
+static Expected<Value> typedArithmetic(NodeContext &ctx, const Ref<Expr> &e) {
+  auto *call = dyn_cast<Call>(e.get());
+  if (!call || call->getCheckedType())
+    return Value{e, isa<Constant>(e.get())};
+  SmallVector<Ref<Expr>, 4> args;
+  for (const Ref<Expr> &arg : call->getArgs()) {
+    TRY(typedArg, typedArithmetic(ctx, arg));
+    args.push_back(typedArg.expr);
+  }
+  return ctx.typed(
+      Call::get(call->getCallee(), args, call->getAttrs(), call->getLoc()));
+}
+
 /// \p x as int32 minus its zero point (input \p zpInput, when given); a 1-D
 /// zero point applies along axis \p axis of \p x.
 static Expected<Value> centerInt32(NodeContext &ctx, const Value &x,
                                    size_t zpInput, int64_t axis) {
-  TRY(x32, cast(ctx, x, DataType::int32()));
   if (!ctx.hasInput(zpInput))
-    return x32;
-  TRY(zp, cast(ctx, ctx.input(zpInput), DataType::int32()));
+    return cast(ctx, x, DataType::int32());
+  const Value &zp = ctx.input(zpInput);
+  Ref<Expr> aligned = zp;
   if (zp.rank() == 1 && zp.shape()[0] != 1) {
     if (axis < 0 || axis >= x.rank() || zp.shape()[0] != x.shape()[axis])
       return ctx.error(formatv("zero point of {0} values does not match "
                                "axis {1} of the operand",
                                zp.shape()[0], axis)
                            .str());
-    std::vector<int64_t> shape(x.rank() - axis, 1);
-    shape[0] = zp.shape()[0];
-    TRY(r, reshape(ctx, zp, shape));
-    zp = r;
+    aligned = qnn::alongAxis(zp, 1, zp.shape()[0], x.rank(), axis);
   } else if (zp.rank() > 1) {
     return ctx.unsupported("a zero point of rank > 1");
   }
-  return ctx.typed(ops::subtract(x32, zp));
+  return typedArithmetic(ctx, qnn::centerInt32(x, aligned));
 }
 
 /// round_half_even(v) + zero point, saturated to \p outType (uint8 or int8).
@@ -669,17 +685,20 @@ static Expected<Value> requantize(NodeContext &ctx, const Value &v,
                                   DataType outType) {
   if (outType != DataType::uint8() && outType != DataType::int8())
     return ctx.unsupported("quantization to " + outType.str());
-  TRY(rounded, ctx.typed(ops::round(v)));
-  Value y = rounded;
-  if (zeroPoint) {
-    TRY(zp, cast(ctx, *zeroPoint, v.dtype()));
-    TRY(s, ctx.typed(ops::add(y, zp)));
-    y = s;
-  }
-  bool isU8 = outType == DataType::uint8();
-  TRY(lo, ctx.typed(ops::maximum(y, scalarLike(ctx, y, isU8 ? 0 : -128))));
-  TRY(hi, ctx.typed(ops::minimum(lo, scalarLike(ctx, y, isU8 ? 255 : 127))));
-  return cast(ctx, hi, outType);
+  return typedArithmetic(
+      ctx, qnn::roundToQuantized(v, zeroPoint ? zeroPoint->expr : nullptr,
+                                 outType, v.dtype()));
+}
+
+/// The scale or zero point \p v of (De)QuantizeLinear laid along the node's
+/// axis of \p x (a scalar as it is).
+static Expected<Ref<Expr>> alongQuantAxis(NodeContext &ctx, const Value &v,
+                                          const Value &x) {
+  if (v.rank() == 0 || x.rank() == 0)
+    return v.expr;
+  TRY(axisAttr, ctx.getInt("axis", 1));
+  TRY(axis, ctx.normalizeAxis(axisAttr, x.rank()));
+  return qnn::alongAxis(v, 1, v.shape()[0], x.rank(), axis);
 }
 
 /// The QLinear operators' output: requantize(acc * scaleA * scaleB / y_scale)
@@ -768,27 +787,15 @@ Result convertQLinearConv(NodeContext &ctx) {
 Result convertDequantize(NodeContext &ctx) {
   if (Error err = ctx.checkNumInputs(2, 3))
     return err;
-  const Value &x = ctx.input(0);
-  Value scale = ctx.input(1);
-  TRY(axisAttr, ctx.getInt("axis", 1));
-  auto alongAxis = [&](const Value &v) -> Expected<Value> {
-    if (v.rank() == 0 || x.rank() == 0)
-      return v;
-    TRY(axis, ctx.normalizeAxis(axisAttr, x.rank()));
-    std::vector<int64_t> shape(x.rank(), 1);
-    shape[axis] = v.shape()[0];
-    return reshape(ctx, v, shape);
-  };
-  TRY(xf, cast(ctx, x, scale.dtype()));
-  Value centered = xf;
+  const Value &x = ctx.input(0), &scale = ctx.input(1);
+  TRY(alignedScale, alongQuantAxis(ctx, scale, x));
+  Ref<Expr> zeroPoint;
   if (ctx.hasInput(2)) {
-    TRY(zp, cast(ctx, ctx.input(2), scale.dtype()));
-    TRY(zpa, alongAxis(zp));
-    TRY(c, ctx.typed(ops::subtract(xf, zpa)));
-    centered = c;
+    TRY(aligned, alongQuantAxis(ctx, ctx.input(2), x));
+    zeroPoint = aligned;
   }
-  TRY(sa, alongAxis(scale));
-  TRY(out, ctx.typed(ops::multiply(centered, sa)));
+  TRY(out, typedArithmetic(ctx, qnn::dequantize(x, alignedScale, zeroPoint,
+                                                scale.dtype(), scale.dtype())));
   return one(out);
 }
 
@@ -797,25 +804,18 @@ Result convertQuantize(NodeContext &ctx) {
   if (Error err = ctx.checkNumInputs(2, 3))
     return err;
   const Value &x = ctx.input(0);
-  TRY(axisAttr, ctx.getInt("axis", 1));
-  auto alongAxis = [&](const Value &v) -> Expected<Value> {
-    if (v.rank() == 0 || x.rank() == 0)
-      return v;
-    TRY(axis, ctx.normalizeAxis(axisAttr, x.rank()));
-    std::vector<int64_t> shape(x.rank(), 1);
-    shape[axis] = v.shape()[0];
-    return reshape(ctx, v, shape);
-  };
   DataType outType = DataType::uint8();
-  std::optional<Value> zeroPoint;
+  Ref<Expr> zeroPoint;
   if (ctx.hasInput(2)) {
     outType = ctx.input(2).dtype();
-    TRY(zpa, alongAxis(ctx.input(2)));
-    zeroPoint = zpa;
+    TRY(aligned, alongQuantAxis(ctx, ctx.input(2), x));
+    zeroPoint = aligned;
   }
-  TRY(sa, alongAxis(ctx.input(1)));
-  TRY(q, ctx.typed(ops::divide(x, sa)));
-  TRY(out, requantize(ctx, q, zeroPoint, outType));
+  if (outType != DataType::uint8() && outType != DataType::int8())
+    return ctx.unsupported("quantization to " + outType.str());
+  TRY(scale, alongQuantAxis(ctx, ctx.input(1), x));
+  TRY(out, typedArithmetic(
+               ctx, qnn::quantize(x, scale, zeroPoint, outType, x.dtype())));
   return one(out);
 }
 

@@ -7,6 +7,7 @@
 
 #include "nnir/Ops/Ops.h"
 #include "nnir/Ops/Compute.h"
+#include "nnir/Ops/QNN.h"
 
 #include <mutex>
 
@@ -19,6 +20,7 @@ void nnir::registerAllOps() {
     registerNNOps();
     registerAnnotationOps();
     registerAlgorithmOps();
+    registerQNNOps();
     // Computes attach to the registered operators.
     registerReductionComputes();
     registerDataMovementComputes();

@@ -13,6 +13,7 @@
 #include "nnir/Support/Diagnostics.h"
 #include "nnir/Transforms/FuseOps.h"
 #include "nnir/Transforms/InferType.h"
+#include "nnir/Transforms/QnnCanonicalize.h"
 
 using namespace llvm;
 using namespace nnir;
@@ -32,6 +33,11 @@ Executor::create(Ref<IRModule> module, ExecutionEngine &engine,
     ctx = fresh.get();
   }
   std::vector<Ref<Pass>> passes = {createInferTypePass()};
+  // Quantized operators run as the primitives they canonicalize to.
+  if (hasQnnCalls(*module)) {
+    passes.push_back(createQnnCanonicalizePass());
+    passes.push_back(createInferTypePass());
+  }
   if (options.fuseOptLevel) {
     passes.push_back(createFuseOpsPass(*options.fuseOptLevel));
     passes.push_back(createInferTypePass());

@@ -32,6 +32,7 @@
 #include "nnir/IR/Traversal.h"
 #include "nnir/Ops/Compute.h"
 #include "nnir/Ops/DataMovementAttrs.h"
+#include "nnir/Ops/QNN.h"
 #include "nnir/Pass/PassContext.h"
 #include "nnir/Pass/Remark.h"
 #include "nnir/Support/Diagnostics.h"
@@ -452,6 +453,17 @@ Ref<Expr> ConstantFolder::rewriteCall(Call *pre, Call *post) {
   }
   if (!hasConstantArgs(post))
     return post;
+  if (getQnnCanonicalization(op)) {
+    // A QNN call folds through its canonicalization (the Executor's
+    // QnnCanonicalize), and only when asked to (TVM's fold_qnn).
+    if (!options.foldQnn) {
+      skip(SkipReason::NonComputational, pre,
+           "not folded: " + op->getName() + " is a QNN operator (fold_qnn)");
+      return post;
+    }
+    markPending(post, pre->getCheckedType());
+    return post;
+  }
   if (!getOpCompute(op)) {
     std::string message =
         "cannot fold this call: " + op->getName().str() + " has no compute";
@@ -985,16 +997,17 @@ Expected<Ref<Expr>> nnir::foldConstant(Expr *expr, const IRModule *module,
   return runFolder(expr, module, ctx, options, "", fallback);
 }
 
-Ref<Pass> nnir::createFoldConstantPass(bool perCall) {
+Ref<Pass> nnir::createFoldConstantPass(bool perCall, bool foldQnn) {
   PassInfo info = getBuiltinPassInfo(BuiltinPass::FoldConstant, {"InferType"});
   // The pass's runs share one private engine when the context hands in
   // none.
   auto fallback = std::make_shared<PrivateEngine>();
   return createFunctionPass(
-      [perCall, fallback](Ref<Function> func, const IRModule &module,
+      [perCall, foldQnn, fallback](Ref<Function> func, const IRModule &module,
                           PassContext &ctx) -> Expected<Ref<Function>> {
         FoldConstantOptions options;
         options.perCall = perCall;
+        options.foldQnn = foldQnn;
         for (auto [key, field] :
              {std::make_pair(kFoldConstantMaxBytesConfig, &options.maxBytes),
               std::make_pair(kFoldConstantMaxBufferBytesConfig,

@@ -21,6 +21,7 @@
 #include "nnir/Transforms/FoldScaleAxis.h"
 #include "nnir/Transforms/FuseOps.h"
 #include "nnir/Transforms/InferType.h"
+#include "nnir/Transforms/QnnCanonicalize.h"
 #include "nnir/Transforms/SimplifyExpr.h"
 #include "nnir/Transforms/SimplifyInference.h"
 #include "nnir/Transforms/ToANormalForm.h"
@@ -57,7 +58,8 @@ createFuseOpsFromOptions(const PassOptions &options) {
 
 static Expected<Ref<Pass>>
 createFoldConstantFromOptions(const PassOptions &options) {
-  return createFoldConstantPass(options.getBool("per_call"));
+  return createFoldConstantPass(options.getBool("per_call"),
+                                options.getBool("fold_qnn"));
 }
 
 static Expected<Ref<Pass>>

@@ -783,6 +783,44 @@ mergeLayouts(const ExprSimplifier &s, const Call &outer, const Call &inner,
   return std::nullopt;
 }
 
+/// True if \p e is a constant holding one value (however it is shaped)
+/// that \p pred accepts.
+bool isUniformConstant(const Expr *e, bool (*pred)(double)) {
+  const auto *constant = dyn_cast<Constant>(e);
+  if (!constant || constant->getData().getNumElements() == 0)
+    return false;
+  const NDArray &data = constant->getData();
+  double first = data.getElementAsDouble(0);
+  for (int64_t i = 1, n = data.getNumElements(); i < n; ++i)
+    if (data.getElementAsDouble(i) != first)
+      return false;
+  return pred(first);
+}
+
+/// argmax, argmin or argsort of qnn.dequantize(x, scale, zero_point) -> the
+/// same of x (TVM's SimplifyDQArgFunc): dequantizing is increasing, so the
+/// positions are those of x. Unlike TVM, only when that holds: one positive
+/// constant scale and one constant zero point (a per-channel or negative
+/// scale changes the order). Null when the rewrite does not apply.
+Ref<Expr> simplifyDequantizeArg(ExprSimplifier &s, const Call &post) {
+  static const Op *dequantize = Op::lookup("qnn.dequantize");
+  static const Op *argOps[] = {Op::lookup("argmax"), Op::lookup("argmin"),
+                               Op::lookup("argsort")};
+  Op *op = post.getCalledOp();
+  if (!op || !dequantize || !llvm::is_contained(argOps, op) ||
+      post.getNumArgs() != 1)
+    return nullptr;
+  const auto *dq = dyn_cast<Call>(post.getArg(0).get());
+  if (!dq || dq->getCalledOp() != dequantize || dq->getNumArgs() != 3 ||
+      !isUniformConstant(dq->getArg(1).get(),
+                         [](double scale) { return scale > 0; }) ||
+      !isUniformConstant(dq->getArg(2).get(), [](double) { return true; }))
+    return nullptr;
+  return s.make(Call::get(post.getCallee(), {dq->getArg(0)}, post.getAttrs(),
+                          post.getLoc()),
+                post.getCheckedType().get());
+}
+
 /// SimplifyTranspose: two transposes or layout_transforms in a row are one.
 /// Two permutations compose into a transpose (or nothing); otherwise the
 /// pair is one layout_transform (or nothing when it maps a layout to
@@ -990,6 +1028,7 @@ const Rewrite kRewrites[] = {
     {"SimplifyClipAndConsecutiveCast", simplifyClipAndConsecutiveCast},
     {"SimplifyClip", simplifyClip},
     {"SimplifyBinomial", simplifyBinomial},
+    {"SimplifyDQArgFunc", simplifyDequantizeArg},
 };
 
 Ref<Expr> ExprSimplifier::simplify(Ref<Expr> e) {

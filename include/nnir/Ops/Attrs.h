@@ -15,6 +15,7 @@
 #include "nnir/Ops/DataMovementAttrs.h"
 #include "nnir/Ops/ElementwiseAttrs.h"
 #include "nnir/Ops/NNAttrs.h"
+#include "nnir/Ops/QNNAttrs.h"
 #include "nnir/Ops/ReductionAttrs.h"
 
 #endif // NNIR_OPS_ATTRS_H

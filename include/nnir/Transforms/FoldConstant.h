@@ -96,6 +96,9 @@ struct FoldConstantOptions {
   /// Evaluate every foldable call on its own, in post-order, as TVM does
   /// (for testing that batching changes nothing, and for comparison).
   bool perCall = false;
+  /// Fold constant calls of quantized operators (qnn.*) too, through their
+  /// canonicalization (TVM's fold_qnn); without it they stay, as in TVM.
+  bool foldQnn = false;
   /// The engine to evaluate on (null: the context's, else a private one;
   /// see the file comment).
   std::shared_ptr<ExecutionEngine> engine;
@@ -118,7 +121,7 @@ llvm::Expected<Ref<Expr>> foldConstant(Expr *expr, const IRModule *module,
                                        const FoldConstantOptions &options = {});
 
 /// The "FoldConstant" function pass (opt level 2, requires InferType).
-Ref<Pass> createFoldConstantPass(bool perCall = false);
+Ref<Pass> createFoldConstantPass(bool perCall = false, bool foldQnn = false);
 
 } // namespace nnir
 

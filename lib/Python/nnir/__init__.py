@@ -26,7 +26,7 @@ __all__ = ["DiagnosticError", "ExprMutator", "ExprVisitor", "has_onnx",
            "instrument", "ir", "op", "transform"] + ir.__all__
 
 # Running, importing, analyses and TVM's names (docs/Python.md).
-from . import analysis, expr_ops, frontend, passes, testing
+from . import analysis, expr_ops, frontend, passes, qnn, testing
 from .executor import Device, Executor, cpu, create_executor, device
 from .scope_builder import ScopeBuilder
 from .tvm_compat import install_as_tvm

@@ -37,6 +37,21 @@ _SIGNATURES = {
     # TVM: max_pool2d(data, pool_size=(1, 1), ...).
     "nn.max_pool2d": dict(field_defaults={"pool_size": (1, 1)}),
     "nn.avg_pool2d": dict(field_defaults={"pool_size": (1, 1)}),
+    # TVM: quantize(data, output_scale, output_zero_point, axis=-1,
+    #               out_dtype="int8"), and likewise for the other qnn.*
+    # operators whose out_dtype the record leaves required.
+    "qnn.quantize": dict(order=("data", "output_scale", "output_zero_point",
+                                "axis", "out_dtype"),
+                         field_defaults={"out_dtype": "int8"}),
+    "qnn.dequantize": dict(order=("data", "input_scale", "input_zero_point",
+                                  "axis", "out_dtype"),
+                           field_defaults={"out_dtype": "float32"}),
+    "qnn.requantize": dict(field_defaults={"out_dtype": "int8"}),
+    "qnn.dense": dict(field_defaults={"out_dtype": "int32"}),
+    "qnn.conv2d": dict(order=("data", "weight", "input_zero_point",
+                              "kernel_zero_point", "input_scale",
+                              "kernel_scale", "kernel_size", "channels"),
+                       field_defaults={"out_dtype": "int32"}),
 }
 
 _EMPTY = inspect.Parameter.empty

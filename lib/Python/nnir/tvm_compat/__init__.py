@@ -5,7 +5,7 @@ After `nnir.install_as_tvm()`, `import tvm`, `from tvm import relay`,
 `tvm.testing.plugin`) and the rest resolve to the modules of
 nnir/tvm_compat/tvm, which only name nnir's own API with TVM's names
 (see docs/Python.md, "TVM compatibility"). TVM modules nnir does not
-implement (`tvm.te`, `tvm.tir`, `tvm.relay.qnn`, ...) import, and using
+implement (`tvm.te`, `tvm.tir`, `tvm.relay.prelude`, ...) import, and using
 what they hold raises NotImplementedError naming the feature.
 """
 

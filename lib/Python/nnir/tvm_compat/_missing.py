@@ -27,7 +27,6 @@ FEATURES = {
     "tvm.relay.prelude": "the Relay prelude: algebraic data types (lists, "
                          "options, trees) and their functions",
     "tvm.relay.adt": "algebraic data types (constructors, match)",
-    "tvm.relay.qnn": "quantized operators (QNN)",
     "tvm.relay.quantize": "Relay's quantization flow",
     "tvm.relay.backend": "Relay's backends (graph executor codegen, AOT, "
                          "VM compiler, executor/runtime configuration)",
