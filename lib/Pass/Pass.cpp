@@ -11,6 +11,7 @@
 #include "nnir/Pass/PassRegistry.h"
 #include "nnir/Support/Diagnostics.h"
 
+#include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -19,6 +20,27 @@ using namespace nnir;
 //===----------------------------------------------------------------------===//
 // Pass
 //===----------------------------------------------------------------------===//
+
+namespace {
+/// What a crash's stack trace says about the pass running (LLVM's
+/// PrettyStackTrace): `Running pass 'FoldConstant'`, and for a function
+/// pass `... on function @main`.
+class PassStackTraceEntry final : public PrettyStackTraceEntry {
+public:
+  PassStackTraceEntry(const PassInfo &info, const GlobalVar *function = nullptr)
+      : info(info), function(function) {}
+  void print(raw_ostream &os) const override {
+    os << "Running pass '" << info.name << "'";
+    if (function)
+      os << " on function @" << function->getName();
+    os << "\n";
+  }
+
+private:
+  const PassInfo &info;
+  const GlobalVar *function;
+};
+} // namespace
 
 Expected<Ref<IRModule>> Pass::run(Ref<IRModule> module,
                                   PassContext &ctx) const {
@@ -41,7 +63,10 @@ Expected<Ref<IRModule>> Pass::run(Ref<IRModule> module,
   hash_code hashBefore = checkImmutable ? structuralHash(*module) : hash_code();
   bool typesBefore = module->hasValidTypes();
 
-  Expected<Ref<IRModule>> result = runImpl(module, ctx);
+  Expected<Ref<IRModule>> result = [&] {
+    PassStackTraceEntry entry(info);
+    return runImpl(module, ctx);
+  }();
   if (!result)
     return result.takeError();
   if (!*result)
@@ -119,7 +144,10 @@ Expected<Ref<IRModule>> FunctionPass::runImpl(Ref<IRModule> module,
   for (const IRModule::Entry &entry : module->getFunctions()) {
     if (!isOptimizable(*entry.func))
       continue;
-    Expected<Ref<Function>> func = fn(entry.func, *module, ctx);
+    Expected<Ref<Function>> func = [&] {
+      PassStackTraceEntry trace(info, entry.var.get());
+      return fn(entry.func, *module, ctx);
+    }();
     if (!func)
       return func.takeError();
     if (!*func)

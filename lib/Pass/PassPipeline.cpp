@@ -60,8 +60,10 @@ struct OptionEntry {
 
 class PipelineParser {
 public:
-  PipelineParser(StringRef text, const PassRegistry &registry)
-      : registry(registry), cur(text.begin()), end(text.end()) {}
+  PipelineParser(StringRef text, const PassRegistry &registry,
+                 PassSpellings *spellings)
+      : registry(registry), spellings(spellings), cur(text.begin()),
+        end(text.end()) {}
 
   Expected<Ref<Pass>> parseTopLevel();
 
@@ -103,6 +105,7 @@ private:
   }
 
   const PassRegistry &registry;
+  PassSpellings *spellings;
   const char *cur;
   const char *end;
 };
@@ -186,6 +189,9 @@ Expected<Ref<Pass>> PipelineParser::parseElement(unsigned depth) {
   if (Error err = checkRequired((*pass)->getInfo().required,
                                 "pass '" + name + "'", nameLoc, {}))
     return err;
+  if (spellings)
+    (*spellings)[&(*pass)->getInfo()] =
+        StringRef(nameLoc, cur - nameLoc).rtrim().str();
   return pass;
 }
 
@@ -326,10 +332,11 @@ Error PipelineParser::readOptions(ArrayRef<OptionEntry> entries,
 
 Expected<Ref<Pass>> nnir::parsePassPipeline(StringRef text,
                                             SourceMgr &sourceMgr,
-                                            StringRef bufferName) {
+                                            StringRef bufferName,
+                                            PassSpellings *spellings) {
   unsigned id = sourceMgr.AddNewSourceBuffer(
       MemoryBuffer::getMemBufferCopy(text, bufferName), SMLoc());
   StringRef buffer = sourceMgr.getMemoryBuffer(id)->getBuffer();
-  PipelineParser parser(buffer, PassRegistry::instance());
+  PipelineParser parser(buffer, PassRegistry::instance(), spellings);
   return parser.parseTopLevel();
 }

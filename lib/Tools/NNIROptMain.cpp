@@ -12,6 +12,7 @@
 
 #include "EngineFlags.h"
 #include "LLVMOptions.h"
+#include "Reproducer.h"
 #include "RangedOption.h"
 
 #include "nnir/ExecutionEngine/ExecutionEngine.h"
@@ -42,6 +43,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/BuryPointer.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -255,6 +257,25 @@ struct CLOptions {
                "each decision (BISECT: ...); -1 runs them all"),
       cl::value_desc("N"), cl::init(-1), cl::cat(cat),
       valueRange(IntegerRange<long long>(-1, INT64_MAX))};
+  cl::opt<std::string> crashReproducer{
+      "crash-reproducer",
+      cl::desc("When a pass fails or crashes, write a file that "
+               "--run-reproducer replays"),
+      cl::value_desc("file"), cl::cat(cat)};
+  cl::opt<bool> crashReproducerLocal{
+      "crash-reproducer-local",
+      cl::desc("Make the crash reproducer replay the failing pass alone, on "
+               "the module it was given"),
+      cl::init(false), cl::cat(cat)};
+  cl::opt<bool> runReproducer{
+      "run-reproducer",
+      cl::desc("The input is a crash reproducer: take the pipeline and the "
+               "options from it"),
+      cl::init(false), cl::cat(cat)};
+  cl::opt<bool> printIRAfterFailure{
+      "print-ir-after-failure",
+      cl::desc("Print the module the failing pass was given"),
+      cl::init(false), cl::cat(cat)};
   cl::opt<PrintChanged> printChanged{
       "print-changed",
       cl::desc("Print the module after every pass that changed it"),
@@ -403,6 +424,27 @@ Expected<NNIROptConfig> NNIROptConfig::createFromCLOptions() {
   config.irDumpDir = options->irDumpDir;
   if (options->passBisectLimit.getNumOccurrences())
     config.passBisectLimit = options->passBisectLimit;
+  config.crashReproducer = options->crashReproducer;
+  config.crashReproducerLocal = options->crashReproducerLocal;
+  config.runReproducer = options->runReproducer;
+  config.printIRAfterFailure = options->printIRAfterFailure;
+  if (config.crashReproducerLocal && config.crashReproducer.empty())
+    return makeError("--crash-reproducer-local needs --crash-reproducer=FILE");
+  if (config.runReproducer) {
+    // The reproducer says how the failing run was made.
+    std::pair<bool, StringRef> replayed[] = {
+        {bool(config.passPipeline), "--passes or -O"},
+        {!config.optLevelFlag.empty(), "an opt level"},
+        {!config.passConfigs.empty(), "--pass-config"},
+        {!config.disabledPasses.empty(), "--disable-pass"},
+        {!config.requiredPasses.empty(), "--required-pass"},
+        {!config.passPlugins.empty(), "--load-pass-plugin"}};
+    for (auto [given, flag] : replayed)
+      if (given)
+        return makeError("--run-reproducer takes the pipeline and its "
+                         "options from the reproducer; do not give " +
+                         flag);
+  }
   config.verifyEach = options->verifyEach;
   config.printStats = options->stats;
   config.emit = options->emit;
@@ -629,8 +671,9 @@ static std::string getDumpName(StringRef inputFilename) {
   return sys::path::stem(inputFilename).str();
 }
 
-static Expected<Ref<PassContext>> createPassContext(const NNIROptConfig &config,
-                                                    raw_ostream &errs) {
+static Expected<Ref<PassContext>>
+createPassContext(const NNIROptConfig &config, raw_ostream &errs,
+                  std::shared_ptr<FailureTracker> tracker = nullptr) {
   Ref<PassContext> result = PassContext::create();
   PassContext &ctx = *result;
   ctx.setOptLevel(config.optLevel);
@@ -674,6 +717,8 @@ static Expected<Ref<PassContext>> createPassContext(const NNIROptConfig &config,
   }
   if (config.verifyEach)
     instruments.push_back(VerifyEachInstrument::create());
+  if (tracker)
+    instruments.push_back(std::move(tracker));
   if (config.passBisectLimit)
     ctx.setPassGate(std::make_shared<PassBisect>(*config.passBisectLimit, errs));
   ctx.setInstruments(std::move(instruments));
@@ -867,7 +912,8 @@ static int writeLists(const NNIROptConfig &config, raw_ostream &errs) {
 /// Expands `default<On>` in \p config's pipeline (taking its opt level,
 /// which must agree with -O) and parses it; null without --passes.
 static Expected<Ref<Pass>> resolvePipeline(NNIROptConfig &config,
-                                           SourceMgr &sourceMgr) {
+                                           SourceMgr &sourceMgr,
+                                           PassSpellings &spellings) {
   if (config.passPipeline) {
     Expected<ExpandedPipeline> expanded =
         expandDefaultPipelines(*config.passPipeline);
@@ -887,7 +933,8 @@ static Expected<Ref<Pass>> resolvePipeline(NNIROptConfig &config,
   if (!config.passPipeline)
     return Ref<Pass>();
   Expected<Ref<Pass>> parsed =
-      parsePassPipeline(*config.passPipeline, sourceMgr);
+      parsePassPipeline(*config.passPipeline, sourceMgr, "<pass pipeline>",
+                        &spellings);
   if (!parsed)
     return parsed.takeError();
   return asTopLevelSequential(std::move(*parsed));
@@ -962,14 +1009,100 @@ struct DiagnosticSink {
 };
 } // namespace
 
-/// Reads the module in buffer \p bufferId, runs \p pipeline on it under
+namespace {
+/// The pipeline of a run, and what explains its failures.
+struct PipelineRun {
+  /// Null without --passes.
+  const Pass *pipeline;
+  /// How the pipeline text wrote each pass (for a local reproducer).
+  const PassSpellings &spellings;
+  /// The options as resolved (the pipeline text, the context's settings).
+  const NNIROptConfig &resolved;
+};
+} // namespace
+
+/// The reproducer of a failure in \p failing (null: unknown), for the run
+/// of \p run.pipeline on \p input.
+static Error writeFailureReproducer(const PipelineRun &run,
+                                    const FailureTracker::Frame *failing,
+                                    const IRModule &input) {
+  const NNIROptConfig &config = run.resolved;
+  ReproducerDirectives directives;
+  directives.pipeline = config.passPipeline.value_or("");
+  directives.optLevel = config.optLevel;
+  directives.passConfigs = config.passConfigs;
+  directives.disabledPasses = config.disabledPasses;
+  directives.requiredPasses = config.requiredPasses;
+  directives.passPlugins = config.passPlugins;
+  const IRModule *module = &input;
+  if (config.crashReproducerLocal && failing) {
+    auto spelled = run.spellings.find(failing->info);
+    directives.pipeline = spelled != run.spellings.end()
+                              ? spelled->second
+                              : failing->info->name;
+    module = failing->input.get();
+  }
+  return writeReproducer(config.crashReproducer, *module, directives,
+                         config.printOptions);
+}
+
+/// Runs the pipeline of \p run on \p module under \p context. When a pass
+/// fails, or crashes (caught when a reproducer or the failed IR is asked
+/// for), prints the module it was given (--print-ir-after-failure) and
+/// writes the reproducer (--crash-reproducer). \p crashed tells a crash.
+static Expected<Ref<IRModule>>
+runPipelineExplained(const PipelineRun &run, Ref<IRModule> module,
+                     Ref<PassContext> context, FailureTracker *tracker,
+                     raw_ostream &errs, bool &crashed) {
+  const NNIROptConfig &config = run.resolved;
+  crashed = false;
+  if (!tracker)
+    return runPipeline(*run.pipeline, module, context);
+  std::optional<Expected<Ref<IRModule>>> result;
+  CrashRecoveryContext::Enable();
+  CrashRecoveryContext recovery;
+  // The stack trace, with the pass and function that crashed, is printed
+  // before the run is abandoned.
+  recovery.DumpStackAndCleanupOnFailure = true;
+  if (!recovery.RunSafely(
+          [&] { result.emplace(runPipeline(*run.pipeline, module, context)); }))
+    crashed = true;
+  if (!crashed && *result)
+    return std::move(*result);
+  const FailureTracker::Frame *failing = tracker->getFailingPass();
+  std::string passName = failing ? failing->info->name : "";
+  Error failure = crashed ? makeError("the pass pipeline crashed" +
+                                      (failing ? " in pass '" + passName + "'"
+                                               : std::string()))
+                          : result->takeError();
+  if (config.printIRAfterFailure && failing) {
+    errs << "// -----// IR Dump After " << passName << " Failed //----- //\n";
+    printModule(*failing->input, errs, config.printOptions);
+    errs << "\n";
+  }
+  if (!config.crashReproducer.empty()) {
+    if (Error err = writeFailureReproducer(run, failing, *module))
+      return joinErrors(std::move(failure), std::move(err));
+    // The note follows the failure's own message.
+    return joinErrors(
+        std::move(failure),
+        makeError("a reproducer of the failure" +
+                  (failing ? " in pass '" + passName + "'" : std::string()) +
+                  " is in '" + config.crashReproducer +
+                  "': nnir-opt --run-reproducer " + config.crashReproducer));
+  }
+  return failure;
+}
+
+/// Reads the module in buffer \p bufferId, runs the pipeline on it under
 /// \p context and hands the text to \p write (which returns the exit
-/// code). Problems go to \p sink.
+/// code). Problems go to \p sink; a crash caught in a pass sets \p crashed.
 static int processModule(
     const NNIROptConfig &config, SourceMgr &sourceMgr, unsigned bufferId,
-    const Pass *pipeline, Ref<PassContext> context, const DiagnosticSink &sink,
-    raw_ostream &errs,
+    const PipelineRun &run, Ref<PassContext> context, FailureTracker *tracker,
+    const DiagnosticSink &sink, raw_ostream &errs, bool &crashed,
     function_ref<int(function_ref<void(raw_ostream &)>)> write) {
+  const Pass *pipeline = run.pipeline;
   ModuleLoadOptions loadOptions;
   loadOptions.parserOptions = config.parserOptions;
   for (const auto &entry : config.inputShapes)
@@ -985,7 +1118,8 @@ static int processModule(
       return sink.fail(std::move(err));
 
   if (pipeline) {
-    Expected<Ref<IRModule>> result = runPipeline(*pipeline, *module, context);
+    Expected<Ref<IRModule>> result =
+        runPipelineExplained(run, *module, context, tracker, errs, crashed);
     if (config.printStats && !context->getStatistics().empty())
       context->getStatistics().print(errs);
     if (!result)
@@ -1035,7 +1169,30 @@ static int runNNIROptOnStack(const NNIROptConfig &config, raw_ostream &errs) {
     return 1;
   };
 
-  for (const std::string &path : config.passPlugins) {
+  NNIROptConfig resolved = config;
+  // A reproducer is read first: it names the pipeline and its options.
+  std::optional<unsigned> inputId;
+  if (config.runReproducer) {
+    if (config.inputFilename == "-")
+      return fail(makeError("--run-reproducer reads a file, not stdin"));
+    Expected<unsigned> id = addInputFile(sourceMgr, config.inputFilename);
+    if (!id)
+      return fail(id.takeError());
+    inputId = *id;
+    Expected<ReproducerDirectives> directives =
+        readReproducerDirectives(sourceMgr, *id);
+    if (!directives)
+      return fail(directives.takeError());
+    resolved.passPipeline = directives->pipeline;
+    if (directives->optLevel)
+      resolved.optLevel = *directives->optLevel;
+    resolved.passConfigs = directives->passConfigs;
+    resolved.disabledPasses = directives->disabledPasses;
+    resolved.requiredPasses = directives->requiredPasses;
+    resolved.passPlugins = directives->passPlugins;
+  }
+
+  for (const std::string &path : resolved.passPlugins) {
     Expected<PassPlugin> plugin = PassPlugin::load(path);
     if (!plugin)
       return fail(plugin.takeError());
@@ -1045,8 +1202,9 @@ static int runNNIROptOnStack(const NNIROptConfig &config, raw_ostream &errs) {
     return writeLists(config, errs);
 
   // The pipeline and the context are checked before the input is read.
-  NNIROptConfig resolved = config;
-  Expected<Ref<Pass>> parsedPipeline = resolvePipeline(resolved, sourceMgr);
+  PassSpellings spellings;
+  Expected<Ref<Pass>> parsedPipeline =
+      resolvePipeline(resolved, sourceMgr, spellings);
   if (!parsedPipeline)
     return fail(parsedPipeline.takeError());
   Ref<Pass> pipeline = std::move(*parsedPipeline);
@@ -1058,8 +1216,8 @@ static int runNNIROptOnStack(const NNIROptConfig &config, raw_ostream &errs) {
   if (pipeline)
     collectPassNames(*pipeline, pipelineNames);
   std::pair<ArrayRef<std::string>, StringRef> namingFlags[] = {
-      {config.disabledPasses, "disable-pass"},
-      {config.requiredPasses, "required-pass"},
+      {resolved.disabledPasses, "disable-pass"},
+      {resolved.requiredPasses, "required-pass"},
       {config.printIRBefore, "print-ir-before"},
       {config.printIRAfter, "print-ir-after"}};
   for (auto [names, flag] : namingFlags)
@@ -1083,7 +1241,9 @@ static int runNNIROptOnStack(const NNIROptConfig &config, raw_ostream &errs) {
   if (!remarks)
     return fail(remarks.takeError());
 
-  Expected<unsigned> bufferId = addInputFile(sourceMgr, config.inputFilename);
+  Expected<unsigned> bufferId =
+      inputId ? Expected<unsigned>(*inputId)
+              : addInputFile(sourceMgr, config.inputFilename);
   if (!bufferId)
     return fail(bufferId.takeError());
   std::vector<unsigned> parts = config.splitInputFile
@@ -1117,9 +1277,15 @@ static int runNNIROptOnStack(const NNIROptConfig &config, raw_ostream &errs) {
   std::string joined;
   raw_string_ostream joinedStream(joined);
   int status = 0;
+  PipelineRun run{pipeline.get(), spellings, resolved};
+  bool explainFailures =
+      !config.crashReproducer.empty() || config.printIRAfterFailure;
   for (size_t i = 0, e = parts.size(); i != e; ++i) {
     // Each part runs under a context of its own (statistics, timing).
-    Expected<Ref<PassContext>> context = createPassContext(resolved, errs);
+    std::shared_ptr<FailureTracker> tracker =
+        explainFailures ? std::make_shared<FailureTracker>() : nullptr;
+    Expected<Ref<PassContext>> context =
+        createPassContext(resolved, errs, tracker);
     if (!context)
       return fail(context.takeError());
     (*context)->setResourceFactory<ExecutionEngine>(getEngine);
@@ -1130,15 +1296,22 @@ static int runNNIROptOnStack(const NNIROptConfig &config, raw_ostream &errs) {
         [&sink](SMLoc loc, const Twine &message) { sink.warn(loc, message); });
     if (i)
       joinedStream << "// -----\n";
+    bool crashed = false;
     int partStatus = processModule(
-        config, sourceMgr, parts[i], pipeline.get(), *context, sink, errs,
-        [&](function_ref<void(raw_ostream &)> print) {
+        resolved, sourceMgr, parts[i], run, *context, tracker.get(), sink,
+        errs, crashed, [&](function_ref<void(raw_ostream &)> print) {
           if (!config.splitInputFile)
             return writeOutput(config, errs, print);
           print(joinedStream);
           return 0;
         });
     status = std::max(status, partStatus);
+    // After a crash the process state is not to be trusted further.
+    if (crashed) {
+      if (remarksFile)
+        remarksFile->keep();
+      return 1;
+    }
   }
   // The remarks explain a failed run too: keep them either way.
   if (remarksFile)

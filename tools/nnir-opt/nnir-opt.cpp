@@ -16,6 +16,7 @@
 #include "nnir/Transforms/Passes.h"
 
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/PrettyStackTrace.h"
 
 #ifdef NNIR_INCLUDE_TESTS
 namespace nnir::test {
@@ -25,6 +26,11 @@ void registerTestPasses();
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  // A crash names the pass and function that crashed in the stack dump
+  // below this line (Pass.cpp's PrettyStackTrace entries).
+  llvm::setBugReportMsg("PLEASE report this nnir-opt crash with the stack "
+                        "dump below and the input; --crash-reproducer=FILE "
+                        "writes a reproducer of the failing pass.\n");
   nnir::registerAllOps();
   nnir::registerPassInfraConfigs();
   nnir::registerTransformPasses();

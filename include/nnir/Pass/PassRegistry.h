@@ -24,6 +24,7 @@
 #include "nnir/Pass/Pass.h"
 #include "nnir/Support/IntegerRange.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/SourceMgr.h"
@@ -126,12 +127,20 @@ private:
   std::string defaultOrigin = "nnir";
 };
 
+/// How each pass that pipeline text names was written (`FoldConstant{
+/// fold_qnn=true}`), by the address of the pass's PassInfo, which is what
+/// instruments see: a crash reproducer replays one pass as written.
+using PassSpellings = llvm::DenseMap<const PassInfo *, std::string>;
+
 /// Parses pipeline text into one pass (a Sequential when it lists several).
 /// The text is added to \p sourceMgr as a buffer named \p bufferName, so
 /// errors are located DiagnosticErrors with a caret under the offending name.
+/// \p spellings, if given, receives how each pass other than a Sequential
+/// was written.
 llvm::Expected<Ref<Pass>>
 parsePassPipeline(llvm::StringRef text, llvm::SourceMgr &sourceMgr,
-                  llvm::StringRef bufferName = "<pass pipeline>");
+                  llvm::StringRef bufferName = "<pass pipeline>",
+                  PassSpellings *spellings = nullptr);
 
 } // namespace nnir
 

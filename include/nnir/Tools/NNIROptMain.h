@@ -121,6 +121,17 @@ struct NNIROptConfig {
   /// `--pass-bisect-limit=N`: run only the first N passes that may be
   /// skipped (PassGate.h); unset: no bisection.
   std::optional<int64_t> passBisectLimit;
+  /// `--crash-reproducer=FILE`: when a pass fails or crashes, write a file
+  /// that `--run-reproducer` replays (Reproducer.h); with
+  /// `--crash-reproducer-local`, for the failing pass alone.
+  std::string crashReproducer;
+  bool crashReproducerLocal = false;
+  /// `--run-reproducer`: the input is a reproducer; its directives give the
+  /// pipeline and the options.
+  bool runReproducer = false;
+  /// `--print-ir-after-failure`: print the module the failing pass was
+  /// given.
+  bool printIRAfterFailure = false;
   enum class PrintChanged { None, Module, Diff };
   /// `--print-changed` (the module) or `--print-changed=diff`.
   PrintChanged printChanged = PrintChanged::None;

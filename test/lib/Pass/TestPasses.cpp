@@ -25,6 +25,8 @@
 
 #include "llvm/Support/ErrorHandling.h"
 
+#include <csignal>
+
 using namespace llvm;
 using namespace nnir;
 
@@ -136,6 +138,22 @@ static Ref<Pass> createFail() {
                              getFunctionName(module, func.get()));
       },
       PassInfo("test-fail", /*optLevel=*/0));
+}
+
+/// Raises SIGSEGV in the first function: for the crash reproducer and the
+/// stack trace that names the pass and the function.
+static Ref<Pass> createCrash() {
+  return createFunctionPass(
+      [](Ref<Function> func, const IRModule &,
+         PassContext &) -> Expected<Ref<Function>> {
+        std::raise(SIGSEGV);
+        // LLVM's signal handler returns from a raised (not faulting)
+        // signal after restoring the default action: raising it again ends
+        // the process as a fault would.
+        std::raise(SIGSEGV);
+        return func;
+      },
+      PassInfo("test-crash", /*optLevel=*/0));
 }
 
 static Ref<Pass> createCountCalls() {
@@ -351,6 +369,10 @@ void nnir::test::registerTestPasses() {
   add(registry,
       make("test-fail", "Fail with an error located at the first function",
            createFail));
+  add(registry, make("test-crash",
+                     "Raise SIGSEGV in the first function (crash handling "
+                     "tests)",
+                     createCrash));
   add(registry, make("test-count-calls",
                      "Count the calls of every function (statistic "
                      "num-calls); changes nothing",
