@@ -13,12 +13,16 @@
 #include "nnir/Codegen/Lowering.h"
 #include "nnir/ExecutionEngine/DiskCache.h"
 #include "nnir/ExecutionEngine/KernelCache.h"
+#include "nnir/IR/Expr.h"
+#include "nnir/IR/Op.h"
+#include "nnir/IR/Traversal.h"
 #include "nnir/IR/Type.h"
 #include "nnir/Support/Diagnostics.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 
@@ -125,6 +129,19 @@ size_t ExecutionEngine::getNumCachedKernels() const {
 // Kernels
 //===----------------------------------------------------------------------===//
 
+/// A primitive function's name in time traces, as TVM names fused
+/// functions: `fused_` and its operators in the order they are computed.
+static std::string getKernelName(const nnir::Function &fn) {
+  std::string name = "fused";
+  walk(const_cast<nnir::Function *>(&fn), [&](Expr *e) {
+    if (const auto *call = dyn_cast<Call>(e))
+      if (const Op *op = call->getCalledOp())
+        if (name.size() < 120)
+          name += "_" + op->getName().str();
+  });
+  return name;
+}
+
 Expected<KernelRef> ExecutionEngine::getKernel(const Function &fn) {
   SmallVector<int64_t, 2> dims;
   return getKernel(fn, dims);
@@ -161,6 +178,8 @@ Expected<std::unique_ptr<CompiledKernel>>
 ExecutionEngine::compileKernel(const Function &fn,
                                const GenericShape *generic) {
   Clock::time_point start = Clock::now();
+  // --time-trace: each compile (lowering, codegen, JIT or disk cache).
+  TimeTraceScope trace("CompileKernel", [&] { return getKernelName(fn); });
   Expected<TEFunction> te = lowerToTE(fn, generic);
   if (!te)
     return te.takeError();
@@ -372,7 +391,10 @@ Expected<std::vector<NDArray>> ExecutionEngine::run(const Function &fn,
   if (splatRun)
     std::fill(runDims.begin(), runDims.end(), 1);
   Clock::time_point start = Clock::now();
-  int32_t status = (*kernel)->fn(buffers.data(), runDims.data());
+  int32_t status = [&] {
+    TimeTraceScope trace("RunKernel", [&] { return getKernelName(fn); });
+    return (*kernel)->fn(buffers.data(), runDims.data());
+  }();
   stats.runNanos += nanosSince(start);
   ++stats.kernelRuns;
   if (status != kKernelOK)

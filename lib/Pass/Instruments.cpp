@@ -24,6 +24,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -110,8 +112,12 @@ using Clock = std::chrono::steady_clock;
 struct ProfileNode {
   std::string name;
   Clock::time_point start;
+  /// The process's user CPU time when the pass started.
+  std::chrono::nanoseconds userStart{0};
   /// Wall time in microseconds (set when the pass ends).
   double durationUs = 0;
+  /// User CPU time in microseconds (set when the pass ends).
+  double userUs = 0;
   std::vector<std::unique_ptr<ProfileNode>> children;
 };
 
@@ -160,8 +166,9 @@ Error PassTimingInstrument::exitPassContext() {
   if (!profile || !profile->running.empty())
     return Error::success();
   if (os) {
-    Expected<std::string> report =
-        display == Display::Tree ? renderTree() : render();
+    Expected<std::string> report = display == Display::Tree   ? renderTree()
+                                   : display == Display::JSON ? renderJSON()
+                                                              : render();
     if (!report)
       return report.takeError();
     emit(*os, *report);
@@ -188,6 +195,14 @@ void nnir::addTimingToCurrentPass(StringRef name, double durationUs) {
       timing->addTiming(name, durationUs);
 }
 
+/// The process's user CPU time so far.
+static std::chrono::nanoseconds getUserTime() {
+  sys::TimePoint<> elapsed;
+  std::chrono::nanoseconds user, system;
+  sys::Process::GetTimeUsage(elapsed, user, system);
+  return user;
+}
+
 Error PassTimingInstrument::runBeforePass(const IRModule &module,
                                           const PassInfo &info) {
   ThreadProfile &profile = impl->profiles.get();
@@ -197,6 +212,7 @@ Error PassTimingInstrument::runBeforePass(const IRModule &module,
   ProfileNode *node = parent->children.back().get();
   node->name = info.name;
   profile.running.push_back(node);
+  node->userStart = getUserTime();
   node->start = Clock::now();
   return Error::success();
 }
@@ -204,6 +220,7 @@ Error PassTimingInstrument::runBeforePass(const IRModule &module,
 Error PassTimingInstrument::runAfterPass(const IRModule &module,
                                          const PassInfo &info) {
   Clock::time_point now = Clock::now();
+  std::chrono::nanoseconds userNow = getUserTime();
   ThreadProfile &profile = impl->profiles.get();
   // The innermost running pass of that name. Passes above it failed (their
   // runAfterPass never came) and an enclosing pass carried on: they end now.
@@ -218,6 +235,9 @@ Error PassTimingInstrument::runAfterPass(const IRModule &module,
     ProfileNode *node = profile.running[i];
     node->durationUs =
         std::chrono::duration<double, std::micro>(now - node->start).count();
+    node->userUs = std::chrono::duration<double, std::micro>(
+                       userNow - node->userStart)
+                       .count();
   }
   profile.running.resize(keep);
   return Error::success();
@@ -327,6 +347,49 @@ Expected<std::string> PassTimingInstrument::renderTree() const {
   });
   printTime(totalUs);
   os.indent(19) << "  Total\n";
+  return text;
+}
+
+/// Writes \p node and, nested, its children as JSON objects.
+static void writeProfileJSON(json::OStream &out, const ProfileNode &node) {
+  out.object([&] {
+    out.attribute("name", node.name);
+    out.attribute("wall", node.durationUs / 1e6);
+    out.attribute("self", selfTime(node) / 1e6);
+    out.attribute("user", node.userUs / 1e6);
+    if (!node.children.empty())
+      out.attributeArray("passes", [&] {
+        // Recursion as deep as the pipeline nests (bounded by its parser).
+        for (const auto &child : node.children)
+          writeProfileJSON(out, *child);
+      });
+  });
+}
+
+Expected<std::string> PassTimingInstrument::renderJSON() const {
+  Expected<const ProfileNode *> root =
+      getProfileToRender(impl->profiles.find());
+  if (!root)
+    return root.takeError();
+  if (!*root)
+    return std::string();
+  double userUs = 0;
+  for (const auto &child : (*root)->children)
+    userUs += child->userUs;
+  std::string text;
+  raw_string_ostream os(text);
+  json::OStream out(os, /*IndentSize=*/2);
+  out.object([&] {
+    out.attributeObject("total", [&] {
+      out.attribute("wall", getTotalTime(**root) / 1e6);
+      out.attribute("user", userUs / 1e6);
+    });
+    out.attributeArray("passes", [&] {
+      for (const auto &child : (*root)->children)
+        writeProfileJSON(out, *child);
+    });
+  });
+  os << "\n";
   return text;
 }
 

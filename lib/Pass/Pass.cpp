@@ -12,6 +12,7 @@
 #include "nnir/Support/Diagnostics.h"
 
 #include "llvm/Support/PrettyStackTrace.h"
+#include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -65,6 +66,7 @@ Expected<Ref<IRModule>> Pass::run(Ref<IRModule> module,
 
   Expected<Ref<IRModule>> result = [&] {
     PassStackTraceEntry entry(info);
+    TimeTraceScope trace("Pass", info.name); // --time-trace
     return runImpl(module, ctx);
   }();
   if (!result)
@@ -146,6 +148,9 @@ Expected<Ref<IRModule>> FunctionPass::runImpl(Ref<IRModule> module,
       continue;
     Expected<Ref<Function>> func = [&] {
       PassStackTraceEntry trace(info, entry.var.get());
+      TimeTraceScope time("Function", [&] {
+        return (info.name + " @" + entry.var->getName()).str();
+      });
       return fn(entry.func, *module, ctx);
     }();
     if (!func)

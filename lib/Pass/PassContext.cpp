@@ -9,6 +9,7 @@
 #include "nnir/Pass/PassContext.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/WithColor.h"
@@ -70,6 +71,16 @@ void PassStatistics::print(raw_ostream &os) const {
       os << right_justify(std::to_string(c.value), valueWidth) << ' '
          << left_justify(p.pass, nameWidth) << " - " << text << '\n';
     }
+  os << '\n';
+}
+
+void PassStatistics::printJSON(raw_ostream &os) const {
+  json::OStream out(os, /*IndentSize=*/2);
+  out.object([&] {
+    for (const PassCounters &p : passes)
+      for (const Counter &c : p.counters)
+        out.attribute(p.pass + "." + c.name, c.value);
+  });
   os << '\n';
 }
 

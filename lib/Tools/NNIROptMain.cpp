@@ -48,6 +48,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 
@@ -73,6 +74,7 @@ cl::OptionCategory &nnir::getNNIROptCategory() {
 namespace {
 using TimingReport = NNIROptConfig::TimingReport;
 using PrintChanged = NNIROptConfig::PrintChanged;
+enum class StatsFormat { None, Text, JSON };
 
 /// Every nnir-opt option. They exist only once registerCLOptions() has run,
 /// so linking NNIRTools into another tool adds no options behind its back.
@@ -222,6 +224,8 @@ struct CLOptions {
       cl::init(TimingReport::None),
       cl::values(
           clEnumValN(TimingReport::Tree, "", "a tree like MLIR's -mlir-timing"),
+          clEnumValN(TimingReport::JSON, "json",
+                     "JSON: wall, self and user time per pass, nested"),
           clEnumValN(TimingReport::TVM, "tvm",
                      "TVM's PassTimingInstrument.render() format")),
       cl::cat(cat)};
@@ -299,9 +303,23 @@ struct CLOptions {
           clEnumValN(NNIROptConfig::EmitKind::LLVMOptimized, "llvm-opt",
                      "the same after LLVM's optimisation pipeline")),
       cl::cat(cat)};
-  cl::opt<bool> stats{"stats",
-                      cl::desc("Print the statistics of the passes at the end"),
-                      cl::init(false), cl::cat(cat)};
+  cl::opt<StatsFormat> stats{
+      "stats", cl::desc("Print the statistics of the passes at the end"),
+      cl::ValueOptional, cl::init(StatsFormat::None),
+      cl::values(clEnumValN(StatsFormat::Text, "", "LLVM's -stats layout"),
+                 clEnumValN(StatsFormat::JSON, "json",
+                            "one JSON object of \"<pass>.<counter>\": value")),
+      cl::cat(cat)};
+  cl::opt<std::string> timeTrace{
+      "time-trace",
+      cl::desc("Write a Chrome trace (chrome://tracing, Perfetto) of the "
+               "passes and the kernels compiled and run to this file"),
+      cl::value_desc("file"), cl::cat(cat)};
+  RangedOpt<unsigned> timeTraceGranularity{
+      "time-trace-granularity",
+      cl::desc("The shortest event --time-trace records, in microseconds "
+               "(default 0: every one)"),
+      cl::init(0), cl::cat(cat), valueRange(0u, 1000000000u)};
   // The execution engine (FoldConstant, --emit).
   KernelCacheDirOption kernelCacheDir{cat};
   JITListenersOption jitListeners{cat};
@@ -446,7 +464,10 @@ Expected<NNIROptConfig> NNIROptConfig::createFromCLOptions() {
                          flag);
   }
   config.verifyEach = options->verifyEach;
-  config.printStats = options->stats;
+  config.printStats = options->stats != StatsFormat::None;
+  config.statsJSON = options->stats == StatsFormat::JSON;
+  config.timeTraceFile = options->timeTrace;
+  config.timeTraceGranularity = options->timeTraceGranularity;
   config.emit = options->emit;
   config.engineOptions.cacheDir = getKernelCacheDir(options->kernelCacheDir);
   config.engineOptions.listeners = options->jitListeners.get();
@@ -692,6 +713,8 @@ createPassContext(const NNIROptConfig &config, raw_ostream &errs,
     instruments.push_back(PassTimingInstrument::create(
         errs, config.timePasses == TimingReport::TVM
                   ? PassTimingInstrument::Display::TVM
+              : config.timePasses == TimingReport::JSON
+                  ? PassTimingInstrument::Display::JSON
                   : PassTimingInstrument::Display::Tree));
   if (config.printPassNumbers)
     instruments.push_back(PassNumbersInstrument::create(errs));
@@ -1120,8 +1143,12 @@ static int processModule(
   if (pipeline) {
     Expected<Ref<IRModule>> result =
         runPipelineExplained(run, *module, context, tracker, errs, crashed);
-    if (config.printStats && !context->getStatistics().empty())
-      context->getStatistics().print(errs);
+    if (config.printStats && !context->getStatistics().empty()) {
+      if (config.statsJSON)
+        context->getStatistics().printJSON(errs);
+      else
+        context->getStatistics().print(errs);
+    }
     if (!result)
       return sink.fail(result.takeError());
     *module = std::move(*result);
@@ -1160,7 +1187,7 @@ static int processModule(
   return status;
 }
 
-static int runNNIROptOnStack(const NNIROptConfig &config, raw_ostream &errs) {
+static int runNNIROptParts(const NNIROptConfig &config, raw_ostream &errs) {
   // One SourceMgr holds the pipeline text and the input, so errors in
   // either are located.
   SourceMgr sourceMgr;
@@ -1321,6 +1348,24 @@ static int runNNIROptOnStack(const NNIROptConfig &config, raw_ostream &errs) {
   if (status == 0 && config.splitInputFile)
     return writeOutput(config, errs,
                        [&](raw_ostream &os) { os << joinedStream.str(); });
+  return status;
+}
+
+/// runNNIROptParts with --time-trace's profiler around it (on this thread:
+/// the profiler is per thread).
+static int runNNIROptOnStack(const NNIROptConfig &config, raw_ostream &errs) {
+  if (config.timeTraceFile.empty())
+    return runNNIROptParts(config, errs);
+  timeTraceProfilerInitialize(config.timeTraceGranularity, "nnir-opt");
+  int status = runNNIROptParts(config, errs);
+  if (Error err = timeTraceProfilerWrite(config.timeTraceFile, "-")) {
+    printErrors(makeError("cannot write the time trace '" +
+                          config.timeTraceFile +
+                          "': " + toString(std::move(err))),
+                SourceMgr(), kNNIROptToolName, errs);
+    status = 1;
+  }
+  timeTraceProfilerCleanup();
   return status;
 }
 

@@ -48,9 +48,9 @@ namespace nnir {
 /// leaving a context entered inside a running pass keeps the profile.
 class PassTimingInstrument final : public PassInstrument {
 public:
-  /// How a report is laid out: TVM's lines (render()) or MLIR's tree
-  /// (renderTree()).
-  enum class Display { TVM, Tree };
+  /// How a report is laid out: TVM's lines (render()), MLIR's tree
+  /// (renderTree()) or JSON (renderJSON()).
+  enum class Display { TVM, Tree, JSON };
 
   /// An instrument whose profile is read with render() / renderTree().
   static std::shared_ptr<PassTimingInstrument> create();
@@ -87,6 +87,16 @@ public:
   /// top-level passes); names are indented two spaces per nesting level.
   /// Same empty and error cases as render().
   llvm::Expected<std::string> renderTree() const;
+
+  /// The same tree as JSON (MLIR's --mlir-output-format=json in spirit):
+  ///
+  ///   {"total": {"wall": 0.0012, "user": 0.0011},
+  ///    "passes": [{"name": "sequential", "wall": 0.0011, "self": 0.0001,
+  ///                "user": 0.0010, "passes": [...]}, ...]}
+  ///
+  /// Times in seconds; "user" is the process's user CPU time while the pass
+  /// ran (all threads), "self" the wall time minus the children's.
+  llvm::Expected<std::string> renderJSON() const;
 
   /// Records work measured elsewhere (the execution engine's compile and
   /// run time) as a finished entry named \p name that took \p durationUs:

@@ -72,6 +72,9 @@ public:
   /// LLVM's `-stats` layout: a banner, then `<value> <pass> - <description>`
   /// per counter, values right-aligned.
   void print(llvm::raw_ostream &os) const;
+  /// LLVM's `-stats-json` layout: one JSON object of "<pass>.<counter>":
+  /// value, in the order the counters were first incremented.
+  void printJSON(llvm::raw_ostream &os) const;
 
   llvm::ArrayRef<PassCounters> getCounters() const { return passes; }
 

@@ -102,10 +102,15 @@ struct NNIROptConfig {
   // Instruments
   //===--------------------------------------------------------------------===//
 
-  enum class TimingReport { None, Tree, TVM };
-  /// `--time-passes` (Tree, MLIR's layout) or `--time-passes=tvm` (TVM's
-  /// render()), printed to the error stream at the end.
+  enum class TimingReport { None, Tree, TVM, JSON };
+  /// `--time-passes` (Tree, MLIR's layout), `--time-passes=tvm` (TVM's
+  /// render()) or `--time-passes=json`, printed to the error stream at the
+  /// end.
   TimingReport timePasses = TimingReport::None;
+  /// `--time-trace=FILE`: a Chrome trace (LLVM's time profiler) of the
+  /// passes, the functions they transform and the kernels compiled and run.
+  std::string timeTraceFile;
+  unsigned timeTraceGranularity = 0;
   /// `--print-ir-before=`, `--print-ir-after=`, `--print-ir-before-all`,
   /// `--print-ir-after-all` (to the error stream).
   std::vector<std::string> printIRBefore;
@@ -137,8 +142,10 @@ struct NNIROptConfig {
   PrintChanged printChanged = PrintChanged::None;
   /// `--verify-each`: verify and type-check after every pass.
   bool verifyEach = false;
-  /// `--stats`: print the statistics the passes recorded at the end.
+  /// `--stats`: print the statistics the passes recorded at the end
+  /// (`--stats=json`: as JSON).
   bool printStats = false;
+  bool statsJSON = false;
 
   /// `--emit=`: what to print after the passes: the module (`nnir`, the
   /// default), or the LLVM IR of the kernel of every primitive function, as
