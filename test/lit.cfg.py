@@ -37,6 +37,7 @@ llvm_config.with_environment("FILECHECK_OPTS", "--enable-var-scope")
 # Our tools come from the build's bin directory, never from PATH.
 llvm_config.add_tool_substitutions(
     [ToolSubst("nnir-opt", unresolved="fatal"),
+     ToolSubst("nnir-reduce", unresolved="fatal"),
      ToolSubst("nnir-run", unresolved="fatal")], [config.nnir_tools_dir])
 
 # The fuzz targets (test/Fuzz): replay drivers, or libFuzzer binaries in a

@@ -1,0 +1,3 @@
+#!/bin/sh
+# Dies of a signal: never interesting.
+kill -SEGV $$
