@@ -279,6 +279,16 @@ static Expected<ConvLayouts> getConvLayouts(const ConvView &a,
   return ConvLayouts{*data, *kernel, *out};
 }
 
+/// The data argument of a convolution, of the rank \p layouts give its
+/// layout (the error of \p layouts, if it is one, comes first).
+static Expected<const TensorType *>
+getConvData(Expected<ConvLayouts> &layouts, ArrayRef<const Type *> args,
+            const TypeRelationContext &ctx) {
+  if (!layouts)
+    return layouts.takeError();
+  return getTensorArgOfRank(args, 0, "data", layouts->data.getRank(), ctx);
+}
+
 /// \p canonical laid out in \p layout (the attribute \p attrName), or an
 /// error naming \p what does not fit it.
 static Expected<Shape> layOut(const Layout &layout, ArrayRef<int64_t> canonical,
@@ -349,10 +359,7 @@ static Expected<Ref<Type>> convolution(const ConvView &a,
                                        const TypeRelationContext &ctx) {
   unsigned rank = a.rank + 2;
   Expected<ConvLayouts> layouts = getConvLayouts(a, ctx);
-  if (!layouts)
-    return layouts.takeError();
-  Expected<const TensorType *> data =
-      getTensorArgOfRank(args, 0, "data", layouts->data.getRank(), ctx);
+  Expected<const TensorType *> data = getConvData(layouts, args, ctx);
   if (!data)
     return data.takeError();
   Expected<const TensorType *> weight =
@@ -483,10 +490,7 @@ static Error inferConvArgTypes(ArrayRef<const Type *> args,
   if (!a.channels || !a.kernelSize || a.groups != 1)
     return Error::success();
   Expected<ConvLayouts> layouts = getConvLayouts(a, ctx);
-  if (!layouts)
-    return layouts.takeError();
-  Expected<const TensorType *> data =
-      getTensorArgOfRank(args, 0, "data", layouts->data.getRank(), ctx);
+  Expected<const TensorType *> data = getConvData(layouts, args, ctx);
   if (!data)
     return data.takeError();
   Shape d = layouts->data.toCanonicalShape((*data)->getShape(),

@@ -257,15 +257,20 @@ static double selfTime(const ProfileNode &node) {
   return std::max(self, 0.0);
 }
 
-/// The calling thread's finished profile for rendering: null when nothing
-/// was profiled, an error while a pass runs.
-static Expected<const ProfileNode *>
-getProfileToRender(const ThreadProfile *profile) {
+/// Renders the calling thread's finished \p profile with \p render (given
+/// the root, whose children are the top-level passes): "" when nothing was
+/// profiled, an error while a pass runs.
+static Expected<std::string>
+renderProfile(const ThreadProfile *profile,
+              function_ref<void(raw_ostream &, const ProfileNode &)> render) {
   if (profile && !profile->running.empty())
     return makeError("cannot print pass profile while still in a pass");
   if (!profile || profile->root.children.empty())
-    return nullptr;
-  return &profile->root;
+    return std::string();
+  std::string text;
+  raw_string_ostream os(text);
+  render(os, profile->root);
+  return text;
 }
 
 /// Calls \p fn on every node under \p root in pre-order (children in run
@@ -295,59 +300,47 @@ static double getTotalTime(const ProfileNode &root) {
 }
 
 Expected<std::string> PassTimingInstrument::render() const {
-  Expected<const ProfileNode *> root =
-      getProfileToRender(impl->profiles.find());
-  if (!root)
-    return root.takeError();
-  if (!*root)
-    return std::string();
-  double totalUs = getTotalTime(**root);
-  std::string text;
-  raw_string_ostream os(text);
-  walkProfile(**root, totalUs, [&](const RenderItem &item) {
-    for (unsigned i = 0; i < item.depth; ++i)
-      os << '\t';
-    const ProfileNode &node = *item.node;
-    os << node.name << ": " << format("%.0f", node.durationUs) << "us ["
-       << format("%.0f", selfTime(node)) << "us] ("
-       << format("%.2f", percent(node.durationUs, totalUs)) << "%; "
-       << format("%.2f", percent(node.durationUs, item.parentUs)) << "%)\n";
+  return renderProfile(impl->profiles.find(), [&](raw_ostream &os,
+                                                   const ProfileNode &root) {
+    double totalUs = getTotalTime(root);
+    walkProfile(root, totalUs, [&](const RenderItem &item) {
+      for (unsigned i = 0; i < item.depth; ++i)
+        os << '\t';
+      const ProfileNode &node = *item.node;
+      os << node.name << ": " << format("%.0f", node.durationUs) << "us ["
+         << format("%.0f", selfTime(node)) << "us] ("
+         << format("%.2f", percent(node.durationUs, totalUs)) << "%; "
+         << format("%.2f", percent(node.durationUs, item.parentUs)) << "%)\n";
+    });
   });
-  return text;
 }
 
 Expected<std::string> PassTimingInstrument::renderTree() const {
-  Expected<const ProfileNode *> root =
-      getProfileToRender(impl->profiles.find());
-  if (!root)
-    return root.takeError();
-  if (!*root)
-    return std::string();
-  double totalUs = getTotalTime(**root);
-  double totalSeconds = totalUs / 1e6;
-  // MLIR's layout (mlir/lib/Support/Timing.cpp): a banner centred in 80
-  // columns, the total, then one `  %8.4f (%5.1f%%)` column per time.
-  StringRef description = "... Execution time report ...";
-  std::string text;
-  raw_string_ostream os(text);
-  std::string rule = "===" + std::string(73, '-') + "===\n";
-  os << rule;
-  os.indent((80 - description.size()) / 2) << description << '\n';
-  os << rule;
-  os << format("  Total Execution Time: %.4f seconds\n\n", totalSeconds);
-  os << "  ----Wall Time----  ----Self Time----  ----Name----\n";
-  auto printTime = [&](double us) {
-    os << format("  %8.4f (%5.1f%%)", us / 1e6, percent(us, totalUs));
-  };
-  walkProfile(**root, totalUs, [&](const RenderItem &item) {
-    printTime(item.node->durationUs);
-    printTime(selfTime(*item.node));
-    os << "  ";
-    os.indent(2 * item.depth) << item.node->name << '\n';
+  return renderProfile(impl->profiles.find(), [&](raw_ostream &os,
+                                                   const ProfileNode &root) {
+    double totalUs = getTotalTime(root);
+    double totalSeconds = totalUs / 1e6;
+    // MLIR's layout (mlir/lib/Support/Timing.cpp): a banner centred in 80
+    // columns, the total, then one `  %8.4f (%5.1f%%)` column per time.
+    StringRef description = "... Execution time report ...";
+    std::string rule = "===" + std::string(73, '-') + "===\n";
+    os << rule;
+    os.indent((80 - description.size()) / 2) << description << '\n';
+    os << rule;
+    os << format("  Total Execution Time: %.4f seconds\n\n", totalSeconds);
+    os << "  ----Wall Time----  ----Self Time----  ----Name----\n";
+    auto printTime = [&](double us) {
+      os << format("  %8.4f (%5.1f%%)", us / 1e6, percent(us, totalUs));
+    };
+    walkProfile(root, totalUs, [&](const RenderItem &item) {
+      printTime(item.node->durationUs);
+      printTime(selfTime(*item.node));
+      os << "  ";
+      os.indent(2 * item.depth) << item.node->name << '\n';
+    });
+    printTime(totalUs);
+    os.indent(19) << "  Total\n";
   });
-  printTime(totalUs);
-  os.indent(19) << "  Total\n";
-  return text;
 }
 
 /// Writes \p node and, nested, its children as JSON objects.
@@ -367,30 +360,24 @@ static void writeProfileJSON(json::OStream &out, const ProfileNode &node) {
 }
 
 Expected<std::string> PassTimingInstrument::renderJSON() const {
-  Expected<const ProfileNode *> root =
-      getProfileToRender(impl->profiles.find());
-  if (!root)
-    return root.takeError();
-  if (!*root)
-    return std::string();
-  double userUs = 0;
-  for (const auto &child : (*root)->children)
-    userUs += child->userUs;
-  std::string text;
-  raw_string_ostream os(text);
-  json::OStream out(os, /*IndentSize=*/2);
-  out.object([&] {
-    out.attributeObject("total", [&] {
-      out.attribute("wall", getTotalTime(**root) / 1e6);
-      out.attribute("user", userUs / 1e6);
+  return renderProfile(impl->profiles.find(), [&](raw_ostream &os,
+                                                   const ProfileNode &root) {
+    double userUs = 0;
+    for (const auto &child : root.children)
+      userUs += child->userUs;
+    json::OStream out(os, /*IndentSize=*/2);
+    out.object([&] {
+      out.attributeObject("total", [&] {
+        out.attribute("wall", getTotalTime(root) / 1e6);
+        out.attribute("user", userUs / 1e6);
+      });
+      out.attributeArray("passes", [&] {
+        for (const auto &child : root.children)
+          writeProfileJSON(out, *child);
+      });
     });
-    out.attributeArray("passes", [&] {
-      for (const auto &child : (*root)->children)
-        writeProfileJSON(out, *child);
-    });
+    os << "\n";
   });
-  os << "\n";
-  return text;
 }
 
 //===----------------------------------------------------------------------===//

@@ -11,9 +11,10 @@
 #include "nnir/Tools/ModuleLoader.h"
 
 #include "EngineFlags.h"
+#include "InputShapeOption.h"
 #include "LLVMOptions.h"
-#include "Reproducer.h"
 #include "RangedOption.h"
+#include "Reproducer.h"
 
 #include "nnir/ExecutionEngine/ExecutionEngine.h"
 #include "nnir/IR/Module.h"
@@ -84,11 +85,7 @@ struct CLOptions {
 
   cl::opt<std::string> inputFilename{cl::Positional, cl::desc("<input file>"),
                                      cl::init("-"), cl::cat(cat)};
-  cl::list<std::string> inputShapes{
-      "input-shape",
-      cl::desc("Fix the shape of an ONNX graph input: NAME=D0xD1x... "
-               "(repeatable)"),
-      cl::value_desc("NAME=SHAPE"), cl::cat(cat)};
+  InputShapeOption inputShapes{cat};
   cl::opt<std::string> outputFilename{
       "o", cl::desc("Output filename (default: stdout)"),
       cl::value_desc("filename"), cl::init("-"), cl::cat(cat)};

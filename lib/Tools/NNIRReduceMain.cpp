@@ -8,6 +8,7 @@
 
 #include "nnir/Tools/NNIRReduceMain.h"
 
+#include "InputShapeOption.h"
 #include "LLVMOptions.h"
 #include "RangedOption.h"
 
@@ -136,11 +137,7 @@ int nnir::nnirReduceMain(int argc, char **argv) {
       "verbose", cl::desc("Print every reduction the test accepts"),
       cl::cat(category));
   cl::alias verboseShort("v", cl::aliasopt(verbose), cl::desc("Alias for --verbose"));
-  cl::list<std::string> inputShapes(
-      "input-shape",
-      cl::desc("Fix the shape of an ONNX graph input: NAME=D0xD1x... "
-               "(repeatable)"),
-      cl::value_desc("NAME=SHAPE"), cl::cat(category));
+  InputShapeOption inputShapes(category);
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,

@@ -11,6 +11,7 @@
 #include "nnir/Tools/NNIRRunMain.h"
 
 #include "EngineFlags.h"
+#include "InputShapeOption.h"
 #include "LLVMOptions.h"
 #include "RangedOption.h"
 
@@ -498,11 +499,7 @@ int nnir::nnirRunMain(int argc, char **argv) {
       cl::desc("Bind parameter NAME to a .npy file or a TensorProto (.pb): "
                "NAME=PATH (NAME may contain '='; a leading '%' is optional)"),
       cl::value_desc("NAME=PATH"), cl::cat(category));
-  cl::list<std::string> inputShapes(
-      "input-shape",
-      cl::desc("Fix the shape of an ONNX graph input: NAME=D0xD1x... "
-               "(repeatable)"),
-      cl::value_desc("NAME=SHAPE"), cl::cat(category));
+  InputShapeOption inputShapes(category);
   RangedOpt<unsigned long long> randomInputs(
       "random-inputs", cl::ValueOptional,
       cl::desc("Seeded random values for parameters without --input "
