@@ -89,24 +89,10 @@ static RelationResult topkRelation(const TopKAttrs *params,
   return Ref<Type>(TupleType::get({*values, *indices}));
 }
 
-/// argsort(data): the data's shape with the dtype attribute, an integer or
-/// floating-point type (TVM's CPU sort writes float indices too).
-static RelationResult argsortRelation(const ArgsortAttrs *params,
-                                      const TensorType *data,
-                                      ArrayRef<const Type *>,
-                                      const TypeRelationContext &ctx) {
-  Expected<unsigned> axis = getSortAxis(params->axis, data, ctx);
-  if (!axis)
-    return axis.takeError();
-  DataType dtype = params->dtype;
-  if (dtype.isVoid() || dtype.isBool() ||
-      !(dtype.isInteger() || dtype.isFloatingPoint()))
-    return ctx.error("dtype must be an integer or floating-point type, got " +
-                     (dtype.isVoid() ? std::string("none") : dtype.str()));
-  return makeTensorType(data->getShape(), dtype, ctx);
-}
-
+/// argsort(data) (Indices): the data's shape with the dtype attribute, an
+/// integer or floating-point type (TVM's CPU sort writes float indices too);
 /// sort(data): the data's type.
+template <bool Indices>
 static RelationResult sortRelation(const ArgsortAttrs *params,
                                    const TensorType *data,
                                    ArrayRef<const Type *>,
@@ -114,7 +100,12 @@ static RelationResult sortRelation(const ArgsortAttrs *params,
   Expected<unsigned> axis = getSortAxis(params->axis, data, ctx);
   if (!axis)
     return axis.takeError();
-  return makeTensorType(data->getShape(), data->getDType(), ctx);
+  DataType dtype = Indices ? params->dtype : data->getDType();
+  if (Indices && (dtype.isVoid() || dtype.isBool() ||
+                  !(dtype.isInteger() || dtype.isFloatingPoint())))
+    return ctx.error("dtype must be an integer or floating-point type, got " +
+                     (dtype.isVoid() ? std::string("none") : dtype.str()));
+  return makeTensorType(data->getShape(), dtype, ctx);
 }
 
 Expected<EinsumSpec> nnir::parseEinsum(StringRef equation,
@@ -291,7 +282,7 @@ void nnir::registerAlgorithmOps() {
       .setAttr<OpPatternKind>(kOpPatternAttr, P::Opaque)
       .setAttr<TypeRelationFn>(
           kTypeRelationAttr,
-          makeRelation<ArgsortAttrs>(argsortRelation, "data"));
+          makeRelation<ArgsortAttrs>(sortRelation<true>, "data"));
   registry.add("sort")
       .describe("the data sorted along an axis")
       .setNumInputs(1)
@@ -299,7 +290,8 @@ void nnir::registerAlgorithmOps() {
       .setAttrsType<ArgsortAttrs>()
       .setAttr<OpPatternKind>(kOpPatternAttr, P::Opaque)
       .setAttr<TypeRelationFn>(
-          kTypeRelationAttr, makeRelation<ArgsortAttrs>(sortRelation, "data"));
+          kTypeRelationAttr,
+          makeRelation<ArgsortAttrs>(sortRelation<false>, "data"));
   registry.add("einsum")
       .describe("Einstein summation over a tuple of tensors")
       .setNumInputs(1)
