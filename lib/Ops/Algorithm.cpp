@@ -1,9 +1,9 @@
-//===- Algorithm.cpp - Scans, top-k and einsum ----------------------------===//
+//===- Algorithm.cpp - Scans, sorts and einsum ----------------------------===//
 //
 /// \file
 /// Registration and type relations of the operators whose loops need more
 /// than one output element per input read: cumsum (TVM's scan operator),
-/// topk (TVM's algorithm/topk) and einsum (TVM's tensor/math einsum), with
+/// topk, argsort and sort (TVM's algorithm/topk and sort) and einsum (TVM's tensor/math einsum), with
 /// TVM Relay's attributes and result types. Their computes are in
 /// AlgorithmCompute.cpp.
 //
@@ -42,15 +42,22 @@ static RelationResult cumsumRelation(const ScanopAttrs *params,
   return makeTensorType(data->getShape(), dtype, ctx);
 }
 
+/// The axis a sort of \p data runs along: \p axis normalized, for data of
+/// rank 1 or more.
+static Expected<unsigned> getSortAxis(int64_t axis, const TensorType *data,
+                                      const TypeRelationContext &ctx) {
+  if (data->getRank() == 0)
+    return ctx.error("expected a tensor of rank 1 or more, got " + data->str());
+  return normalizeAxis(axis, data->getRank(), ctx);
+}
+
 /// topk(data): the data's shape with k elements on the axis (k None or < 1
 /// keeps them all); "both" gives (values, indices).
 static RelationResult topkRelation(const TopKAttrs *params,
                                    const TensorType *data,
                                    ArrayRef<const Type *>,
                                    const TypeRelationContext &ctx) {
-  if (data->getRank() == 0)
-    return ctx.error("expected a tensor of rank 1 or more, got " + data->str());
-  Expected<unsigned> axis = normalizeAxis(params->axis, data->getRank(), ctx);
+  Expected<unsigned> axis = getSortAxis(params->axis, data, ctx);
   if (!axis)
     return axis.takeError();
   StringRef retType = params->retType;
@@ -80,6 +87,25 @@ static RelationResult topkRelation(const TopKAttrs *params,
   if (retType == "indices")
     return indices;
   return Ref<Type>(TupleType::get({*values, *indices}));
+}
+
+/// argsort(data) (Indices): the data's shape with the dtype attribute, an
+/// integer or floating-point type (TVM's CPU sort writes float indices too);
+/// sort(data): the data's type.
+template <bool Indices>
+static RelationResult sortRelation(const ArgsortAttrs *params,
+                                   const TensorType *data,
+                                   ArrayRef<const Type *>,
+                                   const TypeRelationContext &ctx) {
+  Expected<unsigned> axis = getSortAxis(params->axis, data, ctx);
+  if (!axis)
+    return axis.takeError();
+  DataType dtype = Indices ? params->dtype : data->getDType();
+  if (Indices && (dtype.isVoid() || dtype.isBool() ||
+                  !(dtype.isInteger() || dtype.isFloatingPoint())))
+    return ctx.error("dtype must be an integer or floating-point type, got " +
+                     (dtype.isVoid() ? std::string("none") : dtype.str()));
+  return makeTensorType(data->getShape(), dtype, ctx);
 }
 
 Expected<EinsumSpec> nnir::parseEinsum(StringRef equation,
@@ -248,6 +274,24 @@ void nnir::registerAlgorithmOps() {
       .setAttr<OpPatternKind>(kOpPatternAttr, P::Opaque)
       .setAttr<TypeRelationFn>(kTypeRelationAttr,
                                makeRelation<TopKAttrs>(topkRelation, "data"));
+  registry.add("argsort")
+      .describe("the indices that sort the data along an axis (stable)")
+      .setNumInputs(1)
+      .addArgument("data", "Tensor")
+      .setAttrsType<ArgsortAttrs>()
+      .setAttr<OpPatternKind>(kOpPatternAttr, P::Opaque)
+      .setAttr<TypeRelationFn>(
+          kTypeRelationAttr,
+          makeRelation<ArgsortAttrs>(sortRelation<true>, "data"));
+  registry.add("sort")
+      .describe("the data sorted along an axis")
+      .setNumInputs(1)
+      .addArgument("data", "Tensor")
+      .setAttrsType<ArgsortAttrs>()
+      .setAttr<OpPatternKind>(kOpPatternAttr, P::Opaque)
+      .setAttr<TypeRelationFn>(
+          kTypeRelationAttr,
+          makeRelation<ArgsortAttrs>(sortRelation<false>, "data"));
   registry.add("einsum")
       .describe("Einstein summation over a tuple of tensors")
       .setNumInputs(1)

@@ -1,8 +1,9 @@
-//===- AlgorithmCompute.cpp - Computes of cumsum, topk and einsum ---------===//
+//===- AlgorithmCompute.cpp - Computes of scans, sorts and einsum ---------===//
 //
 /// \file
-/// cumsum and topk are extern (structured) stages: a sequential scan along
-/// the axis, and a rank-and-place selection; einsum is one compute stage
+/// cumsum, topk, argsort and sort are extern (structured) stages: a
+/// sequential scan along the axis, and a rank-and-place selection shared by
+/// the three sorts; einsum is one compute stage
 /// (a sum of products over the contracted subscripts).
 //
 //===----------------------------------------------------------------------===//
@@ -70,20 +71,23 @@ cumsumCompute(const ComputeArgs &args) {
       });
 }
 
-/// topk: element j of a row goes to position rank(j), the number of
-/// elements before it in the order (larger first, or smaller first when
-/// ascending; equal values keep their index order, as a stable sort), when
-/// that rank is below k. NaN compares as larger than every number.
-static Expected<std::vector<te::Tensor>> topkCompute(const ComputeArgs &args) {
-  const auto *attrs = cast<TopKAttrs>(args.attrs);
-  const te::Tensor &data = args.arg(0);
+/// The order topk, argsort and sort share: element j of a row of \p data
+/// goes to position rank(j), the number of elements before it in the order
+/// (larger first, or smaller first when \p isAscend; equal values keep their
+/// index order, as a stable sort), when that rank is below \p k (k < 1 keeps
+/// them all). NaN compares as larger than every number (ascending: last;
+/// descending: first), NaNs in index order. The outputs are the values when
+/// \p values and the indices (as \p indexType) when \p indexType is not
+/// void, in that order: one extern stage, O(n^2) per row.
+static Expected<std::vector<te::Tensor>>
+sortAlongAxis(StringRef name, const te::Tensor &data, int64_t axisAttr,
+              int64_t k, bool isAscend, bool values, DataType indexType) {
   unsigned rank = data.getRank();
-  unsigned axis = attrs->axis < 0 ? attrs->axis + rank : attrs->axis;
+  unsigned axis = axisAttr < 0 ? axisAttr + rank : axisAttr;
   std::vector<te::Expr> shape(data.getShape());
   std::optional<int64_t> n = shape[axis].getConstInt();
   if (!n)
     return computeError("needs a static extent on the axis");
-  int64_t k = attrs->k.value_or(0);
   if (k < 1 || k > *n)
     k = *n;
   std::vector<te::Expr> outShape(shape);
@@ -92,22 +96,27 @@ static Expected<std::vector<te::Tensor>> topkCompute(const ComputeArgs &args) {
   bool floating = dtype.isFloatingPoint();
   // a before b in the order (a's index ia, b's index ib).
   auto before = [&](te::Expr a, te::Expr ia, te::Expr b, te::Expr ib) {
-    te::Expr better = attrs->isAscend ? a < b : a > b;
+    te::Expr better = isAscend ? a < b : a > b;
     te::Expr equal = a == b;
     if (floating) {
       te::Expr aNaN = call(Intrinsic::IsNan, {a});
       te::Expr bNaN = call(Intrinsic::IsNan, {b});
       // NaN is the largest value: first when descending, last ascending.
-      te::Expr nanFirst = attrs->isAscend ? logicalAnd(bNaN, logicalNot(aNaN))
-                                          : logicalAnd(aNaN, logicalNot(bNaN));
+      te::Expr nanFirst = isAscend ? logicalAnd(bNaN, logicalNot(aNaN))
+                                   : logicalAnd(aNaN, logicalNot(bNaN));
       better = logicalOr(nanFirst,
                          logicalAnd(logicalNot(logicalOr(aNaN, bNaN)), better));
       equal = logicalOr(logicalAnd(aNaN, bNaN), equal);
     }
     return logicalOr(better, logicalAnd(equal, ia < ib));
   };
-  std::vector<te::Tensor> outs = externOp(
-      "topk", {data}, {{outShape, dtype}, {outShape, attrs->dtype}},
+  std::vector<std::pair<std::vector<te::Expr>, DataType>> outputs;
+  if (values)
+    outputs.push_back({outShape, dtype});
+  if (!indexType.isVoid())
+    outputs.push_back({outShape, indexType});
+  return externOp(
+      name, {data}, outputs,
       [&](ArrayRef<te::Tensor>, ArrayRef<te::Tensor> bufs) {
         std::vector<te::Expr> outer(shape);
         outer[axis] = 1;
@@ -126,19 +135,41 @@ static Expected<std::vector<te::Tensor>> topkCompute(const ComputeArgs &args) {
                         {m});
                 SmallVector<te::Expr, 4> dst(pos.begin(), pos.end());
                 dst[axis] = position;
-                return ifThenElse(position < k,
-                                  seq({store(bufs[0], dst, data(at)),
-                                       store(bufs[1], dst, j)}));
+                std::vector<Stmt> stores;
+                if (values)
+                  stores.push_back(store(bufs[0], dst, data(at)));
+                if (!indexType.isVoid())
+                  stores.push_back(
+                      store(bufs.back(), dst, te::cast(indexType, j)));
+                return ifThenElse(position < k, seq(stores));
               },
               "j");
         });
       });
+}
+
+/// topk: the first k of the order (values, indices or both).
+static Expected<std::vector<te::Tensor>> topkCompute(const ComputeArgs &args) {
+  const auto *attrs = cast<TopKAttrs>(args.attrs);
   StringRef retType = attrs->retType;
-  if (retType == "values")
-    return std::vector<te::Tensor>{outs[0]};
-  if (retType == "indices")
-    return std::vector<te::Tensor>{outs[1]};
-  return outs;
+  return sortAlongAxis("topk", args.arg(0), attrs->axis, attrs->k.value_or(0),
+                       attrs->isAscend, retType != "indices",
+                       retType == "values" ? DataType() : attrs->dtype);
+}
+
+/// argsort: every index of the order.
+static Expected<std::vector<te::Tensor>>
+argsortCompute(const ComputeArgs &args) {
+  const auto *attrs = cast<ArgsortAttrs>(args.attrs);
+  return sortAlongAxis("argsort", args.arg(0), attrs->axis, /*k=*/0,
+                       attrs->isAscend, /*values=*/false, attrs->dtype);
+}
+
+/// sort: every value of the order.
+static Expected<std::vector<te::Tensor>> sortCompute(const ComputeArgs &args) {
+  const auto *attrs = cast<ArgsortAttrs>(args.attrs);
+  return sortAlongAxis("sort", args.arg(0), attrs->axis, /*k=*/0,
+                       attrs->isAscend, /*values=*/true, DataType());
 }
 
 /// einsum: out[o] = sum over the contracted subscripts c of the product of
@@ -197,5 +228,7 @@ einsumCompute(const ComputeArgs &args) {
 void nnir::registerAlgorithmComputes() {
   setOpCompute("cumsum", cumsumCompute);
   setOpCompute("topk", topkCompute);
+  setOpCompute("argsort", argsortCompute);
+  setOpCompute("sort", sortCompute);
   setOpCompute("einsum", einsumCompute);
 }

@@ -397,6 +397,27 @@ Ref<Expr> ops::topk(Ref<Expr> x, int64_t k, int64_t axis, StringRef retType,
   return build("topk", {std::move(x)}, std::move(attrs), loc);
 }
 
+/// The record of argsort and sort.
+static Ref<ArgsortAttrs> makeArgsortAttrs(int64_t axis, bool isAscend,
+                                          DataType indexType) {
+  Ref<ArgsortAttrs> attrs = ArgsortAttrs::create();
+  attrs->axis = axis;
+  attrs->isAscend = isAscend;
+  attrs->dtype = indexType;
+  return attrs;
+}
+
+Ref<Expr> ops::argsort(Ref<Expr> x, int64_t axis, bool isAscend,
+                       DataType indexType, SMLoc loc) {
+  return build("argsort", {std::move(x)},
+               makeArgsortAttrs(axis, isAscend, indexType), loc);
+}
+
+Ref<Expr> ops::sort(Ref<Expr> x, int64_t axis, bool isAscend, SMLoc loc) {
+  return build("sort", {std::move(x)},
+               makeArgsortAttrs(axis, isAscend, DataType::int32()), loc);
+}
+
 Ref<Expr> ops::einsum(Ref<Expr> operands, StringRef equation, SMLoc loc) {
   Ref<EinsumAttrs> attrs = EinsumAttrs::create();
   attrs->equation = equation.str();

@@ -14,6 +14,7 @@
 #include "nnir/Pass/PassContext.h"
 #include "nnir/Pass/PassRegistry.h"
 #include "nnir/Support/Diagnostics.h"
+#include "nnir/Transforms/AlterOpLayout.h"
 #include "nnir/Transforms/BindParams.h"
 #include "nnir/Transforms/DeadCodeElimination.h"
 #include "nnir/Transforms/EliminateCommonSubexpr.h"

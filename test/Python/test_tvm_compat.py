@@ -148,6 +148,33 @@ def test_parse_type_checks_and_executor_runs(tvm):
         relay.parse("def @main() { nn.relux(1f) }")
 
 
+def test_argsort_and_sort_run_as_tvms(tvm):
+    from tvm import relay
+    x = relay.var("x", shape=(3, 6), dtype="int32")
+    calls = [relay.argsort(x, axis=-1, is_ascend=True, dtype="int32"),
+             relay.op.argsort(x, 0, 0, "int64"),
+             relay.sort(x, axis=1, is_ascend=False),
+             relay.argsort(relay.cast(x, "float32"), is_ascend=0,
+                           dtype="float32")]
+    assert calls[0].op.name == "argsort" and calls[0].attrs.is_ascend
+    assert calls[1].attrs.axis == 0 and calls[1].attrs.dtype == "int64"
+    mod = tvm.IRModule.from_expr(relay.Function([x], relay.Tuple(calls)))
+    data = np.array([[2, 1, 2, 0, 1, 2], [5, 5, 5, 5, 5, 5],
+                     [0, 3, -1, 3, 0, 7]], "int32")
+    out = [o.numpy() for o in relay.create_executor(mod=mod).evaluate()(data)]
+    # TVM's sort is stable: ties keep their index order, both ways.
+    np.testing.assert_array_equal(out[0], np.argsort(data, kind="stable"))
+    assert out[1].dtype == np.int64
+    np.testing.assert_array_equal(
+        out[1], np.argsort(-data, axis=0, kind="stable"))
+    np.testing.assert_array_equal(out[2], -np.sort(-data, axis=1))
+    assert out[3].dtype == np.float32
+    np.testing.assert_array_equal(out[3], np.argsort(-data, kind="stable"))
+    with pytest.raises(nnir.DiagnosticError, match="argsort: axis 2"):
+        relay.transform.InferType()(tvm.IRModule.from_expr(
+            relay.argsort(x, axis=2)))
+
+
 def test_passes_and_contexts_under_tvm_names(tvm):
     from tvm import relay
     x = relay.var("x", shape=(3,))

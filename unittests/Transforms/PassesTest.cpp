@@ -55,7 +55,7 @@ protected:
 
 TEST_F(PassesTest, EveryRowIsRegisteredWithItsDescriptionAndOptions) {
   std::vector<Row> rows = getRows();
-  ASSERT_EQ(rows.size(), 14u);
+  ASSERT_EQ(rows.size(), 15u);
   for (const Row &row : rows) {
     SCOPED_TRACE(row.name);
     EXPECT_EQ(getBuiltinPassName(row.pass), row.name);

@@ -1,8 +1,8 @@
-//===- AlgorithmAttrs.h - Attribute records of scans, top-k, einsum -*- C++
-//-*-===//
+//===- AlgorithmAttrs.h - Records of scans, sorts and einsum ----*- C++ -*-===//
 //
 /// \file
-/// The attribute records of the algorithm operators (cumsum, topk, einsum),
+/// The attribute records of the algorithm operators (cumsum, topk, argsort,
+/// sort, einsum),
 /// with TVM Relay's field names, declaration order and defaults (see
 /// nnir/IR/Attrs.h).
 //
@@ -46,6 +46,22 @@ struct TopKAttrs : AttrsNode<TopKAttrs> {
     v("axis", axis, -1);
     v("ret_type", retType, "both");
     v("is_ascend", isAscend, false);
+    v("dtype", dtype, DataType::int32());
+  }
+};
+
+/// argsort and sort (TVM's one record for both): the axis to sort along,
+/// the order, and argsort's index dtype (an integer or floating-point type;
+/// TVM's record leaves it unset, its Python API and nnir's default int32;
+/// sort ignores it).
+struct ArgsortAttrs : AttrsNode<ArgsortAttrs> {
+  static constexpr llvm::StringLiteral typeKey = "relay.attrs.ArgsortAttrs";
+  int64_t axis = -1;
+  bool isAscend = true;
+  DataType dtype = DataType::int32();
+  template <typename V> void visitFields(V &v) {
+    v("axis", axis, -1);
+    v("is_ascend", isAscend, true);
     v("dtype", dtype, DataType::int32());
   }
 };

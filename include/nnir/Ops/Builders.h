@@ -171,6 +171,11 @@ Ref<Expr> cumsum(Ref<Expr> x, int64_t axis, bool exclusive,
 /// topk; \p retType is "both", "values" or "indices".
 Ref<Expr> topk(Ref<Expr> x, int64_t k, int64_t axis, llvm::StringRef retType,
                bool isAscend, DataType indexType, llvm::SMLoc loc = {});
+/// argsort: the indices (as \p indexType) that sort \p x along \p axis.
+Ref<Expr> argsort(Ref<Expr> x, int64_t axis, bool isAscend,
+                  DataType indexType = DataType::int32(), llvm::SMLoc loc = {});
+/// sort: \p x sorted along \p axis.
+Ref<Expr> sort(Ref<Expr> x, int64_t axis, bool isAscend, llvm::SMLoc loc = {});
 /// einsum of the fields of the tuple \p operands.
 Ref<Expr> einsum(Ref<Expr> operands, llvm::StringRef equation,
                  llvm::SMLoc loc = {});

@@ -12,6 +12,9 @@ _SIGNATURES in nnir/op/_generate.py says so.
 Arguments that are not expressions are converted: numbers and NumPy arrays
 become constants, a list or tuple of expressions a Tuple (`concatenate`).
 A wrong attribute name or value is a TypeError naming the attribute.
+
+register_alter_op_layout() gives an operator a layout alteration, which
+the pass AlterOpLayout applies (TVM's FTVMAlterOpLayout).
 """
 
 from .. import _nnir
@@ -26,6 +29,31 @@ def get(name):
 def list_op_names():
     """The names of every registered operator, in registration order."""
     return [info["name"] for info in _nnir.list_ops()]
+
+
+def register_alter_op_layout(op_name, fn=None, level=10):
+    """Makes `fn(attrs, inputs, tinfos, out_type)` the layout alteration of
+    the operator `op_name`; used as a decorator when `fn` is None.
+
+    AlterOpLayout calls it for every call of the operator with the call's
+    attributes, its arguments (as altered so far), the types of the
+    original arguments (TensorTypes, with `.shape` and `.dtype` as TVM's
+    placeholders have) and the call's type. It returns the expression that
+    replaces the call, which must have the call's type (nnir inserts no
+    layout_transform around it), or None to keep the call. As in TVM, a
+    registration replaces one of a lower `level`, is ignored where one of a
+    higher level is set, and is a ValueError at the same level;
+    reset_alter_op_layout() removes it.
+    """
+    def register(func):
+        _nnir.set_alter_op_layout(op_name, func, level)
+        return func
+    return register(fn) if fn is not None else register
+
+
+def reset_alter_op_layout(op_name):
+    """Removes the layout alteration of the operator `op_name`."""
+    _nnir.reset_alter_op_layout(op_name)
 
 
 _generate.populate(_generate.sys.modules[__name__])
