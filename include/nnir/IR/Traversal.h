@@ -48,6 +48,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/PointerIntPair.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -232,6 +233,10 @@ private:
 enum class WalkAction : uint8_t {
   /// Walk the node's children, then exit the node.
   Descend,
+  /// Walk the node's children but do not exit the node: it has nothing
+  /// left to do after them. Saves a walk with an exit hook keeping every
+  /// node on its stack (a scope-aware walk exits only the binding nodes).
+  DescendWithoutExit,
   /// Exit the node without walking its children through it ("don't
   /// descend"); a child reached through another node is still walked.
   SkipChildren,
