@@ -193,9 +193,20 @@ WalkResult PostOrderWalker::walkImpl(Expr *root, EnterFn enter, ExitFn exit,
   };
   SmallVector<Item, 64> stack;
   SmallVector<Expr *, 8> children;
-  auto memoized = [this](const Expr *e) {
-    return memo == Memo::Nodes ||
-           (memo == Memo::NodesButVars && !isa<Var>(e));
+  auto memoized = [this, root](const Expr *e) {
+    switch (memo) {
+    case Memo::Nodes:
+      return true;
+    case Memo::NodesButVars:
+      return !isa<Var>(e);
+    case Memo::SharedNodes:
+      // The graph holds a reference for each of its edges and the caller
+      // keeps it alive, so a node with one reference has one user in it.
+      return e == root || e->getRefCount() > 1;
+    case Memo::Hooks:
+      break;
+    }
+    return false;
   };
   // Children are looked up in the memo when they come up, not when they are
   // pushed: one hash lookup per edge.
@@ -263,7 +274,7 @@ WalkResult PostOrderWalker::walkImpl(Expr *root, EnterFn enter, ExitFn exit,
 
 WalkResult nnir::walk(Expr *root, function_ref<WalkResult(Expr *)> fn,
                       WalkOrder order) {
-  PostOrderWalker walker;
+  PostOrderWalker walker(PostOrderWalker::Memo::SharedNodes);
   if (order == WalkOrder::PostOrder)
     return walker.walk(root, nullptr, fn);
   return walker.walk(root, [fn](Expr *e) {
