@@ -238,7 +238,7 @@ Error KernelEmitter::schedule() {
 
 llvm::Type *KernelEmitter::computeType(DataType t) {
 #define NNIR_DTYPE(Factory, Name, Code, Bits, NpyDescr, Suffix, PrintedSuffix,  \
-                   ONNX, LLVMStorage, LLVMCompute)                             \
+                   ONNX, LLVMStorage, LLVMCompute, ...)                        \
   if (t == DataType::Factory())                                                \
     return b.get##LLVMCompute##Ty();
 #include "nnir/Runtime/DataTypes.def"
@@ -247,7 +247,7 @@ llvm::Type *KernelEmitter::computeType(DataType t) {
 
 llvm::Type *KernelEmitter::storageType(DataType t) {
 #define NNIR_DTYPE(Factory, Name, Code, Bits, NpyDescr, Suffix, PrintedSuffix,  \
-                   ONNX, LLVMStorage, LLVMCompute)                             \
+                   ONNX, LLVMStorage, LLVMCompute, ...)                        \
   if (t == DataType::Factory())                                                \
     return b.get##LLVMStorage##Ty();
 #include "nnir/Runtime/DataTypes.def"

@@ -46,6 +46,7 @@ Ref<Expr> ExprMutator::mutateAs(Expr *e, WalkAction action) {
   case WalkAction::SkipChildren:
     return rewriteUnchanged(e);
   case WalkAction::Descend:
+  case WalkAction::DescendWithoutExit: // a rewrite always exits its nodes
   case WalkAction::Interrupt:
     break;
   }

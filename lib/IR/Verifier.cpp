@@ -55,10 +55,11 @@ private:
     uint64_t seq;
   };
 
-  /// Checks \p e (used by \p user) and brings its binders into scope;
-  /// false if its children are not to be walked (a leaf or a node seen).
-  bool enter(const Expr *e, const Expr *user);
-  /// Ends the scope of the binders of the node entered last.
+  /// Checks \p e (used by \p user) and brings its binders into scope.
+  /// Skip if its children are not to be walked (a leaf or a node seen);
+  /// only a node that binds variables is exited, to end their scope.
+  WalkAction enter(const Expr *e, const Expr *user);
+  /// Ends the scope of the binders of the binding node entered last.
   void exit();
   /// Checks the node-local properties of \p e; records the first problem.
   void check(const Expr *e);
@@ -85,7 +86,7 @@ private:
 
   DenseSet<const Expr *> visited;
   /// The variables in scope by binder, innermost last, and where the
-  /// binders of each entered node begin.
+  /// binders of each entered binding node (let, function) begin.
   SmallVector<const Var *, 16> scopeVars;
   SmallVector<unsigned, 64> scopeBegins;
   DenseMap<const Var *, unsigned> inScope;
@@ -118,7 +119,7 @@ Error VerifierImpl::run(const Expr *root) {
       const_cast<Expr *>(root),
       [&](Expr *e, Expr *user) {
         ++seq;
-        return enter(e, user) ? WalkAction::Descend : WalkAction::Skip;
+        return enter(e, user);
       },
       [&](Expr *) {
         ++seq;
@@ -171,15 +172,15 @@ void VerifierImpl::exit() {
   scopeVars.truncate(begin);
 }
 
-bool VerifierImpl::enter(const Expr *e, const Expr *user) {
+WalkAction VerifierImpl::enter(const Expr *e, const Expr *user) {
   if (auto *var = dyn_cast<Var>(e)) {
     if (inScope.count(var) || !reportedOutOfScope.insert(var).second)
-      return false;
+      return WalkAction::Skip;
     SMLoc loc = user && user->getLoc().isValid() ? user->getLoc()
                 : var->getLoc().isValid()        ? var->getLoc()
                                                  : fallbackLoc;
     outOfScope.push_back({var, loc, seq});
-    return false;
+    return WalkAction::Skip;
   }
   // One GlobalVar node stands for every use of a global (and the parser
   // gives it the location of the first mention), so an undefined global is
@@ -188,33 +189,37 @@ bool VerifierImpl::enter(const Expr *e, const Expr *user) {
     if (module && !module->contains(global->getName()))
       error(user && user->getLoc().isValid() ? user->getLoc() : locOf(global),
             "undefined global @" + global->getName());
-    return false;
+    return WalkAction::Skip;
   }
   // A node with a single reference is reached once; only shared nodes need
   // remembering.
   if (e->getRefCount() > 1 && !visited.insert(e).second)
-    return false;
+    return WalkAction::Skip;
   if (!firstError)
     check(e);
 
   // Binders first, then the null operands, last first (the walk used to
   // push them in reverse, and the first error is the one reported).
-  scopeBegins.push_back(scopeVars.size());
-  SmallVector<Child, 4> children = getChildren(e);
-  for (const Child &child : children) {
-    if (!isBinder(child.role))
-      continue;
-    if (!child.expr)
+  bool binds = isa<Let, Function>(e);
+  if (binds)
+    scopeBegins.push_back(scopeVars.size());
+  std::optional<ChildRole> lastNullOperand;
+  forEachChild(e, [&](Expr *child, ChildRole role) {
+    if (!isBinder(role)) {
+      if (!child)
+        lastNullOperand = role;
+    } else if (!child) {
       error(e, Expr::getKindName(e->getKind()) + " has a null " +
-                   getChildRoleName(child.role));
-    else
-      bind(cast<Var>(child.expr), e);
-  }
-  for (const Child &child : reverse(children))
-    if (!isBinder(child.role) && !child.expr)
-      error(e, Expr::getKindName(e->getKind()) + " has a null " +
-                   getChildRoleName(child.role));
-  return true;
+                   getChildRoleName(role));
+    } else {
+      bind(cast<Var>(child), e);
+    }
+  });
+  if (lastNullOperand)
+    error(e, Expr::getKindName(e->getKind()) + " has a null " +
+                 getChildRoleName(*lastNullOperand));
+  // Only a binding node has a scope to end after its children.
+  return binds ? WalkAction::Descend : WalkAction::DescendWithoutExit;
 }
 
 std::string VerifierImpl::describeTypeProblem(const Type *type) {

@@ -460,26 +460,36 @@ static Expected<Value> wrapIndices(NodeContext &ctx, const Value &indices,
   return ctx.typed(ops::where(negative, shifted, indices));
 }
 
-Result convertGather(NodeContext &ctx) {
+/// Gather and GatherElements: the axis attribute (default 0) normalised,
+/// the indices wrapped into [0, extent) along it, and the call \p build
+/// makes of the data, the indices and the axis.
+static Result
+convertIndexedByAxis(NodeContext &ctx,
+                     function_ref<Ref<Expr>(const Value &data,
+                                            const Value &indices, int64_t axis)>
+                         build) {
   if (Error err = ctx.checkNumInputs(2, 2))
     return err;
   const Value &data = ctx.input(0);
   TRY(axisAttr, ctx.getInt("axis", 0));
   TRY(axis, ctx.normalizeAxis(axisAttr, data.rank()));
   TRY(indices, wrapIndices(ctx, ctx.input(1), data.shape()[axis]));
-  TRY(out, ctx.typed(ops::take(data, indices, axis, "fast")));
+  TRY(out, ctx.typed(build(data, indices, axis)));
   return one(out);
 }
 
+Result convertGather(NodeContext &ctx) {
+  return convertIndexedByAxis(
+      ctx, [](const Value &data, const Value &indices, int64_t axis) {
+        return ops::take(data, indices, axis, "fast");
+      });
+}
+
 Result convertGatherElements(NodeContext &ctx) {
-  if (Error err = ctx.checkNumInputs(2, 2))
-    return err;
-  const Value &data = ctx.input(0);
-  TRY(axisAttr, ctx.getInt("axis", 0));
-  TRY(axis, ctx.normalizeAxis(axisAttr, data.rank()));
-  TRY(indices, wrapIndices(ctx, ctx.input(1), data.shape()[axis]));
-  TRY(out, ctx.typed(ops::gather(data, indices, axis)));
-  return one(out);
+  return convertIndexedByAxis(
+      ctx, [](const Value &data, const Value &indices, int64_t axis) {
+        return ops::gather(data, indices, axis);
+      });
 }
 
 Result convertGatherND(NodeContext &ctx) {

@@ -75,106 +75,87 @@ static StringRef describeClass(DTypeClass cls) {
   return "";
 }
 
+// Each relation below is typed: the table's rows hand it to
+// makeRelationForArgs(), which fetches the attribute record and the tensor
+// arguments (named as the row names them) and reports their errors.
+
+/// Unary operators (and clip, nn.leaky_relu): the input's type.
+static RelationResult identity(const TensorType *data, ArrayRef<const Type *>,
+                               const TypeRelationContext &) {
+  return Ref<Type>(const_cast<TensorType *>(data));
+}
+
 /// Unary operators: the input's type, restricted to \p Cls.
 template <DTypeClass Cls>
-static Expected<Ref<Type>> unaryRelation(ArrayRef<const Type *> args,
-                                         const Attrs *attrs,
-                                         const TypeRelationContext &ctx) {
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  if (!isInClass((*data)->getDType(), Cls))
+static RelationResult unaryRelation(const TensorType *data,
+                                    ArrayRef<const Type *> args,
+                                    const TypeRelationContext &ctx) {
+  if (!isInClass(data->getDType(), Cls))
     return ctx.error("expected a tensor of " + describeClass(Cls) +
-                     " dtype, got " + (*data)->str());
-  return identityRelation(args, attrs, ctx);
+                     " dtype, got " + data->str());
+  return identity(data, args, ctx);
 }
 
 /// isnan, isinf, isfinite: the input's shape, bool.
-static Expected<Ref<Type>>
-unaryPredicateRelation(ArrayRef<const Type *> args, const Attrs *,
-                       const TypeRelationContext &ctx) {
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  return makeTensorType((*data)->getShape(), DataType::boolean(), ctx);
+static RelationResult unaryPredicateRelation(const TensorType *data,
+                                             ArrayRef<const Type *>,
+                                             const TypeRelationContext &ctx) {
+  return makeTensorType(data->getShape(), DataType::boolean(), ctx);
 }
 
 /// Broadcasting binary operators on \p Cls operands; comparisons when
 /// \p Compare (bool result).
 template <DTypeClass Cls, bool Compare>
-static Expected<Ref<Type>> binaryRelation(ArrayRef<const Type *> args,
-                                          const Attrs *,
-                                          const TypeRelationContext &ctx) {
-  Expected<const TensorType *> lhs = getTensorArg(args, 0, "lhs", ctx);
-  if (!lhs)
-    return lhs.takeError();
-  Expected<const TensorType *> rhs = getTensorArg(args, 1, "rhs", ctx);
-  if (!rhs)
-    return rhs.takeError();
-  for (const TensorType *operand : {*lhs, *rhs})
+static RelationResult
+binaryRelation(const TensorType *lhs, const TensorType *rhs,
+               ArrayRef<const Type *>, const TypeRelationContext &ctx) {
+  for (const TensorType *operand : {lhs, rhs})
     if (!isInClass(operand->getDType(), Cls))
       return ctx.error("expected operands of " + describeClass(Cls) +
                        " dtype, got " + operand->str());
   std::optional<DataType> outDType;
   if (Compare)
     outDType = DataType::boolean();
-  return broadcastTypes(*lhs, *rhs, ctx, outDType);
+  return broadcastTypes(lhs, rhs, ctx, outDType);
 }
 
-/// clip: identity. As in Relay, a_min > a_max is accepted (every element
-/// becomes a_min).
-static Expected<Ref<Type>> clipRelation(ArrayRef<const Type *> args,
-                                        const Attrs *attrs,
+/// clip and nn.leaky_relu: identity, once the record is checked. As in
+/// Relay, clip accepts a_min > a_max (every element becomes a_min).
+template <typename AttrsT>
+static RelationResult identityWithAttrs(const AttrsT *, const TensorType *data,
+                                        ArrayRef<const Type *> args,
                                         const TypeRelationContext &ctx) {
-  Expected<const ClipAttrs *> clip = getAttrs<ClipAttrs>(attrs, ctx);
-  if (!clip)
-    return clip.takeError();
-  return identityRelation(args, attrs, ctx);
+  return identity(data, args, ctx);
 }
 
 /// cast: the input's shape with the dtype attribute.
-static Expected<Ref<Type>> castRelation(ArrayRef<const Type *> args,
-                                        const Attrs *attrs,
-                                        const TypeRelationContext &ctx) {
-  Expected<const CastAttrs *> cast = getAttrs<CastAttrs>(attrs, ctx);
-  if (!cast)
-    return cast.takeError();
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  if ((*cast)->dtype.isVoid())
+static RelationResult castRelation(const CastAttrs *cast,
+                                   const TensorType *data,
+                                   ArrayRef<const Type *>,
+                                   const TypeRelationContext &ctx) {
+  if (cast->dtype.isVoid())
     return ctx.error("the target dtype is not set");
-  return makeTensorType((*data)->getShape(), (*cast)->dtype, ctx);
+  return makeTensorType(data->getShape(), cast->dtype, ctx);
 }
 
 /// cast_like(data, dtype_like): data's shape with dtype_like's dtype.
-static Expected<Ref<Type>> castLikeRelation(ArrayRef<const Type *> args,
-                                            const Attrs *,
-                                            const TypeRelationContext &ctx) {
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  Expected<const TensorType *> like = getTensorArg(args, 1, "dtype_like", ctx);
-  if (!like)
-    return like.takeError();
-  return makeTensorType((*data)->getShape(), (*like)->getDType(), ctx);
+static RelationResult castLikeRelation(const TensorType *data,
+                                       const TensorType *like,
+                                       ArrayRef<const Type *>,
+                                       const TypeRelationContext &ctx) {
+  return makeTensorType(data->getShape(), like->getDType(), ctx);
 }
 
 /// reinterpret: a bit cast to the dtype attribute. Relay's relation accepts
 /// any pair of dtypes and leaves the check to lowering (tir's reinterpret
 /// requires equal bit widths); nnir checks it here, so a module that cannot
 /// be compiled is rejected where the call is: bits x lanes must be equal.
-static Expected<Ref<Type>> reinterpretRelation(ArrayRef<const Type *> args,
-                                               const Attrs *attrs,
-                                               const TypeRelationContext &ctx) {
-  Expected<const CastAttrs *> cast = getAttrs<CastAttrs>(attrs, ctx);
-  if (!cast)
-    return cast.takeError();
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  DataType from = (*data)->getDType();
-  DataType to = (*cast)->dtype;
+static RelationResult reinterpretRelation(const CastAttrs *cast,
+                                          const TensorType *data,
+                                          ArrayRef<const Type *>,
+                                          const TypeRelationContext &ctx) {
+  DataType from = data->getDType();
+  DataType to = cast->dtype;
   if (to.isVoid())
     return ctx.error("the target dtype is not set");
   auto bits = [](DataType dtype) { return dtype.getBits() * dtype.getLanes(); };
@@ -185,73 +166,46 @@ static Expected<Ref<Type>> reinterpretRelation(ArrayRef<const Type *> args,
   if (bits(from) != bits(to))
     return ctx.error("cannot reinterpret " + describe(from) + " as " +
                      describe(to) + ": the element sizes differ");
-  return makeTensorType((*data)->getShape(), to, ctx);
-}
-
-/// nn.leaky_relu: identity.
-static Expected<Ref<Type>> leakyReluRelation(ArrayRef<const Type *> args,
-                                             const Attrs *attrs,
-                                             const TypeRelationContext &ctx) {
-  Expected<const LeakyReluAttrs *> leaky = getAttrs<LeakyReluAttrs>(attrs, ctx);
-  if (!leaky)
-    return leaky.takeError();
-  return identityRelation(args, attrs, ctx);
+  return makeTensorType(data->getShape(), to, ctx);
 }
 
 /// nn.prelu(data, alpha): alpha is `[data.shape[axis]]` of data's dtype; the
 /// result is data's type. A negative axis counts from the end.
-static Expected<Ref<Type>> preluRelation(ArrayRef<const Type *> args,
-                                         const Attrs *attrs,
-                                         const TypeRelationContext &ctx) {
-  Expected<const PReluAttrs *> prelu = getAttrs<PReluAttrs>(attrs, ctx);
-  if (!prelu)
-    return prelu.takeError();
-  Expected<const TensorType *> data = getTensorArg(args, 0, "data", ctx);
-  if (!data)
-    return data.takeError();
-  Expected<const TensorType *> alpha = getTensorArg(args, 1, "alpha", ctx);
-  if (!alpha)
-    return alpha.takeError();
-  Expected<unsigned> axis =
-      normalizeAxis((*prelu)->axis, (*data)->getRank(), ctx);
+static RelationResult preluRelation(const PReluAttrs *prelu,
+                                    const TensorType *data,
+                                    const TensorType *alpha,
+                                    ArrayRef<const Type *> args,
+                                    const TypeRelationContext &ctx) {
+  Expected<unsigned> axis = normalizeAxis(prelu->axis, data->getRank(), ctx);
   if (!axis)
     return axis.takeError();
-  int64_t channels = (*data)->getShape()[*axis];
-  ArrayRef<int64_t> alphaShape = (*alpha)->getShape();
+  int64_t channels = data->getShape()[*axis];
+  ArrayRef<int64_t> alphaShape = alpha->getShape();
   if (alphaShape.size() != 1 || alphaShape[0] != channels ||
-      (*alpha)->getDType() != (*data)->getDType())
+      alpha->getDType() != data->getDType())
     return ctx.error("expected alpha of type " +
-                     TensorType::get({channels}, (*data)->getDType())->str() +
-                     " (data.shape[" + Twine(*axis) + "] of " + (*data)->str() +
-                     "), got " + (*alpha)->str());
-  return identityRelation(args, attrs, ctx);
+                     TensorType::get({channels}, data->getDType())->str() +
+                     " (data.shape[" + Twine(*axis) + "] of " + data->str() +
+                     "), got " + alpha->str());
+  return identity(data, args, ctx);
 }
 
 /// where(condition, x, y): x and y have one dtype; the result is the
 /// broadcast of all three shapes, with x's dtype. The condition's dtype is
 /// not checked (Relay's WhereRel does not either; nonzero means true).
-static Expected<Ref<Type>> whereRelation(ArrayRef<const Type *> args,
-                                         const Attrs *,
-                                         const TypeRelationContext &ctx) {
-  Expected<const TensorType *> cond = getTensorArg(args, 0, "condition", ctx);
-  if (!cond)
-    return cond.takeError();
-  Expected<const TensorType *> x = getTensorArg(args, 1, "x", ctx);
-  if (!x)
-    return x.takeError();
-  Expected<const TensorType *> y = getTensorArg(args, 2, "y", ctx);
-  if (!y)
-    return y.takeError();
-  Expected<Ref<Type>> xy = broadcastTypes(*x, *y, ctx);
+static RelationResult whereRelation(const TensorType *cond, const TensorType *x,
+                                    const TensorType *y, ArrayRef<const Type *>,
+                                    const TypeRelationContext &ctx) {
+  Expected<Ref<Type>> xy = broadcastTypes(x, y, ctx);
   if (!xy)
     return xy.takeError();
   const auto *xyType = cast<TensorType>(xy->get());
   std::optional<Shape> shape =
-      broadcastShapes((*cond)->getShape(), xyType->getShape());
+      broadcastShapes(cond->getShape(), xyType->getShape());
   if (!shape)
-    return ctx.error("cannot broadcast " + (*cond)->str() + " with " +
+    return ctx.error("cannot broadcast " + cond->str() + " with " +
                      xyType->str());
-  return makeTensorType(*shape, (*x)->getDType(), ctx);
+  return makeTensorType(*shape, x->getDType(), ctx);
 }
 
 //===----------------------------------------------------------------------===//
@@ -398,9 +352,9 @@ static Expected<std::vector<te::Tensor>> preluCompute(const ComputeArgs &args) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-using RelationFn = Expected<Ref<Type>> (*)(ArrayRef<const Type *> args,
-                                           const Attrs *attrs,
-                                           const TypeRelationContext &ctx);
+/// Makes a row's type relation at registration from the row's argument
+/// names (see relation<>()).
+using RelationMaker = TypeRelationFn (*)(ArrayRef<StringLiteral> argNames);
 
 /// One elementwise operator. To give every operator a new property, add a
 /// field with a default here and fill it in the rows below; registration
@@ -413,7 +367,7 @@ struct ElementwiseOpDef {
   /// Relay's TOpPattern. It also says how the compute maps the scalar
   /// function: ElemWise over the first argument, Broadcast over all.
   OpPatternKind pattern;
-  RelationFn relation;
+  RelationMaker relation;
   /// What one output element is; null when `compute` says it all.
   ScalarFn scalar;
   /// Declares the attribute record of the op (withAttrs<T>), if it has one.
@@ -424,9 +378,34 @@ struct ElementwiseOpDef {
 };
 } // namespace
 
+using P = OpPatternKind;
+using C = DTypeClass;
+using I = te::Intrinsic;
+using B = te::BinaryOp;
+
 template <typename AttrsT> static void withAttrs(OpBuilder &builder) {
   builder.setAttrsType<AttrsT>();
 }
+
+/// A row's type relation: the typed relation \p Fn behind the one adaptor,
+/// with the attribute record AttrsT (void for none).
+template <auto Fn, typename AttrsT = void>
+static TypeRelationFn relation(ArrayRef<StringLiteral> argNames) {
+  return makeRelationForArgs<AttrsT>(Fn, argNames);
+}
+
+/// The relations most rows share.
+static constexpr RelationMaker kSameType = relation<identity>;
+static constexpr RelationMaker kPredicate = relation<unaryPredicateRelation>;
+static constexpr RelationMaker kArith = relation<binaryRelation<C::Any, false>>;
+static constexpr RelationMaker kCompare =
+    relation<binaryRelation<C::Any, true>>;
+static constexpr RelationMaker kLogical =
+    relation<binaryRelation<C::Bool, false>>;
+static constexpr RelationMaker kBitwise =
+    relation<binaryRelation<C::IntegerOrBool, false>>;
+static constexpr RelationMaker kShift =
+    relation<binaryRelation<C::Integer, false>>;
 
 static constexpr StringLiteral kData[] = {"data"};
 static constexpr StringLiteral kLhsRhs[] = {"lhs", "rhs"};
@@ -437,11 +416,6 @@ static constexpr StringLiteral kUnary = "elementwise unary operator";
 static constexpr StringLiteral kBinary =
     "elementwise binary operator with numpy broadcasting";
 
-using P = OpPatternKind;
-using C = DTypeClass;
-using I = te::Intrinsic;
-using B = te::BinaryOp;
-
 /// Every elementwise operator, in registration order. Unary operators are
 /// Relay's RELAY_REGISTER_UNARY_OP ones (and fast_exp/fast_tanh/fast_erf,
 /// which TVM's FastMath pass introduces), binary ones its
@@ -449,121 +423,94 @@ using B = te::BinaryOp;
 static const ElementwiseOpDef kElementwiseOps[] = {
     // name, description, arguments, pattern, type relation, scalar
     // compute[, attributes[, compute]]
-    {"abs", kUnary, kData, P::ElemWise, identityRelation, intrinsic<I::Abs>},
-    {"negative", kUnary, kData, P::ElemWise, identityRelation, negative},
-    {"exp", kUnary, kData, P::ElemWise, identityRelation, intrinsic<I::Exp>},
-    {"log", kUnary, kData, P::ElemWise, identityRelation, intrinsic<I::Log>},
-    {"log2", kUnary, kData, P::ElemWise, identityRelation, intrinsic<I::Log2>},
-    {"log10", kUnary, kData, P::ElemWise, identityRelation,
-     intrinsic<I::Log10>},
-    {"sqrt", kUnary, kData, P::ElemWise, identityRelation, intrinsic<I::Sqrt>},
-    {"rsqrt", kUnary, kData, P::ElemWise, identityRelation,
-     intrinsic<I::Rsqrt>},
-    {"erf", kUnary, kData, P::ElemWise, identityRelation, intrinsic<I::Erf>},
-    {"sigmoid", kUnary, kData, P::ElemWise, identityRelation,
-     intrinsic<I::Sigmoid>},
-    {"tanh", kUnary, kData, P::ElemWise, identityRelation, intrinsic<I::Tanh>},
-    {"sin", kUnary, kData, P::ElemWise, identityRelation, intrinsic<I::Sin>},
-    {"cos", kUnary, kData, P::ElemWise, identityRelation, intrinsic<I::Cos>},
-    {"tan", kUnary, kData, P::ElemWise, identityRelation, intrinsic<I::Tan>},
-    {"asin", kUnary, kData, P::ElemWise, identityRelation, intrinsic<I::Asin>},
-    {"acos", kUnary, kData, P::ElemWise, identityRelation, intrinsic<I::Acos>},
-    {"atan", kUnary, kData, P::ElemWise, identityRelation, intrinsic<I::Atan>},
-    {"floor", kUnary, kData, P::ElemWise, identityRelation, rounding<I::Floor>},
-    {"ceil", kUnary, kData, P::ElemWise, identityRelation, rounding<I::Ceil>},
-    {"round", kUnary, kData, P::ElemWise, identityRelation, rounding<I::Round>},
-    {"trunc", kUnary, kData, P::ElemWise, identityRelation, rounding<I::Trunc>},
-    {"sign", kUnary, kData, P::ElemWise, identityRelation, intrinsic<I::Sign>},
-    {"logical_not", kUnary, kData, P::ElemWise, unaryRelation<C::Bool>,
-     logicalNot},
-    {"bitwise_not", kUnary, kData, P::ElemWise, unaryRelation<C::IntegerOrBool>,
-     logicalNot},
-    {"copy", kUnary, kData, P::ElemWise, identityRelation, copy},
-    {"zeros_like", kUnary, kData, P::ElemWise, identityRelation, fill<0>},
-    {"ones_like", kUnary, kData, P::ElemWise, identityRelation, fill<1>},
-    {"isnan", kUnary, kData, P::ElemWise, unaryPredicateRelation,
-     intrinsic<I::IsNan>},
-    {"isinf", kUnary, kData, P::ElemWise, unaryPredicateRelation,
-     intrinsic<I::IsInf>},
-    {"isfinite", kUnary, kData, P::ElemWise, unaryPredicateRelation,
+    {"abs", kUnary, kData, P::ElemWise, kSameType, intrinsic<I::Abs>},
+    {"negative", kUnary, kData, P::ElemWise, kSameType, negative},
+    {"exp", kUnary, kData, P::ElemWise, kSameType, intrinsic<I::Exp>},
+    {"log", kUnary, kData, P::ElemWise, kSameType, intrinsic<I::Log>},
+    {"log2", kUnary, kData, P::ElemWise, kSameType, intrinsic<I::Log2>},
+    {"log10", kUnary, kData, P::ElemWise, kSameType, intrinsic<I::Log10>},
+    {"sqrt", kUnary, kData, P::ElemWise, kSameType, intrinsic<I::Sqrt>},
+    {"rsqrt", kUnary, kData, P::ElemWise, kSameType, intrinsic<I::Rsqrt>},
+    {"erf", kUnary, kData, P::ElemWise, kSameType, intrinsic<I::Erf>},
+    {"sigmoid", kUnary, kData, P::ElemWise, kSameType, intrinsic<I::Sigmoid>},
+    {"tanh", kUnary, kData, P::ElemWise, kSameType, intrinsic<I::Tanh>},
+    {"sin", kUnary, kData, P::ElemWise, kSameType, intrinsic<I::Sin>},
+    {"cos", kUnary, kData, P::ElemWise, kSameType, intrinsic<I::Cos>},
+    {"tan", kUnary, kData, P::ElemWise, kSameType, intrinsic<I::Tan>},
+    {"asin", kUnary, kData, P::ElemWise, kSameType, intrinsic<I::Asin>},
+    {"acos", kUnary, kData, P::ElemWise, kSameType, intrinsic<I::Acos>},
+    {"atan", kUnary, kData, P::ElemWise, kSameType, intrinsic<I::Atan>},
+    {"floor", kUnary, kData, P::ElemWise, kSameType, rounding<I::Floor>},
+    {"ceil", kUnary, kData, P::ElemWise, kSameType, rounding<I::Ceil>},
+    {"round", kUnary, kData, P::ElemWise, kSameType, rounding<I::Round>},
+    {"trunc", kUnary, kData, P::ElemWise, kSameType, rounding<I::Trunc>},
+    {"sign", kUnary, kData, P::ElemWise, kSameType, intrinsic<I::Sign>},
+    {"logical_not", kUnary, kData, P::ElemWise,
+     relation<unaryRelation<C::Bool>>, logicalNot},
+    {"bitwise_not", kUnary, kData, P::ElemWise,
+     relation<unaryRelation<C::IntegerOrBool>>, logicalNot},
+    {"copy", kUnary, kData, P::ElemWise, kSameType, copy},
+    {"zeros_like", kUnary, kData, P::ElemWise, kSameType, fill<0>},
+    {"ones_like", kUnary, kData, P::ElemWise, kSameType, fill<1>},
+    {"isnan", kUnary, kData, P::ElemWise, kPredicate, intrinsic<I::IsNan>},
+    {"isinf", kUnary, kData, P::ElemWise, kPredicate, intrinsic<I::IsInf>},
+    {"isfinite", kUnary, kData, P::ElemWise, kPredicate,
      intrinsic<I::IsFinite>},
-    {"nn.relu", kUnary, kData, P::ElemWise, identityRelation, relu},
-    {"fast_exp", kUnary, kData, P::ElemWise, identityRelation,
-     intrinsic<I::Exp>},
-    {"fast_tanh", kUnary, kData, P::ElemWise, identityRelation,
-     intrinsic<I::Tanh>},
-    {"fast_erf", kUnary, kData, P::ElemWise, identityRelation,
-     intrinsic<I::Erf>},
+    {"nn.relu", kUnary, kData, P::ElemWise, kSameType, relu},
+    {"fast_exp", kUnary, kData, P::ElemWise, kSameType, intrinsic<I::Exp>},
+    {"fast_tanh", kUnary, kData, P::ElemWise, kSameType, intrinsic<I::Tanh>},
+    {"fast_erf", kUnary, kData, P::ElemWise, kSameType, intrinsic<I::Erf>},
 
-    {"add", kBinary, kLhsRhs, P::Broadcast, binaryRelation<C::Any, false>,
-     binaryOp<B::Add>},
-    {"subtract", kBinary, kLhsRhs, P::Broadcast, binaryRelation<C::Any, false>,
-     binaryOp<B::Sub>},
-    {"multiply", kBinary, kLhsRhs, P::Broadcast, binaryRelation<C::Any, false>,
-     binaryOp<B::Mul>},
-    {"divide", kBinary, kLhsRhs, P::Broadcast, binaryRelation<C::Any, false>,
-     binaryOp<B::Div>},
-    {"floor_divide", kBinary, kLhsRhs, P::Broadcast,
-     binaryRelation<C::Any, false>, binaryOp<B::FloorDiv>},
-    {"trunc_divide", kBinary, kLhsRhs, P::Broadcast,
-     binaryRelation<C::Any, false>, truncDivide},
-    {"mod", kBinary, kLhsRhs, P::Broadcast, binaryRelation<C::Any, false>,
-     binaryOp<B::TruncMod>},
-    {"floor_mod", kBinary, kLhsRhs, P::Broadcast, binaryRelation<C::Any, false>,
+    {"add", kBinary, kLhsRhs, P::Broadcast, kArith, binaryOp<B::Add>},
+    {"subtract", kBinary, kLhsRhs, P::Broadcast, kArith, binaryOp<B::Sub>},
+    {"multiply", kBinary, kLhsRhs, P::Broadcast, kArith, binaryOp<B::Mul>},
+    {"divide", kBinary, kLhsRhs, P::Broadcast, kArith, binaryOp<B::Div>},
+    {"floor_divide", kBinary, kLhsRhs, P::Broadcast, kArith,
+     binaryOp<B::FloorDiv>},
+    {"trunc_divide", kBinary, kLhsRhs, P::Broadcast, kArith, truncDivide},
+    {"mod", kBinary, kLhsRhs, P::Broadcast, kArith, binaryOp<B::TruncMod>},
+    {"floor_mod", kBinary, kLhsRhs, P::Broadcast, kArith,
      binaryOp<B::FloorMod>},
-    {"trunc_mod", kBinary, kLhsRhs, P::Broadcast, binaryRelation<C::Any, false>,
+    {"trunc_mod", kBinary, kLhsRhs, P::Broadcast, kArith,
      binaryOp<B::TruncMod>},
-    {"power", kBinary, kLhsRhs, P::Broadcast, binaryRelation<C::Any, false>,
-     binaryOp<B::Pow>},
-    {"maximum", kBinary, kLhsRhs, P::Broadcast, binaryRelation<C::Any, false>,
-     binaryOp<B::Max>},
-    {"minimum", kBinary, kLhsRhs, P::Broadcast, binaryRelation<C::Any, false>,
-     binaryOp<B::Min>},
-    {"logical_and", kBinary, kLhsRhs, P::Broadcast,
-     binaryRelation<C::Bool, false>, binaryOp<B::And>},
-    {"logical_or", kBinary, kLhsRhs, P::Broadcast,
-     binaryRelation<C::Bool, false>, binaryOp<B::Or>},
-    {"logical_xor", kBinary, kLhsRhs, P::Broadcast,
-     binaryRelation<C::Bool, false>, binaryOp<B::Xor>},
-    {"bitwise_and", kBinary, kLhsRhs, P::Broadcast,
-     binaryRelation<C::IntegerOrBool, false>, binaryOp<B::And>},
-    {"bitwise_or", kBinary, kLhsRhs, P::Broadcast,
-     binaryRelation<C::IntegerOrBool, false>, binaryOp<B::Or>},
-    {"bitwise_xor", kBinary, kLhsRhs, P::Broadcast,
-     binaryRelation<C::IntegerOrBool, false>, binaryOp<B::Xor>},
-    {"left_shift", kBinary, kLhsRhs, P::Broadcast,
-     binaryRelation<C::Integer, false>, binaryOp<B::Shl>},
-    {"right_shift", kBinary, kLhsRhs, P::Broadcast,
-     binaryRelation<C::Integer, false>, binaryOp<B::Shr>},
-    {"equal", kBinary, kLhsRhs, P::Broadcast, binaryRelation<C::Any, true>,
-     binaryOp<B::EQ>},
-    {"not_equal", kBinary, kLhsRhs, P::Broadcast, binaryRelation<C::Any, true>,
-     binaryOp<B::NE>},
-    {"less", kBinary, kLhsRhs, P::Broadcast, binaryRelation<C::Any, true>,
-     binaryOp<B::LT>},
-    {"less_equal", kBinary, kLhsRhs, P::Broadcast, binaryRelation<C::Any, true>,
-     binaryOp<B::LE>},
-    {"greater", kBinary, kLhsRhs, P::Broadcast, binaryRelation<C::Any, true>,
-     binaryOp<B::GT>},
-    {"greater_equal", kBinary, kLhsRhs, P::Broadcast,
-     binaryRelation<C::Any, true>, binaryOp<B::GE>},
+    {"power", kBinary, kLhsRhs, P::Broadcast, kArith, binaryOp<B::Pow>},
+    {"maximum", kBinary, kLhsRhs, P::Broadcast, kArith, binaryOp<B::Max>},
+    {"minimum", kBinary, kLhsRhs, P::Broadcast, kArith, binaryOp<B::Min>},
+    {"logical_and", kBinary, kLhsRhs, P::Broadcast, kLogical, binaryOp<B::And>},
+    {"logical_or", kBinary, kLhsRhs, P::Broadcast, kLogical, binaryOp<B::Or>},
+    {"logical_xor", kBinary, kLhsRhs, P::Broadcast, kLogical, binaryOp<B::Xor>},
+    {"bitwise_and", kBinary, kLhsRhs, P::Broadcast, kBitwise, binaryOp<B::And>},
+    {"bitwise_or", kBinary, kLhsRhs, P::Broadcast, kBitwise, binaryOp<B::Or>},
+    {"bitwise_xor", kBinary, kLhsRhs, P::Broadcast, kBitwise, binaryOp<B::Xor>},
+    {"left_shift", kBinary, kLhsRhs, P::Broadcast, kShift, binaryOp<B::Shl>},
+    {"right_shift", kBinary, kLhsRhs, P::Broadcast, kShift, binaryOp<B::Shr>},
+    {"equal", kBinary, kLhsRhs, P::Broadcast, kCompare, binaryOp<B::EQ>},
+    {"not_equal", kBinary, kLhsRhs, P::Broadcast, kCompare, binaryOp<B::NE>},
+    {"less", kBinary, kLhsRhs, P::Broadcast, kCompare, binaryOp<B::LT>},
+    {"less_equal", kBinary, kLhsRhs, P::Broadcast, kCompare, binaryOp<B::LE>},
+    {"greater", kBinary, kLhsRhs, P::Broadcast, kCompare, binaryOp<B::GT>},
+    {"greater_equal", kBinary, kLhsRhs, P::Broadcast, kCompare,
+     binaryOp<B::GE>},
 
     {"clip", "clamp every element to [a_min, a_max]", kData, P::ElemWise,
-     clipRelation, clip, withAttrs<ClipAttrs>},
-    {"cast", "convert every element to dtype", kData, P::ElemWise, castRelation,
-     castTo, withAttrs<CastAttrs>},
+     relation<identityWithAttrs<ClipAttrs>, ClipAttrs>, clip,
+     withAttrs<ClipAttrs>},
+    {"cast", "convert every element to dtype", kData, P::ElemWise,
+     relation<castRelation, CastAttrs>, castTo, withAttrs<CastAttrs>},
     {"cast_like", "convert every element to the dtype of dtype_like",
-     kCastLikeArgs, P::ElemWise, castLikeRelation, castLike},
+     kCastLikeArgs, P::ElemWise, relation<castLikeRelation>, castLike},
     {"reinterpret", "reinterpret the bits of every element as dtype", kData,
-     P::ElemWise, reinterpretRelation, reinterpret, withAttrs<CastAttrs>},
+     P::ElemWise, relation<reinterpretRelation, CastAttrs>, reinterpret,
+     withAttrs<CastAttrs>},
     {"nn.leaky_relu", "x if x > 0, else alpha * x", kData, P::ElemWise,
-     leakyReluRelation, leakyRelu, withAttrs<LeakyReluAttrs>},
+     relation<identityWithAttrs<LeakyReluAttrs>, LeakyReluAttrs>, leakyRelu,
+     withAttrs<LeakyReluAttrs>},
     // Relay registers nn.prelu as Broadcast: alpha runs along one axis.
     {"nn.prelu", "x if x > 0, else alpha[c] * x along the channel axis",
-     kPReluArgs, P::Broadcast, preluRelation, nullptr, withAttrs<PReluAttrs>,
-     preluCompute},
+     kPReluArgs, P::Broadcast, relation<preluRelation, PReluAttrs>, nullptr,
+     withAttrs<PReluAttrs>, preluCompute},
     {"where", "select elements of x or y by a condition", kWhereArgs,
-     P::Broadcast, whereRelation, where},
+     P::Broadcast, relation<whereRelation>, where},
 };
 
 /// The compute of row \p def: its own, or its scalar function mapped as its
@@ -589,7 +536,7 @@ void nnir::registerElementwiseOps() {
       def.declareAttrs(builder);
     // As Relay's elementwise registrations do, every one is marked
     // explicitly as not stateful.
-    builder.setAttr<TypeRelationFn>(kTypeRelationAttr, def.relation)
+    builder.setAttr<TypeRelationFn>(kTypeRelationAttr, def.relation(def.args))
         .setAttr<OpPatternKind>(kOpPatternAttr, def.pattern)
         .setAttr<bool>(kOpIsStatefulAttr, false)
         .setAttr<TECompute>(kTEComputeAttr, makeCompute(def))

@@ -139,28 +139,29 @@ Expected<Ref<Type>> nnir::identityRelation(ArrayRef<const Type *> args,
   return Ref<Type>(const_cast<TensorType *>(*data));
 }
 
-Expected<Ref<Type>> nnir::broadcastRelation(ArrayRef<const Type *> args,
-                                            const Attrs *,
-                                            const TypeRelationContext &ctx) {
+/// The broadcast of the operands lhs and rhs, of \p outDType if given.
+static Expected<Ref<Type>>
+broadcastOperands(ArrayRef<const Type *> args, const TypeRelationContext &ctx,
+                  std::optional<DataType> outDType) {
   Expected<const TensorType *> lhs = getTensorArg(args, 0, "lhs", ctx);
   if (!lhs)
     return lhs.takeError();
   Expected<const TensorType *> rhs = getTensorArg(args, 1, "rhs", ctx);
   if (!rhs)
     return rhs.takeError();
-  return broadcastTypes(*lhs, *rhs, ctx);
+  return broadcastTypes(*lhs, *rhs, ctx, outDType);
+}
+
+Expected<Ref<Type>> nnir::broadcastRelation(ArrayRef<const Type *> args,
+                                            const Attrs *,
+                                            const TypeRelationContext &ctx) {
+  return broadcastOperands(args, ctx, std::nullopt);
 }
 
 Expected<Ref<Type>>
 nnir::broadcastCompareRelation(ArrayRef<const Type *> args, const Attrs *,
                                const TypeRelationContext &ctx) {
-  Expected<const TensorType *> lhs = getTensorArg(args, 0, "lhs", ctx);
-  if (!lhs)
-    return lhs.takeError();
-  Expected<const TensorType *> rhs = getTensorArg(args, 1, "rhs", ctx);
-  if (!rhs)
-    return rhs.takeError();
-  return broadcastTypes(*lhs, *rhs, ctx, DataType::boolean());
+  return broadcastOperands(args, ctx, DataType::boolean());
 }
 
 Error nnir::getTensorTuple(ArrayRef<const Type *> args, StringRef verb,

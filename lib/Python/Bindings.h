@@ -40,6 +40,7 @@ class SourceMgr;
 
 namespace nnir {
 class AttrValue;
+class PassContext;
 class Type;
 
 namespace python {
@@ -136,6 +137,11 @@ py::object attrValueToPython(const AttrValue &value);
 AttrValue attrValueFromPython(py::handle object, const std::string &what);
 /// A type from a Python object: a Type, or a dtype string (a 0-d tensor).
 Ref<Type> typeFromPython(py::handle object);
+
+/// Hands \p ctx a default ExecutionEngine, made when a pass or an executor
+/// first asks for it, so that FoldConstant and the executors under \p ctx
+/// share one engine and its kernel cache (Executor.cpp).
+void provideEngine(PassContext &ctx);
 
 void populateErrors(py::module_ &m);
 void populateExecutor(py::module_ &m);

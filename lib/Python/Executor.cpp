@@ -1,18 +1,22 @@
 //===- Executor.cpp - Running a module's functions on NDArrays ------------===//
 //
 /// \file
-/// `_nnir.Executor()` owns an ExecutionEngine (host CPU, in-memory kernel
-/// cache, shared by its calls) and runs a type-checked module's functions on
-/// NDArrays through the Evaluator, as nnir-run does: an operator call runs
-/// as a kernel of its own, a primitive (fused) function as one kernel. The
-/// GIL is released while kernels compile and run.
+/// `_nnir.Executor()` runs a type-checked module's functions on NDArrays
+/// through the Evaluator, as nnir-run does: an operator call runs as a
+/// kernel of its own, a primitive (fused) function as one kernel. The GIL is
+/// released while kernels compile and run.
+///
+/// The engine is not the executor's: like FoldConstant, it takes the
+/// ExecutionEngine resource of the PassContext current when it is created
+/// (PassContext::getResource), so the kernels FoldConstant compiles under a
+/// context and those the executors compile under it share one kernel cache.
+/// Every context Python makes is handed a default engine (host CPU,
+/// in-memory cache, made on first use; provideEngine()), and so is the
+/// thread's default context when an executor first finds none there.
+/// `engine_stats()` reads that engine's counters.
 ///
 /// `_bind_params(func, {name: NDArray})` turns parameters into constants
 /// (create_executor's `params`, TVM's bind_params_by_name).
-///
-/// Provisional: the engine becomes a resource handed in through the
-/// PassContext; then the executor takes that engine instead of creating
-/// its own (ExecutionEngine::create + Evaluator(engine, module) + call).
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +26,7 @@
 #include "nnir/ExecutionEngine/ExecutionEngine.h"
 #include "nnir/IR/Expr.h"
 #include "nnir/IR/Module.h"
+#include "nnir/Pass/PassContext.h"
 #include "nnir/Runtime/NDArray.h"
 #include "nnir/Transforms/BindParams.h"
 
@@ -32,11 +37,46 @@
 using namespace nnir;
 using namespace nnir::python;
 
+/// A default engine (EngineOptions{}) for a context handed none.
+static llvm::Expected<std::shared_ptr<ExecutionEngine>> createEngine() {
+  llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
+      ExecutionEngine::create();
+  if (!engine)
+    return engine.takeError();
+  return std::shared_ptr<ExecutionEngine>(std::move(*engine));
+}
+
+void python::provideEngine(PassContext &ctx) {
+  ctx.setResourceFactory<ExecutionEngine>(createEngine);
+}
+
+/// The engine of \p ctx; one made now and handed to \p ctx when it has none.
+static std::shared_ptr<ExecutionEngine> getContextEngine(PassContext &ctx) {
+  if (std::shared_ptr<ExecutionEngine> engine =
+          unwrap(ctx.getResource<ExecutionEngine>()))
+    return engine;
+  std::shared_ptr<ExecutionEngine> engine = unwrap(createEngine());
+  ctx.setResource(engine);
+  return engine;
+}
+
 namespace {
 
 class PyExecutor {
 public:
-  PyExecutor() { engine = unwrap(ExecutionEngine::create()); }
+  PyExecutor() : engine(getContextEngine(PassContext::current())) {}
+
+  /// The counters of the engine, by name.
+  py::dict getEngineStats() const {
+    const EngineStats &stats = engine->getStats();
+    py::dict dict;
+    dict["kernels_compiled"] = stats.kernelsCompiled.load();
+    dict["memory_hits"] = stats.memoryHits.load();
+    dict["disk_hits"] = stats.diskHits.load();
+    dict["kernels_evicted"] = stats.kernelsEvicted.load();
+    dict["kernel_runs"] = stats.kernelRuns.load();
+    return dict;
+  }
 
   py::object call(Ref<IRModule> module, const std::string &name,
                   const std::vector<NDArray> &args) {
@@ -79,7 +119,7 @@ private:
                          "be returned to Python");
   }
 
-  std::unique_ptr<ExecutionEngine> engine;
+  std::shared_ptr<ExecutionEngine> engine;
 };
 
 } // namespace
@@ -88,11 +128,20 @@ void python::populateExecutor(py::module_ &m) {
   py::class_<PyExecutor>(m, "Executor",
                          "Runs the functions of a type-checked module on "
                          "NDArrays through the JIT")
-      .def(py::init<>())
+      .def(py::init<>(),
+           "An executor on the engine of PassContext.current() (shared with "
+           "FoldConstant and the other executors under that context)")
       .def("call", &PyExecutor::call, py::arg("mod"), py::arg("name"),
            py::arg("args"),
            "Calls @name of the type-checked module on the arrays; a tensor, "
-           "or a tuple of results");
+           "or a tuple of results")
+      .def("engine_stats", &PyExecutor::getEngineStats,
+           "The engine's counters: kernels_compiled, memory_hits, disk_hits, "
+           "kernels_evicted, kernel_runs");
+
+  // The thread that imports nnir shares one engine in its default context
+  // too, whether FoldConstant or an executor needs it first.
+  provideEngine(PassContext::current());
 
   m.def(
       "_bind_params",

@@ -26,36 +26,13 @@ using namespace nnir::python;
 
 static std::atomic<uint64_t> bytesCopiedIn{0};
 
-/// The buffer-protocol format of \p dtype's elements.
+/// The buffer-protocol format of \p dtype's elements (DataTypes.def).
 static std::string bufferFormat(DataType dtype) {
-  if (dtype.isBool())
-    return "?";
-  if (dtype.isBFloat())
-    return py::format_descriptor<uint16_t>::format();
-  if (dtype.isFloat()) {
-    switch (dtype.getBits()) {
-    case 16:
-      return "e";
-    case 32:
-      return py::format_descriptor<float>::format();
-    case 64:
-      return py::format_descriptor<double>::format();
-    }
-  }
-  bool isSigned = dtype.isInt();
-  switch (dtype.getBits()) {
-  case 8:
-    return isSigned ? "b" : "B";
-  case 16:
-    return isSigned ? py::format_descriptor<int16_t>::format()
-                    : py::format_descriptor<uint16_t>::format();
-  case 32:
-    return isSigned ? py::format_descriptor<int32_t>::format()
-                    : py::format_descriptor<uint32_t>::format();
-  case 64:
-    return isSigned ? py::format_descriptor<int64_t>::format()
-                    : py::format_descriptor<uint64_t>::format();
-  }
+#define NNIR_DTYPE(Factory, Name, Code, Bits, NpyDescr, Suffix, PrintedSuffix,  \
+                   ONNX, LLVMStorage, LLVMCompute, BufferFormat)               \
+  if (dtype == DataType::Factory())                                            \
+    return BufferFormat;
+#include "nnir/Runtime/DataTypes.def"
   throw py::type_error("dtype " + dtype.str() + " has no buffer format");
 }
 

@@ -80,6 +80,7 @@ static Ref<PassContext> makeContext(int optLevel, py::handle required,
       disabled, "disabled_pass is expected to be the type of list/tuple/set."));
   ctx->setInstruments(instrumentsFromPython(instruments, "instruments"));
   setConfigFromPython(*ctx, config);
+  provideEngine(*ctx);
   return ctx;
 }
 

@@ -20,7 +20,7 @@ static constexpr DataTypeInfo kDataTypes[] = {
   {DataType::Factory(), Name, NpyDescr, Suffix, PrintedSuffix, nullptr},
 #define NNIR_FLOAT_DTYPE(Factory, Name, Code, Bits, NpyDescr, Suffix,          \
                          PrintedSuffix, ONNX, LLVMStorage, LLVMCompute,        \
-                         Semantics)                                            \
+                         BufferFormat, Semantics)                              \
   {DataType::Factory(), Name,          NpyDescr,                               \
    Suffix,              PrintedSuffix, &APFloat::Semantics},
 #include "nnir/Runtime/DataTypes.def"

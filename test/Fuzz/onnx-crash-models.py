@@ -17,26 +17,21 @@ import os
 import sys
 
 import numpy as np
-from onnx import TensorProto, helper, numpy_helper
+from onnx import TensorProto, helper
 
-F = TensorProto.FLOAT
+# The value-info and array helpers of the ONNX tests' models.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, "ONNX", "Inputs"))
+from models import arr, vi  # noqa: E402
 
 
 def model(nodes, inputs, inits=(), opset=13):
-    outputs = [helper.make_tensor_value_info(nodes[-1].output[0], F, None)]
+    outputs = [vi(nodes[-1].output[0], None)]
     graph = helper.make_graph(nodes, "crash", inputs, outputs, list(inits))
     m = helper.make_model(graph,
                           opset_imports=[helper.make_opsetid("", opset)])
     m.ir_version = 8
     return m
-
-
-def vi(name, shape, elem=F):
-    return helper.make_tensor_value_info(name, elem, shape)
-
-
-def arr(name, a):
-    return numpy_helper.from_array(np.asarray(a), name)
 
 
 MODELS = {

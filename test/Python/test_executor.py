@@ -110,6 +110,41 @@ def test_executor_errors():
     assert nnir.device("llvm", 0) == nnir.cpu(0)
 
 
+def test_fold_constant_and_executors_share_the_context_engine():
+    # Under one PassContext, FoldConstant and the executors compile on the
+    # context's engine, through its one kernel cache.
+    a = np.arange(16, dtype="float32").reshape(4, 4)
+    x = nnir.var("x", shape=(4, 4))
+    double = nnir.Function([x], op.add(x, x))
+    constant = nnir.IRModule.from_expr(nnir.Function(
+        [], op.add(nnir.const(a), nnir.const(a))))
+    with nnir.transform.PassContext():
+        ex = nnir.create_executor(mod=nnir.IRModule.from_expr(double))
+        assert ex.engine_stats()["kernels_compiled"] == 0
+        folded = nnir.transform.FoldConstant()(
+            nnir.transform.InferType()(constant))
+        assert "add" not in folded.astext()
+        # FoldConstant compiled its kernel on the executor's engine.
+        after_fold = ex.engine_stats()
+        assert after_fold["kernels_compiled"] >= 1
+        np.testing.assert_allclose(ex.evaluate()(a).numpy(), 2 * a)
+        after_run = ex.engine_stats()
+        # Another executor under the context finds the kernel cached.
+        other = nnir.create_executor(mod=nnir.IRModule.from_expr(double))
+        np.testing.assert_allclose(other.evaluate()(a).numpy(), 2 * a)
+        after_other = other.engine_stats()
+        assert after_other["kernels_compiled"] == \
+            after_run["kernels_compiled"]
+        assert after_other["memory_hits"] > after_run["memory_hits"]
+        # FoldConstant again: found in the cache, nothing compiled.
+        nnir.transform.FoldConstant()(nnir.transform.InferType()(constant))
+        assert ex.engine_stats()["kernels_compiled"] == \
+            after_run["kernels_compiled"]
+    # Another context has an engine of its own.
+    with nnir.transform.PassContext():
+        assert nnir.Executor().engine_stats()["kernels_compiled"] == 0
+
+
 # Analyses
 
 def test_free_bound_and_all_vars():

@@ -48,6 +48,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/PointerIntPair.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -232,6 +233,10 @@ private:
 enum class WalkAction : uint8_t {
   /// Walk the node's children, then exit the node.
   Descend,
+  /// Walk the node's children but do not exit the node: it has nothing
+  /// left to do after them. Saves a walk with an exit hook keeping every
+  /// node on its stack (a scope-aware walk exits only the binding nodes).
+  DescendWithoutExit,
   /// Exit the node without walking its children through it ("don't
   /// descend"); a child reached through another node is still walked.
   SkipChildren,
@@ -288,6 +293,13 @@ public:
     /// As Nodes, but a Var is entered and exited at every use, so that a
     /// scope-aware walk checks every use against the binders in scope.
     NodesButVars,
+    /// As Nodes, but the walker remembers only the nodes that can be
+    /// reached more than once: those with more than one reference, and the
+    /// roots. A node with a single reference is reached once, through its
+    /// one user, so a chain of a million calls costs no hash set of a
+    /// million nodes. isVisited() answers for the remembered nodes only;
+    /// walk() and walkPostOrder() use it.
+    SharedNodes,
     /// The hooks: the walker keeps no set, and `enter` is called each time
     /// a node is reached (until it is exited); it returns Skip for the
     /// nodes the caller's own memo holds. For walks that keep a memo anyway
@@ -312,7 +324,8 @@ public:
     return walk(root, std::forward<EnterT>(enter), nullptr);
   }
 
-  /// True if \p e was entered (Memo::Nodes; for Vars also NodesButVars).
+  /// True if \p e was entered (Memo::Nodes; for Vars also NodesButVars;
+  /// for shared nodes and roots also SharedNodes).
   bool isVisited(const Expr *e) const { return visited.count(e); }
   /// Forgets the nodes walked, to walk them again.
   void clear() { visited.clear(); }
@@ -329,8 +342,9 @@ private:
 template <typename EnterT, typename ExitT>
 WalkResult walkPostOrder(Expr *root, EnterT &&enter, ExitT &&exit,
                          PostOrderWalker::ChildrenFn children = nullptr) {
-  return PostOrderWalker().walk(root, std::forward<EnterT>(enter),
-                                std::forward<ExitT>(exit), children);
+  return PostOrderWalker(PostOrderWalker::Memo::SharedNodes)
+      .walk(root, std::forward<EnterT>(enter), std::forward<ExitT>(exit),
+            children);
 }
 
 /// Calls \p fn once on every node reachable from \p root (shared nodes once,

@@ -18,12 +18,15 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <array>
+#include <cassert>
 #include <optional>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 
 namespace nnir {
 
@@ -141,6 +144,34 @@ TypeRelationFn makeRelation(Fn fn, Specs... specs) {
         },
         tensors);
   };
+}
+
+namespace detail {
+/// The number of `const TensorType *` parameters of a typed relation.
+template <typename T> struct NumTensorParams;
+template <typename R, typename... Params> struct NumTensorParams<R (*)(Params...)> {
+  static constexpr size_t value =
+      (size_t(0) + ... +
+       size_t(std::is_same_v<Params, const TensorType *>));
+};
+template <typename AttrsT, typename Fn, size_t... I>
+TypeRelationFn makeRelationByName(Fn fn,
+                                  llvm::ArrayRef<llvm::StringLiteral> names,
+                                  std::index_sequence<I...>) {
+  assert(names.size() >= sizeof...(I) && "a tensor argument without a name");
+  return makeRelation<AttrsT>(fn, TensorArgSpec(names[I].data())...);
+}
+} // namespace detail
+
+/// makeRelation() for a table of operators whose rows list their argument
+/// names: the leading tensor arguments of the typed relation \p fn (one per
+/// `const TensorType *` parameter) are fetched by the first of \p names.
+template <typename AttrsT = void, typename Fn>
+TypeRelationFn makeRelationForArgs(Fn *fn,
+                                   llvm::ArrayRef<llvm::StringLiteral> names) {
+  constexpr size_t numTensors = detail::NumTensorParams<Fn *>::value;
+  return detail::makeRelationByName<AttrsT>(
+      fn, names, std::make_index_sequence<numTensors>());
 }
 
 /// A tensor type of \p shape and \p dtype, or an error when an extent is

@@ -6,9 +6,14 @@
 
 An `Executor` type-checks the module, then runs the function with nnir's
 Evaluator (lib/Python/Executor.cpp): each operator call, or fused primitive
-function, is lowered to LLVM IR, compiled by the ORC JIT (kernels cached by
-structure for the executor's life) and run with the GIL released. Results
-are `nnir.NDArray`s (`.numpy()`), tuples of them for tuple results.
+function, is lowered to LLVM IR, compiled by the ORC JIT and run with the
+GIL released. Results are `nnir.NDArray`s (`.numpy()`), tuples of them for
+tuple results.
+
+Kernels are compiled by the execution engine of the PassContext current
+when the executor is made, and cached by structure in it: FoldConstant
+under that context and the other executors made under it share the cache
+(`engine_stats()` counts its compiles and hits).
 
 nnir runs on the host CPU only: `Device` names it, for code that passes a
 device around.
@@ -96,6 +101,12 @@ class Executor:
         self.target = target
         self.kind = kind
         self._engine = _nnir.Executor()
+
+    def engine_stats(self):
+        """The counters of the executor's engine (shared with FoldConstant
+        and the executors under the same PassContext): kernels_compiled,
+        memory_hits, disk_hits, kernels_evicted, kernel_runs."""
+        return self._engine.engine_stats()
 
     def _module_with(self, name, func):
         functions = dict(self.mod.functions)
