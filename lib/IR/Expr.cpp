@@ -48,12 +48,31 @@ Ref<Constant> Constant::getScalar(DataType dtype, double value, SMLoc loc) {
   return get(NDArray::scalar(dtype, value), loc);
 }
 
+/// The virtual device of a node that has none.
+static const AttrValue &getUnconstrainedDevice() {
+  static const AttrValue none;
+  return none;
+}
+
 Ref<Var> Var::get(StringRef nameHint, Ref<Type> annotation, SMLoc loc,
-                  Ref<Type> checkedType) {
+                  Ref<Type> checkedType, AttrValue virtualDevice) {
   if (!checkedType)
     checkedType = annotation;
-  return Ref<Var>(new Var(nameHint, std::move(annotation), loc,
-                          std::move(checkedType)));
+  Ref<Var> var(new Var(nameHint, std::move(annotation), loc,
+                       std::move(checkedType)));
+  var->setVirtualDeviceInPlace(std::move(virtualDevice));
+  return var;
+}
+
+const AttrValue &Var::getVirtualDevice() const {
+  return virtualDevice ? *virtualDevice : getUnconstrainedDevice();
+}
+
+void Var::setVirtualDeviceInPlace(AttrValue device) {
+  if (device.isNone())
+    virtualDevice.reset();
+  else
+    virtualDevice = std::make_unique<const AttrValue>(std::move(device));
 }
 
 Ref<GlobalVar> GlobalVar::get(StringRef name, SMLoc loc,
@@ -114,6 +133,25 @@ Ref<Function> Function::get(ArrayRef<Ref<Var>> params, Ref<Expr> body,
 
 const AttrValue *Function::getAttr(StringRef name) const {
   return attrs ? attrs->lookup(name) : nullptr;
+}
+
+const AttrValue &Function::getVirtualDevice() const {
+  const AttrValue *device = getAttr(attr::kVirtualDevice);
+  return device ? *device : getUnconstrainedDevice();
+}
+
+Ref<DictAttrs> Function::withVirtualDevice(const DictAttrs *attrs,
+                                           AttrValue device) {
+  // Removed first, so that a new value goes last, where TVM prints it.
+  Ref<DictAttrs> rest = attrs ? attrs->without(attr::kVirtualDevice)
+                              : DictAttrs::get({});
+  if (device.isNone())
+    return rest->empty() ? nullptr : rest;
+  return rest->with(attr::kVirtualDevice, std::move(device));
+}
+
+void Function::setVirtualDeviceInPlace(AttrValue device) {
+  attrs = withVirtualDevice(attrs.get(), std::move(device));
 }
 
 bool Function::hasNonZeroAttr(StringRef name) const {

@@ -307,6 +307,8 @@ private:
   void emitCallAttrs(const Call *call, bool &first, unsigned indent);
   void emitAttrs(ArrayRef<NamedAttrValue> attrs, bool &first, unsigned indent);
   void emitAttrValue(const AttrValue &value, unsigned indent);
+  /// Numbers \p object among the objects of its type key (once).
+  void noteMetaObject(const MetaObject *object);
   void emitMetadata() {
     if (options.printMetadata &&
         (!metaConstants.empty() || !metaObjects.empty())) {
@@ -418,6 +420,16 @@ StringRef Printer::nameVar(const Var *var) {
   return varNames[var] = entry->first();
 }
 
+void Printer::noteMetaObject(const MetaObject *object) {
+  if (metaObjectIndex.count(object))
+    return;
+  unsigned index = llvm::count_if(metaObjects, [&](const MetaObject *o) {
+    return o->getTypeKey() == object->getTypeKey();
+  });
+  metaObjectIndex[object] = index;
+  metaObjects.push_back(object);
+}
+
 void Printer::collectAttrExprs(const AttrValue &value) {
   if (value.getKind() == AttrValue::Kind::Expr) {
     // TVM prints a constant in an attribute (arange's start) as
@@ -426,13 +438,7 @@ void Printer::collectAttrExprs(const AttrValue &value) {
       attrConstants.insert(c);
     attrExprs.push_back(value.getExpr());
   } else if (const MetaObject *object = value.getObject()) {
-    if (!metaObjectIndex.count(object)) {
-      unsigned index = llvm::count_if(metaObjects, [&](const MetaObject *o) {
-        return o->getTypeKey() == object->getTypeKey();
-      });
-      metaObjectIndex[object] = index;
-      metaObjects.push_back(object);
-    }
+    noteMetaObject(object);
   } else if (value.getKind() == AttrValue::Kind::Array) {
     for (const AttrValue &element : value.getArray())
       collectAttrExprs(element);
@@ -886,6 +892,15 @@ void Printer::emitTypeComment(const Expr *expr) {
 
 void Printer::emitVarDecl(const Var *var) {
   os << '%' << nameVar(var);
+  // TVM's AllocVar: `%x {virtual_device=...}: T`.
+  if (!var->getVirtualDevice().isNone()) {
+    // Numbered when printed: binders of every kind (free variables too).
+    if (const MetaObject *object = var->getVirtualDevice().getObject())
+      noteMetaObject(object);
+    os << " {" << attr::kVirtualDevice << '=';
+    emitAttrValue(var->getVirtualDevice(), 0);
+    os << '}';
+  }
   if (const Ref<Type> &annotation = var->getTypeAnnotation()) {
     os << ": ";
     annotation->print(os);

@@ -73,6 +73,18 @@ static bool isEmptyAttrs(const Attrs *attrs) {
   return dict && dict->empty();
 }
 
+/// A function's attributes as structural equality sees them: without its
+/// virtual device, which TVM's FunctionNode neither compares nor hashes.
+/// \p storage holds the copy when one is needed.
+static const Attrs *getComparedAttrs(const Function *func,
+                                     Ref<DictAttrs> &storage) {
+  const DictAttrs *attrs = func->getAttrs().get();
+  if (!attrs || !attrs->lookup(attr::kVirtualDevice))
+    return attrs;
+  storage = attrs->without(attr::kVirtualDevice);
+  return storage.get();
+}
+
 /// Describes how two unequal attribute records differ.
 static std::string explainAttrs(const Attrs *a, const Attrs *b) {
   if (isEmptyAttrs(a))
@@ -164,6 +176,11 @@ bool EqualityChecker::matchVars(const Var *l, const Var *r, bool binding) {
     return fail("type annotations of " + varName(l) + " and " + varName(r) +
                 " differ: " + typeText(l->getTypeAnnotation().get()) + " vs " +
                 typeText(r->getTypeAnnotation().get()));
+  // TVM's VarNode compares its virtual device (and does not hash it).
+  if (l->getVirtualDevice() != r->getVirtualDevice())
+    return fail("virtual devices of " + varName(l) + " and " + varName(r) +
+                " differ: " + valueText(l->getVirtualDevice()) + " vs " +
+                valueText(r->getVirtualDevice()));
   lhsToRhs[l] = r;
   rhsToLhs[r] = l;
   return true;
@@ -294,9 +311,11 @@ bool EqualityChecker::compareNode(const Expr *l, const Expr *r) {
       return fail(
           "function return types differ: " + typeText(a->getRetType().get()) +
           " vs " + typeText(b->getRetType().get()));
-    if (!attrsEqual(a->getAttrs().get(), b->getAttrs().get()))
-      return fail("function " +
-                  explainAttrs(a->getAttrs().get(), b->getAttrs().get()));
+    Ref<DictAttrs> aStorage, bStorage;
+    const Attrs *aAttrs = getComparedAttrs(a, aStorage);
+    const Attrs *bAttrs = getComparedAttrs(b, bStorage);
+    if (!attrsEqual(aAttrs, bAttrs))
+      return fail("function " + explainAttrs(aAttrs, bAttrs));
     break;
   }
   case Expr::Kind::Let:
@@ -451,9 +470,10 @@ hash_code Hasher::combine(const Expr *e, ArrayRef<hash_code> kids) {
     break;
   case Expr::Kind::Function: {
     const auto *func = cast<Function>(e);
+    Ref<DictAttrs> storage;
     h = hash_combine(h, func->getNumParams(),
                      hashType(func->getRetType().get()),
-                     hashAttrs(func->getAttrs().get()));
+                     hashAttrs(getComparedAttrs(func, storage)));
     for (const Ref<Var> &param : func->getParams())
       h = hash_combine(h, hashVar(param.get()),
                        hashType(param->getTypeAnnotation().get()));

@@ -12,7 +12,9 @@
 
 #include "nnir/IR/Op.h"
 #include "nnir/IR/OpProperties.h"
+#include "nnir/IR/VirtualDevice.h"
 #include "nnir/Ops/Attrs.h"
+#include "nnir/Ops/OnDevice.h"
 #include "nnir/Ops/Ops.h"
 #include "nnir/Ops/TypeRelations.h"
 
@@ -63,4 +65,52 @@ void nnir::registerAnnotationOps() {
       .setAttr<TypeRelationFn>(kTypeRelationAttr, annotationRelation<void>)
       .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::Opaque)
       .setAttr<bool>(kOpIsStatefulAttr, false);
+}
+
+//===----------------------------------------------------------------------===//
+// on_device helpers (OnDevice.h)
+//===----------------------------------------------------------------------===//
+
+OnDeviceProps nnir::getOnDeviceProps(const Expr *e) {
+  const auto *call = dyn_cast_or_null<Call>(e);
+  if (!call || call->getNumArgs() != 1)
+    return {};
+  const Op *op = call->getCalledOp();
+  // By name: called on every node of large graphs, and cheap (the length
+  // differs for almost every other operator).
+  if (!op || op->getName() != "on_device")
+    return {};
+  const auto *attrs = call->getAttrsAs<OnDeviceAttrs>();
+  if (!attrs)
+    return {};
+  return {call->getArg(0).get(), attrs};
+}
+
+Ref<Expr> nnir::maybeOnDevice(Ref<Expr> body, const AttrValue &device,
+                              bool constrainResult, bool constrainBody) {
+  if (isFullyUnconstrained(device))
+    return body;
+  if (isa<Op, Var, GlobalVar, Function>(body.get()))
+    return body;
+  AttrValue placed = device;
+  if (OnDeviceProps inner = getOnDeviceProps(body.get())) {
+    // on_device(on_device(x, inner), outer): one wrapper when no two
+    // constraints name different devices.
+    const AttrValue &innerDevice = inner.attrs->virtualDevice;
+    bool same = innerDevice == device;
+    bool constrainInner = inner.attrs->constrainBody;
+    if (same || !((constrainResult && constrainInner) ||
+                  (constrainBody && inner.attrs->constrainResult))) {
+      if (!constrainInner && !constrainResult)
+        placed = innerDevice;
+      constrainBody = constrainInner;
+      body = inner.body;
+    }
+  }
+  SMLoc loc = body->getLoc();
+  Ref<OnDeviceAttrs> attrs = OnDeviceAttrs::create();
+  attrs->virtualDevice = std::move(placed);
+  attrs->constrainResult = constrainResult;
+  attrs->constrainBody = constrainBody;
+  return Call::get(Op::lookup("on_device"), {std::move(body)}, attrs, loc);
 }

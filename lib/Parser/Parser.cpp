@@ -196,21 +196,22 @@ Ref<Function> Parser::finishFunction(FunctionHead &head, Ref<Expr> body,
     dict = makeDictAttrs(std::move(head.attrs), "the function");
     if (!dict)
       return nullptr;
+    // The virtual device goes last, where TVM's printer puts it.
+    if (const AttrValue *device = dict->lookup(attr::kVirtualDevice))
+      dict = Function::withVirtualDevice(dict.get(), *device);
   }
   return Function::get(head.params, body, head.retType, dict, loc);
 }
 
-/// `%x (: T)?`, bound in the current scope.
+/// `%x ({virtual_device=V})? (: T)?`, bound in the current scope.
 Ref<Var> Parser::parseParam(StringSet<> &paramNames) {
   Token nameTok = tok;
   consume();
   if (!checkDottedName(nameTok))
     return nullptr;
-  if (tok.is(TokenKind::LBrace)) {
-    emitError(tok.getLoc(), "virtual_device annotations on parameters are "
-                            "not supported by nnir");
+  AttrValue device;
+  if (!parseVarDevice(device))
     return nullptr;
-  }
   Ref<Type> annotation;
   if (consumeIf(TokenKind::Colon)) {
     annotation = parseType();
@@ -221,9 +222,37 @@ Ref<Var> Parser::parseParam(StringSet<> &paramNames) {
     emitError(nameTok.getLoc(), "duplicate parameter " + nameTok.spelling);
     return nullptr;
   }
-  Ref<Var> var = Var::get(nameTok.name, annotation, nameTok.getLoc());
+  Ref<Var> var =
+      Var::get(nameTok.name, annotation, nameTok.getLoc(), nullptr, device);
   bindLocal(nameTok.name, var);
   return var;
+}
+
+/// `{virtual_device=V}` after a variable's name (TVM's printer writes it on
+/// every binder; TVM's parser reads it on parameters only), or nothing.
+bool Parser::parseVarDevice(AttrValue &device) {
+  if (tok.isNot(TokenKind::LBrace))
+    return true;
+  consume();
+  if (tok.isNot(TokenKind::Identifier) || tok.name != attr::kVirtualDevice)
+    return emitUnexpected("'virtual_device=' in a variable's '{...}'");
+  consume();
+  if (!expect(TokenKind::Equal, "'=' after virtual_device"))
+    return false;
+  SMLoc loc = tok.getLoc();
+  if (!parseAttrValue(device))
+    return false;
+  switch (device.getKind()) {
+  case AttrValue::Kind::None:
+  case AttrValue::Kind::Int:
+  case AttrValue::Kind::Object:
+    break;
+  default:
+    return emitError(loc, "a virtual device is None, a device type or "
+                          "meta[VirtualDevice][i], not " +
+                              device.describe());
+  }
+  return expect(TokenKind::RBrace, "'}' after the virtual device");
 }
 
 /// `{ ExprSeq }`
@@ -331,7 +360,7 @@ bool Parser::parseLetBinding(SmallVector<SeqItem, 0> &items) {
   return finishLetBinding(items, std::move(var), std::move(value), letLoc);
 }
 
-/// `let %x (: T)? =`: the variable, bound.
+/// `let %x ({virtual_device=V})? (: T)? =`: the variable, bound.
 Ref<Var> Parser::parseLetHead() {
   consume(); // let
   if (tok.is(TokenKind::GraphVar)) {
@@ -349,13 +378,17 @@ Ref<Var> Parser::parseLetHead() {
   consume();
   if (!checkDottedName(nameTok))
     return nullptr;
+  AttrValue device;
+  if (!parseVarDevice(device))
+    return nullptr;
   Ref<Type> annotation;
   if (consumeIf(TokenKind::Colon)) {
     annotation = parseType();
     if (!annotation)
       return nullptr;
   }
-  Ref<Var> var = Var::get(nameTok.name, annotation, nameTok.getLoc());
+  Ref<Var> var =
+      Var::get(nameTok.name, annotation, nameTok.getLoc(), nullptr, device);
   // As in TVM's parser (BindVar before the value), the let variable is in
   // scope in its own value, so a let-bound closure can call itself.
   bindLocal(nameTok.name, var);
@@ -373,7 +406,7 @@ bool Parser::finishLetBinding(SmallVector<SeqItem, 0> &items, Ref<Var> var,
   return true;
 }
 
-/// `free_var %x (: T)? ;`
+/// `free_var %x ({virtual_device=V})? (: T)? ;`
 bool Parser::parseFreeVar() {
   SMLoc loc = tok.getLoc();
   if (mode == ParseMode::Module)
@@ -386,6 +419,9 @@ bool Parser::parseFreeVar() {
   consume();
   if (!checkDottedName(nameTok))
     return false;
+  AttrValue device;
+  if (!parseVarDevice(device))
+    return false;
   Ref<Type> annotation;
   if (consumeIf(TokenKind::Colon)) {
     annotation = parseType();
@@ -396,7 +432,7 @@ bool Parser::parseFreeVar() {
   if (slot)
     return emitError(nameTok.getLoc(), "free variable " + nameTok.spelling +
                                            " is declared twice");
-  slot = Var::get(nameTok.name, annotation, nameTok.getLoc());
+  slot = Var::get(nameTok.name, annotation, nameTok.getLoc(), nullptr, device);
   return expect(TokenKind::Semicolon, "';' after the free_var declaration");
 }
 

@@ -294,6 +294,7 @@ private:
   LLVM_ATTRIBUTE_NOINLINE Ref<Function>
   finishFunction(FunctionHead &head, Ref<Expr> body, SMLoc loc);
   LLVM_ATTRIBUTE_NOINLINE Ref<Var> parseParam(StringSet<> &paramNames);
+  LLVM_ATTRIBUTE_NOINLINE bool parseVarDevice(AttrValue &device);
   struct SeqItem {
     Ref<Var> var; // null for `e;` sequencing
     Ref<Expr> value;

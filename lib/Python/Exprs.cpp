@@ -92,6 +92,22 @@ static Ref<Type> optionalType(py::handle object) {
 /// arguments, tuple fields, projections, let variables, values and bodies),
 /// children before parents, each once. Functions and ifs are listed but not
 /// entered: their visit recurses once per syntactic nesting level.
+static constexpr const char *kVirtualDeviceDoc =
+    "Where the value lives (TVM's virtual_device_): None (unconstrained) or "
+    "a DLPack device type (1: the CPU). Setting it changes the node in place: "
+    "do it before the node is used.";
+
+/// A virtual device from Python: None or a device type (an integer). A
+/// VirtualDevice read from a metadata section cannot be written back.
+static AttrValue virtualDeviceFromPython(py::handle device) {
+  AttrValue value = attrValueFromPython(device, "virtual_device");
+  if (!value.isNone() && value.getKind() != AttrValue::Kind::Int)
+    throw py::type_error("virtual_device: expected None or a device type "
+                         "(an integer, 1 for the CPU), got " +
+                         value.describe().str());
+  return value;
+}
+
 static std::vector<Ref<Expr>> dataflowPostOrder(const Ref<Expr> &root) {
   std::vector<Ref<Expr>> order;
   // Through calls, tuples, projections and lets; the Python visitor enters
@@ -193,7 +209,16 @@ static void populateCompositeExprs(py::module_ &m) {
                              })
       .def_property_readonly("body", &Function::getBody)
       .def_property_readonly("ret_type", &Function::getRetType)
-      .def_property_readonly("attrs", &Function::getAttrs);
+      .def_property_readonly("attrs", &Function::getAttrs)
+      .def_property(
+          "virtual_device",
+          [](const Function &f) {
+            return attrValueToPython(f.getVirtualDevice());
+          },
+          [](Function &f, py::handle device) {
+            f.setVirtualDeviceInPlace(virtualDeviceFromPython(device));
+          },
+          kVirtualDeviceDoc);
 
   py::class_<DictAttrs, Attrs, Ref<DictAttrs>>(
       m, "DictAttrs", "Untyped attributes of a function or a call")
@@ -260,7 +285,14 @@ void python::populateExprs(py::module_ &m) {
            py::arg("name_hint"), py::arg("type_annotation") = py::none())
       .def_property_readonly("name_hint",
                              [](const Var &v) { return v.getNameHint().str(); })
-      .def_property_readonly("type_annotation", &Var::getTypeAnnotation);
+      .def_property_readonly("type_annotation", &Var::getTypeAnnotation)
+      .def_property(
+          "virtual_device",
+          [](const Var &v) { return attrValueToPython(v.getVirtualDevice()); },
+          [](Var &v, py::handle device) {
+            v.setVirtualDeviceInPlace(virtualDeviceFromPython(device));
+          },
+          kVirtualDeviceDoc);
 
   py::class_<GlobalVar, Expr, Ref<GlobalVar>>(
       m, "GlobalVar", "A reference to a function of a module, by name")

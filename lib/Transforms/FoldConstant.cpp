@@ -8,7 +8,11 @@
 ///     and of pending tensors are inlined, `(x, c).0` projects, shape_of and
 ///     ndarray_size become constants from static types. An `if` whose
 ///     condition is pending evaluates the condition at once, to pick its
-///     branch.
+///     branch. As in Relay, every rule looks through one `on_device`
+///     wrapper: `on_device(c)` counts as constant, a let bound to it is
+///     inlined with its wrapper, and `on_device((a, b)).0` becomes
+///     `on_device(a)`. The wrappers around an evaluated call's operands are
+///     dropped from the evaluation; those around its uses stay.
 ///  2. Evaluate. The *roots* are the pending nodes that non-pending code
 ///     uses. All roots are evaluated together: one function returning the
 ///     tuple of roots, compiled by the Executor (FuseOps, InferType) and run
@@ -32,6 +36,7 @@
 #include "nnir/IR/Traversal.h"
 #include "nnir/Ops/Compute.h"
 #include "nnir/Ops/DataMovementAttrs.h"
+#include "nnir/Ops/OnDevice.h"
 #include "nnir/Ops/QNN.h"
 #include "nnir/Pass/PassContext.h"
 #include "nnir/Pass/Remark.h"
@@ -183,9 +188,11 @@ private:
     return pendingType.count(e) && !unfolded.count(e);
   }
 
-  /// A constant, a pending node, or a tuple of those (TVM's
-  /// IsComplexConstant, with pending nodes standing for their values).
+  /// A constant, a pending node, or a tuple of those, each looked at through
+  /// one on_device wrapper (TVM's IsComplexConstant, with pending nodes
+  /// standing for their values).
   bool isConstantValued(const Expr *e) const {
+    e = ignoreOnDevice(e);
     if (isa<Constant>(e) || isPending(e))
       return true;
     if (const auto *tuple = dyn_cast<Tuple>(e))
@@ -234,23 +241,40 @@ private:
 
   Ref<Expr> rewriteTupleGetItem(TupleGetItem *pre,
                                 TupleGetItem *post) override {
-    Expr *tuple = post->getTuple().get();
+    // Through on_device, whose wrapper goes to the field (TVM's
+    // MaybeOnDeviceWithProps).
+    OnDeviceProps onDevice = getOnDeviceProps(post->getTuple().get());
+    Expr *tuple = onDevice ? onDevice.body : post->getTuple().get();
+    auto rewrap = [&](Ref<Expr> field) {
+      return onDevice ? maybeOnDeviceWithProps(std::move(field),
+                                               *onDevice.attrs)
+                      : field;
+    };
     if (auto *literal = dyn_cast<Tuple>(tuple))
       if (pre->getIndex() < literal->getFields().size())
-        return literal->getFields()[pre->getIndex()];
-    if (isPending(tuple))
+        return rewrap(literal->getFields()[pre->getIndex()]);
+    if (!isPending(tuple))
+      return post;
+    if (!onDevice) {
       markPending(post, pre->getCheckedType());
-    return post;
+      return post;
+    }
+    Ref<Expr> item = TupleGetItem::get(tuple, pre->getIndex(), pre->getLoc(),
+                                       pre->getCheckedType());
+    markPending(item.get(), pre->getCheckedType());
+    return rewrap(std::move(item));
   }
 
   Ref<Expr> visitLet(Let *let) override {
     // Values first, so that a let bound to a constant (or to a pending
     // tensor) is substituted into its uses before they are visited.
     for (Let *cur = let;;) {
+      // Inlined with its on_device wrapper, if any.
       Ref<Expr> value = mutate(cur->getValue().get());
-      if (isa<Constant>(value.get()) ||
-          (isPending(value.get()) &&
-           isa_and_nonnull<TensorType>(pendingType[value.get()].get())))
+      Expr *inner = ignoreOnDevice(value.get());
+      if (isa<Constant>(inner) ||
+          (isPending(inner) &&
+           isa_and_nonnull<TensorType>(pendingType[inner].get())))
         memo[cur->getVar().get()] = value;
       auto *next = dyn_cast<Let>(cur->getBody().get());
       if (!next || memo.count(next))
@@ -270,7 +294,8 @@ private:
 
   Ref<Expr> visitIf(If *e) override {
     Ref<Expr> cond = mutate(e->getCond().get());
-    if (std::optional<bool> value = getConstantCondition(cond.get()))
+    if (std::optional<bool> value =
+            getConstantCondition(ignoreOnDevice(cond.get())))
       return mutate(*value ? e->getThen().get() : e->getElse().get());
     return ExprMutator::visitIf(e);
   }
@@ -509,8 +534,9 @@ void ConstantFolder::getPendingOperands(Expr *node,
             out.push_back(e);
             return WalkAction::SkipChildren;
           }
-          return isa<Tuple>(e) ? WalkAction::Descend
-                               : WalkAction::SkipChildren;
+          return isa<Tuple>(e) || getOnDeviceProps(e)
+                     ? WalkAction::Descend
+                     : WalkAction::SkipChildren;
         },
         nullptr, [](Expr *e, SmallVectorImpl<Expr *> &children) {
           forEachOperand(e, [&](Expr *child) { children.push_back(child); });
@@ -582,6 +608,11 @@ Ref<Expr> ConstantFolder::substitute(Expr *node) {
           changed |= newKids.back().get() != kid;
         }
         Ref<Expr> result = e;
+        if (e != node && getOnDeviceProps(e)) {
+          // The evaluation needs no placement (TVM drops these too).
+          done[e] = newKids[0];
+          return;
+        }
         if (changed) {
           if (auto *call = dyn_cast<Call>(e))
             result = Call::get(call->getCallee(), newKids, call->getAttrs(),
@@ -806,6 +837,8 @@ Ref<Expr> ConstantFolder::run(Expr *expr) {
     counted.walk(
         root,
         [&](Expr *e) {
+          if (getOnDeviceProps(e))
+            return WalkAction::Descend;
           if (!pendingType.count(e))
             return WalkAction::SkipChildren;
           calls += isa<Call>(e);
@@ -875,8 +908,10 @@ void ConstantFolder::recordStatistics() {
 // Entry points
 //===----------------------------------------------------------------------===//
 
-/// A constant or a tuple of them (TVM's IsComplexConstant).
+/// A constant or a tuple of them, looked at through on_device (TVM's
+/// IsComplexConstant).
 static bool isComplexConstant(const Expr *e) {
+  e = ignoreOnDevice(e);
   if (isa<Constant>(e))
     return true;
   if (const auto *tuple = dyn_cast<Tuple>(e))
@@ -909,11 +944,14 @@ static bool mayFold(Expr *expr) {
                                                  isComplexConstant(arg.get());
                                         })));
                } else if (const auto *item = dyn_cast<TupleGetItem>(e)) {
-                 found = isa_and_nonnull<Tuple>(item->getTuple().get());
+                 found = isa_and_nonnull<Tuple>(
+                     ignoreOnDevice(item->getTuple().get()));
                } else if (const auto *let = dyn_cast<Let>(e)) {
-                 found = isa_and_nonnull<Constant>(let->getValue().get());
+                 found = isa_and_nonnull<Constant>(
+                     ignoreOnDevice(let->getValue().get()));
                } else if (const auto *cond = dyn_cast<If>(e)) {
-                 found = isa_and_nonnull<Constant>(cond->getCond().get());
+                 found = isa_and_nonnull<Constant>(
+                     ignoreOnDevice(cond->getCond().get()));
                }
                return found ? WalkResult::interrupt() : WalkResult::advance();
              },

@@ -607,7 +607,7 @@ Error TypeInferencer::bindVar(Var *var, Ref<Type> type) {
     typed = var;
   else
     typed = Var::get(var->getNameHint(), annotated ? annotation : type,
-                     var->getLoc(), type);
+                     var->getLoc(), type, var->getVirtualDevice());
   ++(typed.get() == var ? numKept : numRebuilt);
   memo[var] = std::move(typed);
   return Error::success();

@@ -361,8 +361,8 @@ TEST_F(ParserTest, ModuleErrors) {
             "1:7: type parameters are not supported by nnir");
   EXPECT_EQ(moduleError("def @f(%x {virtual_device=meta[VirtualDevice][0]}) "
                         "{ %x }"),
-            "1:11: virtual_device annotations on parameters are not supported "
-            "by nnir");
+            "1:27: meta[VirtualDevice][0] refers to the metadata section, but "
+            "there is none");
   EXPECT_EQ(moduleError("def @f(1) { 1 }"),
             "1:8: expected a parameter ('%name'), an attribute or ')'");
 }

@@ -29,6 +29,7 @@
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/SMLoc.h"
 
+#include <memory>
 #include <string>
 
 namespace nnir {
@@ -96,12 +97,20 @@ private:
 class Var final : public Expr {
 public:
   /// \p annotation is the type written in the source (may be null). The
-  /// checked type defaults to the annotation.
+  /// checked type defaults to the annotation. \p virtualDevice is where the
+  /// value lives (see nnir/IR/VirtualDevice.h; None: unconstrained).
   static Ref<Var> get(llvm::StringRef nameHint, Ref<Type> annotation = nullptr,
-                      llvm::SMLoc loc = {}, Ref<Type> checkedType = nullptr);
+                      llvm::SMLoc loc = {}, Ref<Type> checkedType = nullptr,
+                      AttrValue virtualDevice = AttrValue());
 
   llvm::StringRef getNameHint() const { return nameHint; }
   const Ref<Type> &getTypeAnnotation() const { return annotation; }
+  /// TVM's `virtual_device_`: None when fully unconstrained.
+  const AttrValue &getVirtualDevice() const;
+  /// Sets the virtual device *in place*. Nodes are immutable: this is only
+  /// for a frontend finishing a variable it has just built, before any pass
+  /// or table has seen it (TVM scripts' `x.virtual_device_ = tvm.cpu()`).
+  void setVirtualDeviceInPlace(AttrValue device);
 
   static bool classof(const Expr *e) { return e->getKind() == Kind::Var; }
 
@@ -112,6 +121,8 @@ private:
         annotation(std::move(annotation)) {}
   std::string nameHint;
   Ref<Type> annotation;
+  /// Null when unconstrained (most variables): a pointer keeps Var small.
+  std::unique_ptr<const AttrValue> virtualDevice;
 };
 
 /// A reference to a function of an IRModule, by name (`@main`).
@@ -290,6 +301,17 @@ public:
   /// true (TVM's `Primitive=1`).
   bool hasNonZeroAttr(llvm::StringRef name) const;
   bool isPrimitive() const { return hasNonZeroAttr("Primitive"); }
+  /// TVM's `virtual_device_`, kept in the attributes under
+  /// attr::kVirtualDevice (so every rebuild that keeps the attributes keeps
+  /// it); None when fully unconstrained.
+  const AttrValue &getVirtualDevice() const;
+  /// \p attrs (may be null) with the virtual device set to \p device (last,
+  /// where TVM prints it), or removed when \p device is None.
+  static Ref<DictAttrs> withVirtualDevice(const DictAttrs *attrs,
+                                          AttrValue device);
+  /// Sets the virtual device *in place*; as Var::setVirtualDeviceInPlace,
+  /// only for a frontend finishing a function it has just built.
+  void setVirtualDeviceInPlace(AttrValue device);
   /// True for a function whose body graph passes (FuseOps, ToANormalForm,
   /// FoldConstant) treat as one opaque unit: a primitive function (already
   /// one kernel) or one for an external compiler (`Compiler=...`).
@@ -323,6 +345,8 @@ inline constexpr llvm::StringLiteral kPrimitive = "Primitive";
 inline constexpr llvm::StringLiteral kCompiler = "Compiler";
 inline constexpr llvm::StringLiteral kSkipOptimization = "SkipOptimization";
 inline constexpr llvm::StringLiteral kExtern = "Extern";
+/// A function's virtual device (Function::getVirtualDevice()).
+inline constexpr llvm::StringLiteral kVirtualDevice = "virtual_device";
 } // namespace attr
 
 } // namespace nnir

@@ -7,6 +7,9 @@
   (NotImplementedError naming the feature).
 - `Function.type_params`: always empty (nnir has no polymorphic functions).
 - `Function.with_attr(key, value)`: a copy with the attribute set.
+- `Var.virtual_device_` and `Function.virtual_device_`: nnir's
+  `virtual_device` (a device type) as a `tvm.target.VirtualDevice`; set from
+  a device (`tvm.cpu()`), a VirtualDevice, a device type or None.
 """
 
 import nnir
@@ -45,7 +48,29 @@ def _with_attr(self, attr_key, attr_value):
     return nnir.Function(list(self.params), self.body, self.ret_type, attrs)
 
 
+def _get_virtual_device(self):
+    from tvm.target import VirtualDevice
+    device_type = self.virtual_device
+    if device_type is None:
+        return VirtualDevice()
+    if device_type == 1:
+        return VirtualDevice(nnir.cpu())
+    return VirtualDevice(device_type)
+
+
+def _set_virtual_device(self, device):
+    if device is not None and not isinstance(device, int):
+        from tvm.relay.op import _device_type
+        device = None if getattr(device, "device", 0) is None \
+            else _device_type(device)
+    self.virtual_device = device
+
+
 def install():
+    for cls in (nnir.Var, nnir.Function):
+        if not hasattr(cls, "virtual_device_"):
+            cls.virtual_device_ = property(_get_virtual_device,
+                                           _set_virtual_device)
     if not hasattr(nnir.IRModule, "import_from_std"):
         nnir.IRModule.import_from_std = _import_from_std
     if not hasattr(nnir.Function, "type_params"):
