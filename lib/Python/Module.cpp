@@ -146,7 +146,7 @@ void python::populateModule(py::module_ &m) {
             Ref<DictAttrs> attrs = module.getAttrs();
             Ref<IRModule> copy = module.shallowCopy();
             copy->setAttrs(attrs ? attrs->with(key, std::move(converted))
-                                 : DictAttrs::get({{key, converted}}));
+                                 : DictAttrs::get({{key, converted, llvm::SMLoc()}}));
             return copy;
           },
           py::arg("attr_key"), py::arg("attr_value"),

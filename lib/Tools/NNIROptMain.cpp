@@ -48,6 +48,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -1330,11 +1331,18 @@ static int runNNIROptParts(const NNIROptConfig &config, raw_ostream &errs) {
           return 0;
         });
     status = std::max(status, partStatus);
-    // After a crash the process state is not to be trusted further.
+    // After a crash the process state is not to be trusted: the crashed
+    // pass's frames were abandoned (their memory is never freed) and may
+    // have left objects half-changed. Flush what was written and exit at
+    // once, without destructors or exit handlers.
     if (crashed) {
-      if (remarksFile)
+      if (remarksFile) {
         remarksFile->keep();
-      return 1;
+        remarksFile->os().flush();
+      }
+      outs().flush();
+      errs.flush();
+      sys::Process::Exit(1, /*NoCleanup=*/true);
     }
   }
   // The remarks explain a failed run too: keep them either way.

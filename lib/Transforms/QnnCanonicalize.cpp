@@ -63,7 +63,7 @@ Expected<Ref<Expr>> nnir::qnnCanonicalize(Expr *expr, int64_t *numRewritten) {
   QnnCanonicalizer canonicalizer;
   Ref<Expr> result = canonicalizer.mutate(expr);
   if (Error err = canonicalizer.takeError())
-    return std::move(err);
+    return err;
   if (numRewritten)
     *numRewritten += canonicalizer.numRewritten;
   return result;
