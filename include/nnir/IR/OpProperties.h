@@ -11,13 +11,28 @@
 #ifndef NNIR_IR_OPPROPERTIES_H
 #define NNIR_IR_OPPROPERTIES_H
 
+#include "nnir/IR/Expr.h"
 #include "nnir/Support/TypeId.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <functional>
 
 namespace nnir {
 
 class Op;
+class Type;
+
+/// The form of an operator property that rewrites calls of its operator
+/// (QNN's canonicalization, layout alterations): given the call (its
+/// arguments as rewritten so far), the checked types of its original
+/// arguments and of its result, the untyped replacement, null where the
+/// property may decline, or a located error.
+using CallRewriteFn = std::function<llvm::Expected<Ref<Expr>>(
+    const Call &call, llvm::ArrayRef<const Type *> argTypes,
+    const Type *resultType)>;
 
 /// How an operator fuses (TVM's OpPatternKind, same numbers).
 enum class OpPatternKind : int {

@@ -23,6 +23,7 @@
 #define NNIR_OPS_QNN_H
 
 #include "nnir/IR/Expr.h"
+#include "nnir/IR/OpProperties.h"
 #include "nnir/Runtime/DataType.h"
 #include "nnir/Support/TypeId.h"
 
@@ -42,9 +43,7 @@ class Type;
 /// of its arguments and of its result; it returns the untyped replacement,
 /// or a located error (a scale that is not a constant where the lowering
 /// needs its value, an unsupported rounding mode).
-using QnnCanonicalizeFn = std::function<llvm::Expected<Ref<Expr>>(
-    const Call &call, llvm::ArrayRef<const Type *> argTypes,
-    const Type *resultType)>;
+using QnnCanonicalizeFn = CallRewriteFn;
 
 inline constexpr llvm::StringLiteral kQnnCanonicalizeAttr =
     "FTVMQnnCanonicalize";

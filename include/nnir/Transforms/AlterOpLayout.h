@@ -30,6 +30,7 @@
 #define NNIR_TRANSFORMS_ALTEROPLAYOUT_H
 
 #include "nnir/IR/Expr.h"
+#include "nnir/IR/OpProperties.h"
 #include "nnir/Pass/Pass.h"
 #include "nnir/Support/TypeId.h"
 
@@ -48,9 +49,7 @@ class Type;
 /// arguments (TVM's tinfos) and of the call; it returns the replacement
 /// (untyped; it must have the call's type), null to keep the call, or an
 /// error, which stops the pass.
-using AlterOpLayoutFn = std::function<llvm::Expected<Ref<Expr>>(
-    const Call &call, llvm::ArrayRef<const Type *> argTypes,
-    const Type *resultType)>;
+using AlterOpLayoutFn = CallRewriteFn;
 
 /// The operator property: an alteration with its priority level.
 struct AlterOpLayoutEntry {
