@@ -5,7 +5,9 @@
 /// counts the users of every node; the second evaluates in post-order,
 /// releasing each value when its last user is done. Let and If continue in
 /// the same frame (no native recursion along chains); calls of non-primitive
-/// functions open a new frame.
+/// functions open a new frame, except calls in tail position, which replace
+/// the frame (a trampoline: a recursive loop of any trip count runs in one
+/// frame). A closure bound by a let sees its own variable (recursion).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +17,9 @@
 #include "nnir/IR/Type.h"
 #include "nnir/Support/Diagnostics.h"
 
+#include "llvm/ADT/DenseSet.h"
+
+#include <optional>
 
 using namespace llvm;
 using namespace nnir;
@@ -157,12 +162,60 @@ Expected<RuntimeValue> Evaluator::callFunction(const Function &fn,
   if (depth + 1 > options.maxCallDepth)
     return makeError(loc, "calls nest deeper than " +
                               Twine(options.maxCallDepth) + " levels");
+  return evaluateIn(*fn.getBody(), bindArgs(fn, args, closure), depth + 1);
+}
+
+DenseMap<const Var *, RuntimeValue>
+Evaluator::bindArgs(const Function &fn, ArrayRef<RuntimeValue> args,
+                    const RuntimeValue *closure) {
   DenseMap<const Var *, RuntimeValue> env;
   if (closure && closure->captured)
     env = *closure->captured;
+  // A closure bound by a let sees itself (held here, not in its captured
+  // bindings, so no closure owns itself).
+  if (closure && closure->self)
+    env[closure->self] = *closure;
   for (unsigned i = 0; i < args.size(); ++i)
     env[fn.getParam(i).get()] = args[i];
-  return evaluateIn(*fn.getBody(), std::move(env), depth + 1);
+  return env;
+}
+
+/// The function a call of \p call's callee runs: a function literal, a
+/// global function of \p module, or a closure's function (null when there is
+/// none, or for operators).
+static const Function *resolveCallee(const Call &call,
+                                     const RuntimeValue *callee,
+                                     const IRModule *module) {
+  const Expr *target = call.getCallee().get();
+  if (const auto *fn = dyn_cast<Function>(target))
+    return fn;
+  if (const auto *gv = dyn_cast<GlobalVar>(target))
+    return module ? module->lookup(gv) : nullptr;
+  if (callee && callee->getKind() == RuntimeValue::Kind::Closure)
+    return callee->getFunction();
+  return nullptr;
+}
+
+/// The nodes in tail position of \p root: their value is the frame's value
+/// (the root; a let's body, and its value when the body is its variable, as
+/// ToANormalForm writes `let %v = f(...); %v`; both branches of an if).
+static DenseSet<const Expr *> getTailPositions(const Expr &root) {
+  DenseSet<const Expr *> tail;
+  SmallVector<const Expr *, 8> work{&root};
+  while (!work.empty()) {
+    const Expr *e = work.pop_back_val();
+    if (!tail.insert(e).second)
+      continue;
+    if (const auto *let = dyn_cast<Let>(e)) {
+      work.push_back(let->getBody().get());
+      if (let->getBody() == let->getVar())
+        work.push_back(let->getValue().get());
+    } else if (const auto *i = dyn_cast<If>(e)) {
+      work.push_back(i->getThen().get());
+      work.push_back(i->getElse().get());
+    }
+  }
+  return tail;
 }
 
 Expected<RuntimeValue> Evaluator::callValue(const Call &call,
@@ -186,22 +239,69 @@ Expected<RuntimeValue> Evaluator::callValue(const Call &call,
   return callFunction(*callee->function, args, callee, depth, call.getLoc());
 }
 
+RuntimeValue
+Evaluator::makeClosure(const Function &fn,
+                       const DenseMap<const Expr *, RuntimeValue> &values,
+                       const Var *self) {
+  RuntimeValue closure;
+  closure.kind = RuntimeValue::Kind::Closure;
+  closure.function = Ref<Function>(const_cast<Function *>(&fn));
+  closure.self = self;
+  auto captured = std::make_shared<DenseMap<const Var *, RuntimeValue>>();
+  for (auto &[node, value] : values)
+    if (const auto *var = dyn_cast<Var>(node))
+      (*captured)[var] = value;
+  closure.captured = std::move(captured);
+  return closure;
+}
+
 Expected<RuntimeValue>
-Evaluator::evaluateIn(const Expr &root, DenseMap<const Var *, RuntimeValue> env,
+Evaluator::evaluateIn(const Expr &start, DenseMap<const Var *, RuntimeValue> env,
                       unsigned depth) {
-  // Users of every node reachable without entering functions (each node's
-  // edges counted once, when the walker first enters it).
-  DenseMap<const Expr *, unsigned> uses;
-  walkPostOrder(
-      const_cast<Expr *>(&root),
-      [&](Expr *e) {
-        for (const Expr *c : getEvaluatedChildren(e))
-          ++uses[c];
-      },
-      nullptr, [](Expr *e, SmallVectorImpl<Expr *> &children) {
-        for (const Expr *c : getEvaluatedChildren(e))
-          children.push_back(const_cast<Expr *>(c));
-      });
+  // The frame's expression: the start, then the body of each function called
+  // in tail position (the trampoline). Its tables are computed once per
+  // distinct body, so a self-recursive loop computes them once.
+  const Expr *root = &start;
+  const Expr *analysed = nullptr;
+  DenseMap<const Expr *, unsigned> rootUses;
+  DenseSet<const Expr *> tail;
+  Ref<Function> current;
+  for (;;) {
+    if (root != analysed) {
+      // Users of every node reachable without entering functions (each
+      // node's edges counted once, when the walker first enters it).
+      rootUses.clear();
+      walkPostOrder(
+          const_cast<Expr *>(root),
+          [&](Expr *e) {
+            for (const Expr *c : getEvaluatedChildren(e))
+              ++rootUses[c];
+          },
+          nullptr, [](Expr *e, SmallVectorImpl<Expr *> &children) {
+            for (const Expr *c : getEvaluatedChildren(e))
+              children.push_back(const_cast<Expr *>(c));
+          });
+      tail = getTailPositions(*root);
+      analysed = root;
+    }
+    std::optional<TailCall> next;
+    Expected<RuntimeValue> result =
+        runFrame(*root, std::move(env), rootUses, tail, depth, next);
+    if (!result || !next)
+      return result;
+    // Replace the frame by the callee's (the values of this one are gone).
+    root = next->function->getBody().get();
+    env = std::move(next->env);
+    // Keep the function alive while its body is evaluated.
+    current = std::move(next->function);
+  }
+}
+
+Expected<RuntimeValue>
+Evaluator::runFrame(const Expr &root, DenseMap<const Var *, RuntimeValue> env,
+                    DenseMap<const Expr *, unsigned> uses,
+                    const DenseSet<const Expr *> &tail, unsigned depth,
+                    std::optional<TailCall> &next) {
   DenseMap<const Expr *, RuntimeValue> values;
   for (auto &[var, value] : env)
     values[var] = value;
@@ -237,15 +337,7 @@ Evaluator::evaluateIn(const Expr &root, DenseMap<const Var *, RuntimeValue> env,
         return makeError(v->getLoc(),
                          "variable '%" + v->getNameHint() + "' is not bound");
       if (const auto *fn = dyn_cast<Function>(e)) {
-        RuntimeValue closure;
-        closure.kind = RuntimeValue::Kind::Closure;
-        closure.function = Ref<Function>(const_cast<Function *>(fn));
-        auto captured = std::make_shared<DenseMap<const Var *, RuntimeValue>>();
-        for (auto &[node, value] : values)
-          if (const auto *var = dyn_cast<Var>(node))
-            (*captured)[var] = value;
-        closure.captured = std::move(captured);
-        values[e] = closure;
+        values[e] = makeClosure(*fn, values, nullptr);
         break;
       }
       if (isa<Op>(e) || isa<GlobalVar>(e))
@@ -253,6 +345,13 @@ Evaluator::evaluateIn(const Expr &root, DenseMap<const Var *, RuntimeValue> env,
                                       "global function as a value");
       if (const auto *let = dyn_cast<Let>(e)) {
         stack.push_back({Task::LetBody, e});
+        // A let-bound function literal sees its own variable (Relay's
+        // recursive let).
+        if (const auto *fn = dyn_cast<Function>(let->getValue().get())) {
+          if (!values.count(fn))
+            values[fn] = makeClosure(*fn, values, let->getVar().get());
+          break;
+        }
         stack.push_back({Task::Visit, let->getValue().get()});
         break;
       }
@@ -317,8 +416,22 @@ Evaluator::evaluateIn(const Expr &root, DenseMap<const Var *, RuntimeValue> env,
         std::optional<RuntimeValue> calleeValue;
         if (values.count(callee))
           calleeValue = values[callee];
-        Expected<RuntimeValue> result = callValue(
-            *call, calleeValue ? &*calleeValue : nullptr, args, depth);
+        const RuntimeValue *calleePtr = calleeValue ? &*calleeValue : nullptr;
+        // A call in tail position of a non-primitive function replaces this
+        // frame: the caller's trampoline continues with the callee's body.
+        if (tail.count(e)) {
+          const Function *fn = resolveCallee(*call, calleePtr, module);
+          if (fn && !fn->isPrimitive()) {
+            if (fn->getNumParams() != args.size())
+              return makeArityError("function", fn->getNumParams(),
+                                    args.size(), call->getLoc());
+            next = TailCall{Ref<Function>(const_cast<Function *>(fn)),
+                            bindArgs(*fn, args, calleePtr)};
+            return RuntimeValue();
+          }
+        }
+        Expected<RuntimeValue> result =
+            callValue(*call, calleePtr, args, depth);
         if (!result)
           return result.takeError();
         values[e] = std::move(*result);

@@ -655,7 +655,9 @@ Result convertSlice(NodeContext &ctx) {
       return ctx.unsupported("the slice of axis " + Twine(axis) +
                              " is empty (nnir has no empty tensors here)");
     begin[axis] = s;
-    end[axis] = e < 0 ? std::nullopt : std::optional<int64_t>(e);
+    // A negative step that runs through element 0 ends before it: -(dim +
+    // 1) is -1 once strided_slice adds the extent (None would stop at 0).
+    end[axis] = e < 0 ? -(dim + 1) : e;
     strides[axis] = step;
   }
   std::vector<int64_t> allAxes(rank);

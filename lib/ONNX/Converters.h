@@ -200,6 +200,14 @@ Result convertDynamicQuantize(NodeContext &ctx);
 Result convertRecurrent(NodeContext &ctx, RecurrentKind kind);
 Result convertResize(NodeContext &ctx, ResizeKind kind);
 
+//===----------------------------------------------------------------------===//
+// Control flow (ConvertControlFlow.cpp)
+//===----------------------------------------------------------------------===//
+
+Result convertIf(NodeContext &ctx);
+Result convertLoop(NodeContext &ctx);
+Result convertScan(NodeContext &ctx);
+
 } // namespace onnximport
 } // namespace nnir
 

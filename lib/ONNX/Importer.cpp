@@ -8,6 +8,11 @@
 /// undefined value is an error naming a node), convert each node through the
 /// operator table (OpConverters.cpp), and return the graph outputs.
 ///
+/// Subgraphs (the bodies of If, Loop and Scan) are imported the same way in
+/// a nested scope: a stack of name tables, where a subgraph's node may read
+/// any value of an enclosing graph by name, and its own names (inputs,
+/// initializers, node outputs) shadow the outer ones and vanish with it.
+///
 /// Every call built is typed at once by its operator's type relation, so the
 /// converters see static shapes. Values that depend on no graph input are
 /// marked constant and can be computed at import time (NodeContext::
@@ -28,6 +33,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -68,7 +74,10 @@ public:
 
   std::string describeNode(const onnx::NodeProto &node, unsigned index,
                            int64_t opset) const {
-    std::string text = formatv("node {0}", index).str();
+    // Nodes of subgraphs are named after the nodes and attributes that hold
+    // them: "node 2 'loop' (Loop, ...) > body > node 0 ...".
+    std::string text = graphPath.empty() ? "" : graphPath.back() + " > ";
+    text += formatv("node {0}", index).str();
     if (!node.name().empty())
       text += " '" + node.name() + "'";
     text += " (" + node.op_type() + ", domain " +
@@ -91,10 +100,30 @@ public:
     return isa<Constant>(expr) || constantExprs.lookup(expr);
   }
 
+  /// Imports \p graph, held by attribute \p where of a node ("node 3 (If,
+  /// ...) > then_branch"), in a scope nested in the current one: its inputs
+  /// bound to \p inputs, its initializers and nodes converted. Returns its
+  /// outputs.
+  Expected<SmallVector<Value, 4>>
+  importSubgraph(const onnx::GraphProto &graph, const std::string &where,
+                 ArrayRef<Value> inputs);
+
 private:
   Error bindInputs(const onnx::GraphProto &graph,
                    SmallVectorImpl<Ref<Var>> &params);
-  Error bindInitializers(onnx::GraphProto &graph);
+  /// Binds the initializers of \p graph in the innermost scope; when
+  /// \p release, their data is freed from the proto once copied.
+  Error bindInitializers(onnx::GraphProto &graph, bool release);
+  /// The value named \p name in the innermost scope that defines it, or null.
+  const Value *lookup(StringRef name) const {
+    for (const StringMap<Value> &scope : llvm::reverse(scopes)) {
+      auto it = scope.find(name);
+      if (it != scope.end())
+        return &it->second;
+    }
+    return nullptr;
+  }
+  bool isDefined(StringRef name) const { return lookup(name); }
   Expected<std::vector<unsigned>> orderNodes(const onnx::GraphProto &graph);
   Error convertNode(const onnx::NodeProto &node, unsigned index);
 
@@ -102,8 +131,12 @@ private:
   const ONNXImportOptions &options;
   /// Opset version per imported domain ("" is the default domain).
   StringMap<int64_t> opsets;
-  /// Every value defined so far, by ONNX name.
-  StringMap<Value> values;
+  /// Every value defined so far, by ONNX name: the graph's, then one table
+  /// per enclosing subgraph being imported (innermost last).
+  SmallVector<StringMap<Value>, 2> scopes{1};
+  /// The node and attribute holding each subgraph being imported, each
+  /// entry naming the whole path from the model's graph.
+  SmallVector<std::string, 2> graphPath;
   /// The caller's engine, or a private one made on first use.
   std::shared_ptr<ExecutionEngine> engine;
   DenseMap<const Expr *, NDArray> evaluated;
@@ -162,7 +195,7 @@ Expected<NDArray> GraphImporter::evaluate(const Value &value) {
   return array;
 }
 
-Error GraphImporter::bindInitializers(onnx::GraphProto &graph) {
+Error GraphImporter::bindInitializers(onnx::GraphProto &graph, bool release) {
   if (graph.sparse_initializer_size())
     return error("sparse initializers are not supported");
   for (onnx::TensorProto &init : *graph.mutable_initializer()) {
@@ -173,9 +206,10 @@ Error GraphImporter::bindInitializers(onnx::GraphProto &graph) {
       return error("initializer '" + init.name() +
                    "': " + toString(array.takeError()));
     // The array holds the only copy from now on.
-    std::string().swap(*init.mutable_raw_data());
+    if (release)
+      std::string().swap(*init.mutable_raw_data());
     Value value{Constant::get(std::move(*array)), /*constant=*/true};
-    if (!values.try_emplace(init.name(), std::move(value)).second)
+    if (!scopes.back().try_emplace(init.name(), std::move(value)).second)
       return error("initializer '" + init.name() + "' is defined twice");
   }
   return Error::success();
@@ -189,7 +223,7 @@ Error GraphImporter::bindInputs(const onnx::GraphProto &graph,
     std::vector<std::string> names;
     StringSet<> listed;
     for (const onnx::ValueInfoProto &input : graph.input())
-      if (!input.name().empty() && !values.count(input.name()) &&
+      if (!input.name().empty() && !isDefined(input.name()) &&
           listed.insert(input.name()).second)
         names.push_back(input.name());
     Expected<StringMap<NDArray>> given = options.getInputValues(names);
@@ -207,7 +241,7 @@ Error GraphImporter::bindInputs(const onnx::GraphProto &graph,
     // Before IR version 4 initializers are listed as inputs too; the
     // initializer provides the value (a default the caller cannot override
     // through nnir).
-    if (values.count(name)) {
+    if (isDefined(name)) {
       if (options.inputShapes.count(name))
         return error("--input-shape names '" + name +
                      "', which is an initializer, not an input");
@@ -275,7 +309,7 @@ Error GraphImporter::bindInputs(const onnx::GraphProto &graph,
       knownInputs[var.get()] = RuntimeValue::tensor(array);
       known = true;
     }
-    values.try_emplace(name, record(Value{var, /*constant=*/known}));
+    scopes.back().try_emplace(name, record(Value{var, /*constant=*/known}));
   }
   for (const auto &entry : options.inputShapes)
     if (!seen.count(entry.getKey()))
@@ -293,7 +327,7 @@ GraphImporter::orderNodes(const onnx::GraphProto &graph) {
     for (const std::string &out : node.output()) {
       if (out.empty())
         continue;
-      if (values.count(out) || !producer.try_emplace(out, i).second)
+      if (scopes.back().count(out) || !producer.try_emplace(out, i).second)
         return error(describeNode(node, i, 0) + ": value '" + out +
                      "' is defined twice");
     }
@@ -309,7 +343,7 @@ GraphImporter::orderNodes(const onnx::GraphProto &graph) {
       if (it != producer.end()) {
         users[it->second].push_back(i);
         ++pending[i];
-      } else if (!values.count(in)) {
+      } else if (!isDefined(in)) {
         return error(describeNode(node, i, 0) + ": input '" + in +
                      "' is not defined (no graph input, initializer or node "
                      "output has that name)");
@@ -367,7 +401,7 @@ Error GraphImporter::convertNode(const onnx::NodeProto &node, unsigned index) {
                  " is not defined after opset " + Twine(row->until));
   SmallVector<Value, 4> inputs;
   for (const std::string &name : node.input())
-    inputs.push_back(name.empty() ? Value() : values.lookup(name));
+    inputs.push_back(name.empty() ? Value() : *lookup(name));
   NodeContext ctx(*this, node, index, opset, inputs);
   Expected<SmallVector<Value, 1>> outputs = row->convert(ctx);
   if (!outputs)
@@ -380,9 +414,54 @@ Error GraphImporter::convertNode(const onnx::NodeProto &node, unsigned index) {
       return ctx.unsupported(formatv("output {0} ('{1}') is not supported", i,
                                      name)
                                  .str());
-    values[name] = (*outputs)[i];
+    scopes.back()[name] = (*outputs)[i];
   }
   return Error::success();
+}
+
+Expected<SmallVector<Value, 4>>
+GraphImporter::importSubgraph(const onnx::GraphProto &graph,
+                              const std::string &where,
+                              ArrayRef<Value> inputs) {
+  graphPath.push_back(where);
+  scopes.emplace_back();
+  auto restore = llvm::make_scope_exit([&] {
+    scopes.pop_back();
+    graphPath.pop_back();
+  });
+  auto subgraphError = [&](const Twine &message) {
+    return error(where + ": " + message);
+  };
+  if (static_cast<size_t>(graph.input_size()) != inputs.size())
+    return subgraphError(formatv("the subgraph has {0} inputs, expected {1}",
+                                 graph.input_size(), inputs.size())
+                             .str());
+  // A subgraph may be imported more than once (Scan's batches): its
+  // initializers keep their data.
+  if (Error err = bindInitializers(const_cast<onnx::GraphProto &>(graph),
+                                   /*release=*/false))
+    return std::move(err);
+  for (int i = 0; i < graph.input_size(); ++i) {
+    const std::string &name = graph.input(i).name();
+    if (name.empty())
+      return subgraphError(formatv("input {0} has no name", i).str());
+    if (!scopes.back().try_emplace(name, record(inputs[i])).second)
+      return subgraphError("input '" + name + "' is defined twice");
+  }
+  Expected<std::vector<unsigned>> order = orderNodes(graph);
+  if (!order)
+    return order.takeError();
+  for (unsigned index : *order)
+    if (Error err = convertNode(graph.node(index), index))
+      return std::move(err);
+  SmallVector<Value, 4> outputs;
+  for (const onnx::ValueInfoProto &output : graph.output()) {
+    const Value *value = lookup(output.name());
+    if (!value)
+      return subgraphError("output '" + output.name() + "' is not defined");
+    outputs.push_back(*value);
+  }
+  return outputs;
 }
 
 Expected<Ref<IRModule>> GraphImporter::importModel(onnx::ModelProto &model) {
@@ -409,7 +488,7 @@ Expected<Ref<IRModule>> GraphImporter::importModel(onnx::ModelProto &model) {
     opsets[""] = 1;
 
   onnx::GraphProto &graph = *model.mutable_graph();
-  if (Error err = bindInitializers(graph))
+  if (Error err = bindInitializers(graph, /*release=*/true))
     return err;
   SmallVector<Ref<Var>, 4> params;
   if (Error err = bindInputs(graph, params))
@@ -426,11 +505,11 @@ Expected<Ref<IRModule>> GraphImporter::importModel(onnx::ModelProto &model) {
   SmallVector<Ref<Expr>, 2> results;
   SmallVector<Ref<nnir::Type>, 2> resultTypes;
   for (const onnx::ValueInfoProto &output : graph.output()) {
-    auto it = values.find(output.name());
-    if (it == values.end())
+    const Value *value = lookup(output.name());
+    if (!value)
       return error("graph output '" + output.name() + "' is not defined");
-    results.push_back(it->second.expr);
-    resultTypes.push_back(it->second.expr->getCheckedType());
+    results.push_back(value->expr);
+    resultTypes.push_back(value->expr->getCheckedType());
   }
   Ref<Expr> body = results.size() == 1
                        ? results.front()
@@ -628,6 +707,25 @@ NodeContext::getStrings(StringRef name) const {
                                   attr->strings().end());
 }
 
+Expected<const onnx::GraphProto *>
+NodeContext::getGraph(StringRef name) const {
+  const onnx::AttributeProto *attr = findAttr(name);
+  if (!attr)
+    return error("attribute '" + name + "' (a subgraph) is required");
+  NNIR_CHECK_ATTR(attr, GRAPH)
+  return &attr->g();
+}
+
+Expected<SmallVector<Value, 4>>
+NodeContext::importSubgraph(StringRef name, ArrayRef<Value> graphInputs) {
+  Expected<const onnx::GraphProto *> graph = getGraph(name);
+  if (!graph)
+    return graph.takeError();
+  return importer.importSubgraph(
+      **graph, importer.describeNode(node, index, opset) + " > " + name.str(),
+      graphInputs);
+}
+
 Expected<NDArray> NodeContext::getTensor(StringRef name) const {
   const onnx::AttributeProto *attr = findAttr(name);
   if (!attr)
@@ -671,6 +769,8 @@ Value NodeContext::getItem(const Value &value, unsigned index) {
                                                  tupleType->getFields()[index]),
                                value.constant});
 }
+
+Value NodeContext::record(Value value) { return importer.record(value); }
 
 Value NodeContext::constant(NDArray array) {
   return Value{Constant::get(std::move(array)), /*constant=*/true};

@@ -118,6 +118,26 @@ public:
   getStrings(llvm::StringRef name) const;
   /// A TENSOR attribute, as an array.
   llvm::Expected<NDArray> getTensor(llvm::StringRef name) const;
+  /// A GRAPH attribute (required).
+  llvm::Expected<const onnx::GraphProto *>
+  getGraph(llvm::StringRef name) const;
+
+  //===--------------------------------------------------------------------===//
+  // Subgraphs
+  //===--------------------------------------------------------------------===//
+
+  /// Imports the subgraph of GRAPH attribute \p name (If's branches, Loop's
+  /// and Scan's bodies) in a scope nested in this node's: its inputs bound
+  /// to \p graphInputs (one per subgraph input; a loop's parameters), its
+  /// nodes free to read any value of the enclosing graphs by name. Returns
+  /// the subgraph's outputs, which may be outer values themselves. Errors in
+  /// the subgraph name its node after this one ("node 3 (If, ...) >
+  /// then_branch > node 0 ...").
+  llvm::Expected<llvm::SmallVector<Value, 4>>
+  importSubgraph(llvm::StringRef name, llvm::ArrayRef<Value> graphInputs);
+  /// Marks \p value (built by the converter, e.g. an If or a loop's result)
+  /// as constant or not for the calls built from it.
+  Value record(Value value);
 
   //===--------------------------------------------------------------------===//
   // Building

@@ -91,6 +91,7 @@ static const ConverterRow kConverters[] = {
     {"HardSwish", 14, 17, convertHardSwish},
     {"Hardmax", 1, 17, convertHardmax},
     {"Identity", 1, 17, convertIdentity},
+    {"If", 1, 17, convertIf},
     {"InstanceNormalization", 1, 17, convertInstanceNorm},
     {"IsInf", 10, 17, convertIsInf},
     {"IsNaN", 9, 17, withParam<convertUnary, ops::isNaN>},
@@ -102,6 +103,7 @@ static const ConverterRow kConverters[] = {
     {"LessOrEqual", 12, 17, withParam<convertBinary, ops::lessEqual>},
     {"Log", 1, 17, withParam<convertUnary, ops::log>},
     {"LogSoftmax", 1, 17, withParam<convertSoftmax, ops::logSoftmax>},
+    {"Loop", 1, 17, convertLoop},
     {"MatMul", 1, 17, convertMatMul},
     {"MatMulInteger", 10, 17, convertMatMulInteger},
     {"Max", 1, 17, withParam<convertVariadic, ops::maximum>},
@@ -140,6 +142,7 @@ static const ConverterRow kConverters[] = {
     {"Resize", 10, 17, withParam<convertResize, ResizeKind::Resize>},
     {"ReverseSequence", 10, 17, convertReverseSequence},
     {"Round", 11, 17, withParam<convertUnary, ops::round>},
+    {"Scan", 8, 17, convertScan},
     {"Scatter", 9, 10, convertScatterElements},
     {"ScatterElements", 11, 17, convertScatterElements},
     {"ScatterND", 11, 17, convertScatterND},
@@ -194,8 +197,6 @@ StringRef onnximport::unsupportedReason(StringRef opType) {
              "the output shape depends on the input values")
       .Cases("Det", "GridSample", "RoiAlign", "MaxUnpool", "DFT", "STFT",
              "MelWeightMatrix", "nnir has no counterpart of this operator yet")
-      .Cases("If", "Loop", "Scan",
-             "control flow with subgraphs is not supported")
       .Cases("SequenceAt", "SequenceConstruct", "SequenceEmpty",
              "SequenceErase", "SequenceInsert", "SequenceLength", "SequenceMap",
              "ConcatFromSequence", "SplitToSequence",

@@ -2,7 +2,8 @@
 //
 /// \file
 /// Let, if (both branches), tuples and projections, calls of global
-/// functions (recursion, and its depth limit), closures, unbound variables,
+/// functions (recursion, and its depth limit), closures, recursive let-bound
+/// functions (tail calls run as iterations), unbound variables,
 /// a 50,000-binding let chain (no native recursion along it), and the
 /// budget of an evaluation (buffers, scratch buffers and work, refused
 /// before anything runs).
@@ -98,6 +99,53 @@ TEST_F(EvaluatorTest, Closures) {
                 "  (%f(1f), %f(2f))\n"
                 "}\n"),
             "[11][12]");
+}
+
+TEST_F(EvaluatorTest, RecursiveLetLoopRunsInOneFrame) {
+  // A let-bound function sees itself; its tail call continues in the same
+  // frame, so 100,000 iterations pass a call-depth limit of 5.
+  std::string loop =
+      "def @main() {\n"
+      "  let %k = 2f;\n"
+      "  let %loop = fn (%i: int64, %acc: float32) -> (int64, float32) {\n"
+      "    if (less(%i, 100000i64)) {\n"
+      "      %loop(add(%i, 1i64), add(%acc, %k))\n"
+      "    } else { (%i, %acc) }\n"
+      "  };\n"
+      "  %loop(0i64, 0f)\n"
+      "}\n";
+  EvaluatorOptions shallow;
+  shallow.maxCallDepth = 5;
+  EXPECT_EQ(run(loop, shallow), "[100000][200000]");
+  // In A-normal form the tail call is a let whose body is its variable.
+  std::string anf =
+      "def @main() {\n"
+      "  let %loop = fn (%i: int64) -> int64 {\n"
+      "    let %c = less(%i, 50000i64);\n"
+      "    let %r = if (%c) {\n"
+      "      let %n = add(%i, 1i64);\n"
+      "      let %t = %loop(%n);\n"
+      "      %t\n"
+      "    } else { %i };\n"
+      "    %r\n"
+      "  };\n"
+      "  %loop(0i64)\n"
+      "}\n";
+  EXPECT_EQ(run(anf, shallow), "[50000]");
+  // A recursive call that is not a tail call still nests, up to the limit.
+  std::string sum =
+      "def @main() {\n"
+      "  let %sum = fn (%n: int64) -> int64 {\n"
+      "    if (less(%n, 1i64)) { 0i64 } else {\n"
+      "      add(%n, %sum(subtract(%n, 1i64)))\n"
+      "    }\n"
+      "  };\n"
+      "  %sum(10i64)\n"
+      "}\n";
+  EXPECT_EQ(run(sum), "[55]");
+  std::string error = run(sum, shallow);
+  EXPECT_NE(error.find("calls nest deeper than 5 levels"), std::string::npos)
+      << error;
 }
 
 TEST_F(EvaluatorTest, LongLetChainIsIterative) {

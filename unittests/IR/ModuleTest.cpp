@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nnir/IR/FreeVars.h"
 #include "nnir/IR/Module.h"
 #include "nnir/IR/Op.h"
 #include "nnir/Ops/Ops.h"
@@ -191,6 +192,20 @@ TEST_F(ModuleTest, FromExprWrapsFreeVarsAsParameters) {
   ASSERT_NE(withLet->lookup("f"), nullptr);
   ASSERT_EQ(withLet->lookup("f")->getNumParams(), 1u);
   EXPECT_EQ(withLet->lookup("f")->getParam(0), x);
+
+  // A recursive let: the function's own variable is bound in its value
+  // (Relay's scoping), so only what the function reads from outside is free.
+  Ref<Var> loop = Var::get("loop"), n = Var::get("n");
+  Ref<Function> fn = Function::get(
+      {n}, Call::get(loop, {Call::get(Op::lookup("add"), {n, x})}));
+  std::vector<Ref<Var>> free =
+      getFreeVars(Let::get(loop, fn, Call::get(loop, {y})).get());
+  ASSERT_EQ(free.size(), 2u);
+  EXPECT_EQ(free[0], x);
+  EXPECT_EQ(free[1], y);
+  // The function alone refers to the loop variable from outside.
+  std::vector<Ref<Var>> fnFree = getFreeVars(fn.get());
+  EXPECT_EQ(fnFree.size(), 2u);
 }
 
 TEST_F(ModuleTest, FromExprKeepsAFunctionAsIs) {

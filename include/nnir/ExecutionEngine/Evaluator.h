@@ -12,7 +12,12 @@
 /// The walk along dataflow edges, let chains and if branches is iterative
 /// (an explicit task stack), so a 1,000,000-node chain needs no deep native
 /// stack; calls of non-primitive functions nest, up to
-/// EvaluatorOptions::maxCallDepth. An intermediate value is released as
+/// EvaluatorOptions::maxCallDepth, except calls in tail position (of an if
+/// branch, a let body), which replace the caller's frame: a loop written as
+/// a recursive let-bound function (`let %loop = fn (...) { if (...) {
+/// %loop(...) } else { ... } }`, how the ONNX importer writes Loop and Scan)
+/// runs any number of iterations in one frame. A let-bound closure sees its
+/// own variable. An intermediate value is released as
 /// soon as its last user has consumed it. Results live in arrays the engine
 /// allocates (never in an input's or a constant's buffer, which kernels only
 /// read). Errors are llvm::Errors located at the offending node.
@@ -27,6 +32,9 @@
 #include "nnir/IR/Module.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <optional>
 
 #include <memory>
 #include <vector>
@@ -47,6 +55,8 @@ public:
   bool isTuple() const { return kind == Kind::Tuple; }
   const NDArray &getTensor() const { return array; }
   llvm::ArrayRef<RuntimeValue> getFields() const;
+  /// A closure's function (null for tensors and tuples).
+  const Function *getFunction() const { return function.get(); }
 
   /// Appends the tensors of this value, tuples flattened in order.
   void flatten(std::vector<NDArray> &out) const;
@@ -58,6 +68,9 @@ private:
   std::shared_ptr<const std::vector<RuntimeValue>> fields;
   /// Closures: the function and the variable bindings it captured.
   Ref<Function> function;
+  /// The let variable a closure is bound to, bound to the closure itself
+  /// when it is called (a recursive let), or null.
+  const Var *self = nullptr;
   std::shared_ptr<const llvm::DenseMap<const Var *, RuntimeValue>> captured;
 };
 
@@ -91,10 +104,33 @@ public:
                                     llvm::ArrayRef<RuntimeValue> args);
 
 private:
-  class Frame;
+  /// A call in tail position: the function to continue with and its
+  /// bindings.
+  struct TailCall {
+    Ref<Function> function;
+    llvm::DenseMap<const Var *, RuntimeValue> env;
+  };
   llvm::Expected<RuntimeValue>
   evaluateIn(const Expr &expr, llvm::DenseMap<const Var *, RuntimeValue> env,
              unsigned depth);
+  /// Evaluates \p root once; a non-primitive call in tail position (in
+  /// \p tail) sets \p next instead of running.
+  llvm::Expected<RuntimeValue>
+  runFrame(const Expr &root, llvm::DenseMap<const Var *, RuntimeValue> env,
+           llvm::DenseMap<const Expr *, unsigned> uses,
+           const llvm::DenseSet<const Expr *> &tail, unsigned depth,
+           std::optional<TailCall> &next);
+  /// A closure of \p fn capturing the variables bound in \p values; \p self
+  /// is the let variable it is bound to (recursion), if any.
+  static RuntimeValue
+  makeClosure(const Function &fn,
+              const llvm::DenseMap<const Expr *, RuntimeValue> &values,
+              const Var *self);
+  /// The bindings of a call of \p fn: \p closure's captured ones (and
+  /// itself), then the parameters.
+  static llvm::DenseMap<const Var *, RuntimeValue>
+  bindArgs(const Function &fn, llvm::ArrayRef<RuntimeValue> args,
+           const RuntimeValue *closure);
   llvm::Expected<RuntimeValue> callValue(const Call &call,
                                          const RuntimeValue *callee,
                                          llvm::ArrayRef<RuntimeValue> args,
