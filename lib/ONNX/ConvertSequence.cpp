@@ -12,10 +12,12 @@
 /// sequence at import time: positions and split sizes must be constants (or
 /// values import can compute), and a sequence graph input's length is that
 /// of the value given for it (tupleInputType); otherwise the converter says
-/// the length is not known at import time. The encoding forgets an empty
-/// sequence's element type (an empty tuple has none) and does not tell a
-/// one-element sequence from a full optional: ONNX's types keep them apart,
-/// and each operator reads its inputs as ONNX declares them.
+/// the length is not known at import time. Elements may differ in dtype
+/// (ONNX requires one; ConcatFromSequence, which needs it, checks). The
+/// encoding forgets an empty sequence's element type (an empty tuple has
+/// none) and does not tell a one-element sequence from a full optional:
+/// ONNX's types keep them apart, and each operator reads its inputs as ONNX
+/// declares them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -121,18 +123,18 @@ Expected<Ref<Type>> tupleInputType(const onnx::TypeProto &type,
 // Helpers
 //===----------------------------------------------------------------------===//
 
-/// The elements of input \p i, a sequence or an optional (\p what: "a
-/// sequence", "an optional"; an optional has at most one).
+/// The elements of input \p i, a sequence, or an optional when \p optional
+/// (at most one element).
 static Expected<SmallVector<Value, 4>>
-elementsOf(NodeContext &ctx, size_t i, StringRef what = "a sequence") {
+elementsOf(NodeContext &ctx, size_t i, bool optional = false) {
   if (!ctx.hasInput(i))
     return ctx.error(formatv("input {0} is required", i).str());
   const Value &seq = ctx.input(i);
   const auto *type = dyn_cast<TupleType>(seq.expr->getCheckedType().get());
-  bool optional = what == "an optional";
   if (!type || (optional && type->getFields().size() > 1))
     return ctx.error(formatv("input {0} ('{1}') must be {2}", i,
-                             ctx.getNode().input(i), what)
+                             ctx.getNode().input(i),
+                             optional ? "an optional" : "a sequence")
                          .str());
   SmallVector<Value, 4> elements;
   for (unsigned k = 0, n = type->getFields().size(); k < n; ++k)
@@ -370,14 +372,14 @@ Result convertOptional(NodeContext &ctx) {
 Result convertOptionalHasElement(NodeContext &ctx) {
   if (Error err = ctx.checkNumInputs(1, 1))
     return err;
-  TRY(elements, elementsOf(ctx, 0, "an optional"));
+  TRY(elements, elementsOf(ctx, 0, /*optional=*/true));
   return one(ctx.scalar(DataType::boolean(), elements.size()));
 }
 
 Result convertOptionalGetElement(NodeContext &ctx) {
   if (Error err = ctx.checkNumInputs(1, 1))
     return err;
-  TRY(elements, elementsOf(ctx, 0, "an optional"));
+  TRY(elements, elementsOf(ctx, 0, /*optional=*/true));
   if (elements.empty())
     return ctx.error(formatv("the optional (input 0, '{0}') is empty",
                              ctx.getNode().input(0))
