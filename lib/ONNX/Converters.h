@@ -194,6 +194,22 @@ Result convertQuantize(NodeContext &ctx);
 Result convertDynamicQuantize(NodeContext &ctx);
 
 //===----------------------------------------------------------------------===//
+// Sequences and optionals, as tuples (ConvertSequence.cpp)
+//===----------------------------------------------------------------------===//
+
+Result convertSequenceEmpty(NodeContext &ctx);
+Result convertSequenceConstruct(NodeContext &ctx);
+Result convertSequenceAt(NodeContext &ctx);
+Result convertSequenceInsert(NodeContext &ctx);
+Result convertSequenceErase(NodeContext &ctx);
+Result convertSequenceLength(NodeContext &ctx);
+Result convertSplitToSequence(NodeContext &ctx);
+Result convertConcatFromSequence(NodeContext &ctx);
+Result convertOptional(NodeContext &ctx);
+Result convertOptionalHasElement(NodeContext &ctx);
+Result convertOptionalGetElement(NodeContext &ctx);
+
+//===----------------------------------------------------------------------===//
 // Recurrent layers (ConvertRecurrent.cpp) and resizing (ConvertResize.cpp)
 //===----------------------------------------------------------------------===//
 

@@ -50,6 +50,10 @@ const TensorType &Value::type() const {
   return *cast<TensorType>(expr->getCheckedType().get());
 }
 
+bool Value::isTensor() const {
+  return isa<TensorType>(expr->getCheckedType().get());
+}
+
 //===----------------------------------------------------------------------===//
 // GraphImporter
 //===----------------------------------------------------------------------===//
@@ -217,16 +221,17 @@ Error GraphImporter::bindInitializers(onnx::GraphProto &graph, bool release) {
 
 Error GraphImporter::bindInputs(const onnx::GraphProto &graph,
                                 SmallVectorImpl<Ref<Var>> &params) {
-  // The values given for the inputs, asked for once with every input name.
-  StringMap<NDArray> givenValues;
+  // The values given for the inputs, asked for once with every input.
+  StringMap<RuntimeValue> givenValues;
   if (options.getInputValues) {
-    std::vector<std::string> names;
+    std::vector<ONNXGraphInput> requests;
     StringSet<> listed;
     for (const onnx::ValueInfoProto &input : graph.input())
       if (!input.name().empty() && !isDefined(input.name()) &&
           listed.insert(input.name()).second)
-        names.push_back(input.name());
-    Expected<StringMap<NDArray>> given = options.getInputValues(names);
+        requests.push_back({input.name(), valueKindOf(input.type())});
+    Expected<StringMap<RuntimeValue>> given =
+        options.getInputValues(requests);
     if (!given)
       return given.takeError();
     givenValues = std::move(*given);
@@ -247,10 +252,37 @@ Error GraphImporter::bindInputs(const onnx::GraphProto &graph,
                      "', which is an initializer, not an input");
       continue;
     }
+    if (valueKindOf(input.type()) != ONNXValueKind::Tensor) {
+      // A sequence or an optional: a tuple whose type the given value fixes.
+      if (options.inputShapes.count(name))
+        return error("--input-shape names '" + name +
+                     "', which is not a tensor input");
+      auto value = givenValues.find(name);
+      if (value == givenValues.end())
+        return error("graph input '" + name + "' is a" +
+                     (input.type().has_sequence_type() ? " sequence"
+                                                       : "n optional") +
+                     ": its length must be known at import time, from the "
+                     "value given for it (nnir-run --input " + name +
+                     "=FILE.pb, a serialised ONNX " +
+                     (input.type().has_sequence_type() ? "SequenceProto"
+                                                       : "OptionalProto") +
+                     ")");
+      Expected<Ref<nnir::Type>> type =
+          tupleInputType(input.type(), value->second);
+      if (!type)
+        return error("graph input '" + name +
+                     "': " + toString(type.takeError()));
+      Ref<Var> var = Var::get(name, *type);
+      params.push_back(var);
+      knownInputs[var.get()] = value->second;
+      values.try_emplace(name, record(Value{var, /*constant=*/true}));
+      continue;
+    }
     if (!input.type().has_tensor_type())
       return error("graph input '" + name +
-                   "' is not a tensor (sequences, maps and optionals are not "
-                   "supported)");
+                   "' is not a tensor, a sequence or an optional (maps and "
+                   "sparse tensors are not supported)");
     const onnx::TypeProto::Tensor &tensor = input.type().tensor_type();
     Expected<DataType> dtype = dataTypeFromONNX(tensor.elem_type());
     if (!dtype)
@@ -300,7 +332,10 @@ Error GraphImporter::bindInputs(const onnx::GraphProto &graph,
     bool known = false;
     auto value = givenValues.find(name);
     if (value != givenValues.end()) {
-      const NDArray &array = value->second;
+      if (!value->second.isTensor())
+        return error("graph input '" + name +
+                     "' is a tensor, but the value given for it is not");
+      const NDArray &array = value->second.getTensor();
       if (array.getDType() != *dtype || array.getShape() != ArrayRef(shape))
         return error(
             "graph input '" + name + "' is declared as " + (*type)->str() +
@@ -402,6 +437,14 @@ Error GraphImporter::convertNode(const onnx::NodeProto &node, unsigned index) {
   SmallVector<Value, 4> inputs;
   for (const std::string &name : node.input())
     inputs.push_back(name.empty() ? Value() : *lookup(name));
+  if (!row->takesSequences)
+    for (size_t i = 0; i < inputs.size(); ++i)
+      if (inputs[i] && !inputs[i].isTensor())
+        return error(describeNode(node, index, opset) +
+                     formatv(": input {0} ('{1}') is a sequence or an "
+                             "optional; {2} takes tensors",
+                             i, node.input(i), node.op_type())
+                         .str());
   NodeContext ctx(*this, node, index, opset, inputs);
   Expected<SmallVector<Value, 1>> outputs = row->convert(ctx);
   if (!outputs)
@@ -511,7 +554,10 @@ Expected<Ref<IRModule>> GraphImporter::importModel(onnx::ModelProto &model) {
     results.push_back(value->expr);
     resultTypes.push_back(value->expr->getCheckedType());
   }
-  Ref<Expr> body = results.size() == 1
+  // A single output is the result itself, unless it is a sequence or an
+  // optional (a tuple): then the result is a tuple of one field, so a tuple
+  // result always lists the graph's outputs.
+  Ref<Expr> body = results.size() == 1 && isa<TensorType>(*resultTypes[0])
                        ? results.front()
                        : Ref<Expr>(Tuple::get(results, SMLoc(),
                                               TupleType::get(resultTypes)));
@@ -764,6 +810,10 @@ Value NodeContext::tuple(ArrayRef<Value> fields) {
 }
 
 Value NodeContext::getItem(const Value &value, unsigned index) {
+  if (const auto *tuple = dyn_cast<Tuple>(value.expr.get())) {
+    const Ref<Expr> &field = tuple->getFields()[index];
+    return Value{field, value.constant || importer.isConstant(field.get())};
+  }
   const auto *tupleType = cast<TupleType>(value.expr->getCheckedType().get());
   return importer.record(Value{TupleGetItem::get(value.expr, index, SMLoc(),
                                                  tupleType->getFields()[index]),

@@ -17,9 +17,11 @@
 #ifndef NNIR_LIB_ONNX_NODECONTEXT_H
 #define NNIR_LIB_ONNX_NODECONTEXT_H
 
+#include "nnir/ExecutionEngine/Evaluator.h"
 #include "nnir/IR/Attrs.h"
 #include "nnir/IR/Expr.h"
 #include "nnir/IR/Type.h"
+#include "nnir/ONNX/Import.h"
 #include "nnir/Runtime/NDArray.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -47,7 +49,10 @@ struct Value {
   /// The expression, so a Value is an operand of the builders
   /// (`ops::add(x, y)`).
   operator Ref<Expr>() const { return expr; }
+  /// The TensorType of a tensor (not of a sequence or an optional: isTensor).
   const TensorType &type() const;
+  /// False for a sequence or an optional (a tuple, ConvertSequence.cpp).
+  bool isTensor() const;
   llvm::ArrayRef<int64_t> shape() const { return type().getShape(); }
   int64_t rank() const { return type().getRank(); }
   DataType dtype() const { return type().getDType(); }
@@ -194,6 +199,9 @@ struct ConverterRow {
   int64_t since;
   int64_t until;
   ConverterFn convert;
+  /// Whether the converter takes sequences and optionals (tuples) among its
+  /// inputs; the importer gives the others tensors only.
+  bool takesSequences = false;
 };
 
 /// The row of \p opType of the default domain, or null.
@@ -207,6 +215,13 @@ llvm::Expected<NDArray> tensorFromProto(const onnx::TensorProto &proto,
                                         uint64_t maxTensorBytes);
 /// The nnir dtype of an ONNX TensorProto::DataType.
 llvm::Expected<DataType> dataTypeFromONNX(int32_t elemType);
+/// The value kind \p type declares (sequence, optional, else tensor).
+ONNXValueKind valueKindOf(const onnx::TypeProto &type);
+/// The tuple type of a graph input of sequence or optional type \p type,
+/// from the value given for it; an error where the value does not fit the
+/// declared type (ConvertSequence.cpp).
+llvm::Expected<Ref<Type>> tupleInputType(const onnx::TypeProto &type,
+                                         const RuntimeValue &value);
 
 } // namespace onnximport
 } // namespace nnir

@@ -17,6 +17,10 @@
 /// deprecates it (Upsample in 10, Scatter in 11). A node outside its
 /// operator's range is an error naming the range.
 ///
+/// Sequences and optionals are tuples (ConvertSequence.cpp); the rows that
+/// take them as inputs say so (ConverterRow::takesSequences), and the
+/// importer hands every other converter tensors only.
+///
 /// Operators nnir cannot express are listed with the reason in
 /// unsupportedReason().
 //
@@ -54,6 +58,7 @@ static const ConverterRow kConverters[] = {
     {"Celu", 12, 17, convertCelu},
     {"Clip", 1, 17, convertClip},
     {"Concat", 1, 17, convertConcat},
+    {"ConcatFromSequence", 11, 17, convertConcatFromSequence, true},
     {"Constant", 1, 17, convertConstant},
     {"ConstantOfShape", 9, 17, convertConstantOfShape},
     {"Conv", 1, 17, convertConv},
@@ -90,7 +95,7 @@ static const ConverterRow kConverters[] = {
     {"HardSigmoid", 1, 17, convertHardSigmoid},
     {"HardSwish", 14, 17, convertHardSwish},
     {"Hardmax", 1, 17, convertHardmax},
-    {"Identity", 1, 17, convertIdentity},
+    {"Identity", 1, 17, convertIdentity, true},
     {"If", 1, 17, convertIf},
     {"InstanceNormalization", 1, 17, convertInstanceNorm},
     {"IsInf", 10, 17, convertIsInf},
@@ -117,6 +122,9 @@ static const ConverterRow kConverters[] = {
     {"NegativeLogLikelihoodLoss", 12, 17, convertNLLLoss},
     {"Not", 1, 17, withParam<convertUnary, ops::logicalNot>},
     {"OneHot", 9, 17, convertOneHot},
+    {"Optional", 15, 17, convertOptional, true},
+    {"OptionalGetElement", 15, 17, convertOptionalGetElement, true},
+    {"OptionalHasElement", 15, 17, convertOptionalHasElement, true},
     {"Or", 1, 17, withParam<convertBinary, ops::logicalOr>},
     {"PRelu", 1, 17, convertPRelu},
     {"Pad", 1, 17, convertPad},
@@ -147,6 +155,12 @@ static const ConverterRow kConverters[] = {
     {"ScatterElements", 11, 17, convertScatterElements},
     {"ScatterND", 11, 17, convertScatterND},
     {"Selu", 1, 17, convertSelu},
+    {"SequenceAt", 11, 17, convertSequenceAt, true},
+    {"SequenceConstruct", 11, 17, convertSequenceConstruct},
+    {"SequenceEmpty", 11, 17, convertSequenceEmpty},
+    {"SequenceErase", 11, 17, convertSequenceErase, true},
+    {"SequenceInsert", 11, 17, convertSequenceInsert, true},
+    {"SequenceLength", 11, 17, convertSequenceLength, true},
     {"Shape", 1, 17, convertShape},
     {"Shrink", 9, 17, convertShrink},
     {"Sigmoid", 1, 17, withParam<convertUnary, ops::sigmoid>},
@@ -161,6 +175,7 @@ static const ConverterRow kConverters[] = {
     {"Softsign", 1, 17, convertSoftsign},
     {"SpaceToDepth", 1, 17, convertSpaceToDepth},
     {"Split", 1, 17, convertSplit},
+    {"SplitToSequence", 11, 17, convertSplitToSequence},
     {"Sqrt", 1, 17, withParam<convertUnary, ops::sqrt>},
     {"Squeeze", 1, 17, convertSqueeze},
     {"Sub", 1, 17, withParam<convertBinary, ops::subtract>},
@@ -197,12 +212,7 @@ StringRef onnximport::unsupportedReason(StringRef opType) {
              "the output shape depends on the input values")
       .Cases("Det", "GridSample", "RoiAlign", "MaxUnpool", "DFT", "STFT",
              "MelWeightMatrix", "nnir has no counterpart of this operator yet")
-      .Cases("SequenceAt", "SequenceConstruct", "SequenceEmpty",
-             "SequenceErase", "SequenceInsert", "SequenceLength", "SequenceMap",
-             "ConcatFromSequence", "SplitToSequence",
-             "sequences are not supported")
-      .Cases("Optional", "OptionalGetElement", "OptionalHasElement",
-             "optionals are not supported")
+      .Case("SequenceMap", "SequenceMap is not converted yet")
       .Cases("StringNormalizer", "TfIdfVectorizer", "RegexFullMatch",
              "strings are not supported")
       .Cases("RandomNormal", "RandomNormalLike", "RandomUniform",

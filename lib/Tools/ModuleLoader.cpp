@@ -2,7 +2,8 @@
 //
 /// \file
 /// Chooses between the text parser and the ONNX importer by content, and
-/// between .npy and TensorProto for input tensors. Builds without ONNX
+/// between .npy and TensorProto for input tensors (the ONNX graph input's
+/// declared kind chooses SequenceProto or OptionalProto). Builds without ONNX
 /// (NNIR_HAVE_ONNX unset) recognise ONNX files and say what is missing.
 //
 //===----------------------------------------------------------------------===//
@@ -147,6 +148,36 @@ Expected<NDArray> nnir::loadInputTensor(StringRef path, uint64_t maxBytes) {
   return tensor;
 #else
   llvm_unreachable("handled above");
+#endif
+}
+
+Expected<RuntimeValue> nnir::loadInputValue(StringRef path, ONNXValueKind kind,
+                                            uint64_t maxBytes) {
+  if (kind == ONNXValueKind::Tensor) {
+    Expected<NDArray> tensor = loadInputTensor(path, maxBytes);
+    if (!tensor)
+      return tensor.takeError();
+    return RuntimeValue::tensor(std::move(*tensor));
+  }
+  StringRef what = kind == ONNXValueKind::Sequence ? "SequenceProto"
+                                                   : "OptionalProto";
+#ifdef NNIR_HAVE_ONNX
+  Expected<std::unique_ptr<MemoryBuffer>> file = readRegularFile(path);
+  if (!file)
+    return file.takeError();
+  StringRef bytes = (*file)->getBuffer();
+  if (bytes.starts_with("\x93NUMPY"))
+    return makeError("'" + path + "' is a .npy file; " +
+                     (kind == ONNXValueKind::Sequence ? "a sequence"
+                                                      : "an optional") +
+                     " input takes a serialised ONNX " + what);
+  Expected<RuntimeValue> value = loadONNXValue(bytes, kind, maxBytes);
+  if (!value)
+    return makeError("'" + path + "': " + toString(value.takeError()));
+  return value;
+#else
+  return makeError("'" + path + "': reading an ONNX " + what +
+                   " needs ONNX support");
 #endif
 }
 

@@ -198,14 +198,15 @@ static Error checkTensorResult(const Function &fn, StringRef name) {
 //===----------------------------------------------------------------------===//
 
 /// Reads the input (an ONNX model may need the values of its inputs at
-/// import time, a shape given as a graph input: the importer asks for them
-/// with the graph input names, against which the --input names resolve;
-/// what is read then lands in \p inputArrays and is not read again) and
-/// verifies it.
+/// import time, a shape given as a graph input, the length of a sequence:
+/// the importer asks for them with the graph input names, against which the
+/// --input names resolve, and kinds, which say how to read a file; what is
+/// read then lands in \p inputValues and is not read again) and verifies
+/// it.
 static Expected<Ref<IRModule>>
 loadInput(const NNIRRunConfig &config, SourceMgr &sourceMgr,
           std::shared_ptr<ExecutionEngine> engine,
-          StringMap<NDArray> &inputArrays) {
+          StringMap<RuntimeValue> &inputValues) {
   Expected<unsigned> bufferId = addInputFile(sourceMgr, config.inputFilename);
   if (!bufferId)
     return bufferId.takeError();
@@ -213,23 +214,30 @@ loadInput(const NNIRRunConfig &config, SourceMgr &sourceMgr,
   loadOptions.parserOptions = config.parserOptions;
   for (const auto &entry : config.inputShapes)
     loadOptions.inputShapes[entry.getKey()] = entry.getValue();
-  loadOptions.getInputValues =
-      [&](ArrayRef<std::string> names) -> Expected<StringMap<NDArray>> {
-    auto isName = [&](StringRef name) { return is_contained(names, name); };
+  loadOptions.getInputValues = [&](ArrayRef<ONNXGraphInput> graphInputs)
+      -> Expected<StringMap<RuntimeValue>> {
+    std::vector<std::string> names;
+    StringMap<ONNXValueKind> kinds;
+    for (const ONNXGraphInput &input : graphInputs) {
+      names.push_back(input.name);
+      kinds[input.name] = input.kind;
+    }
+    auto isName = [&](StringRef name) { return kinds.count(name) != 0; };
     for (const std::string &text : config.inputs) {
       std::optional<InputBinding> input = resolveInput(text, isName);
       if (!input)
         return unknownInputError(text, config.entry, names);
-      if (inputArrays.count(input->name))
+      if (inputValues.count(input->name))
         return makeError("input '" + input->name + "' is given twice");
-      Expected<NDArray> array =
-          loadInputTensor(input->path, config.engineOptions.maxTensorBytes);
-      if (!array)
+      Expected<RuntimeValue> value =
+          loadInputValue(input->path, kinds.lookup(input->name),
+                         config.engineOptions.maxTensorBytes);
+      if (!value)
         return makeError("input '" + input->name +
-                         "': " + toString(array.takeError()));
-      inputArrays.try_emplace(input->name, std::move(*array));
+                         "': " + toString(value.takeError()));
+      inputValues.try_emplace(input->name, std::move(*value));
     }
-    return inputArrays;
+    return inputValues;
   };
   loadOptions.getEngine = [engine] { return engine; };
   Expected<Ref<IRModule>> module = loadModule(sourceMgr, *bufferId, loadOptions);
@@ -240,12 +248,23 @@ loadInput(const NNIRRunConfig &config, SourceMgr &sourceMgr,
   return module;
 }
 
+/// The type of \p value (a tensor or nested tuples of tensors).
+static Ref<nnir::Type> typeOfValue(const RuntimeValue &value) {
+  if (value.isTensor())
+    return TensorType::get(value.getTensor().getShape(),
+                           value.getTensor().getDType());
+  SmallVector<Ref<nnir::Type>, 4> fields;
+  for (const RuntimeValue &field : value.getFields())
+    fields.push_back(typeOfValue(field));
+  return TupleType::get(fields);
+}
+
 /// The value of parameter \p param: the tensor file \p path names (read at
-/// import time already when it is in \p inputArrays), or seeded random
-/// values when \p path is null.
+/// import time already when it is in \p inputValues, as an ONNX sequence's
+/// or optional's tuple is), or seeded random values when \p path is null.
 static Expected<RuntimeValue>
 bindParameter(const Var &param, const std::string *path, std::mt19937_64 &rng,
-              const NNIRRunConfig &config, StringMap<NDArray> &inputArrays,
+              const NNIRRunConfig &config, StringMap<RuntimeValue> &inputValues,
               ExecutionEngine &engine) {
   const nnir::Type *type = param.getCheckedType()
                                ? param.getCheckedType().get()
@@ -268,34 +287,32 @@ bindParameter(const Var &param, const std::string *path, std::mt19937_64 &rng,
       return array.takeError();
     return RuntimeValue::tensor(std::move(*array));
   }
-  if (!tensorType)
+  auto loaded = inputValues.find(name);
+  if (!tensorType && loaded == inputValues.end())
     return makeError(param.getLoc(), "parameter '%" + name + "' of type " +
                                          typeString(type) +
                                          " cannot be read from a tensor file");
-  auto loaded = inputArrays.find(name);
-  if (loaded == inputArrays.end()) {
+  if (loaded == inputValues.end()) {
     Expected<NDArray> array =
         loadInputTensor(*path, config.engineOptions.maxTensorBytes);
     if (!array)
       return makeError("input '" + name + "': " + toString(array.takeError()));
-    loaded = inputArrays.try_emplace(name, *array).first;
+    loaded =
+        inputValues.try_emplace(name, RuntimeValue::tensor(*array)).first;
   }
-  const NDArray &array = loaded->second;
-  if (array.getDType() != tensorType->getDType() ||
-      array.getShape() != tensorType->getShape()) {
-    Ref<TensorType> got = TensorType::get(array.getShape(), array.getDType());
+  Ref<nnir::Type> got = typeOfValue(loaded->second);
+  if (!type || got->str() != type->str())
     return makeError(param.getLoc(), "input '" + *path + "' for parameter '%" +
                                          name + "' has type " + got->str() +
                                          ", expected " + typeString(type));
-  }
-  return RuntimeValue::tensor(array);
+  return loaded->second;
 }
 
 /// The arguments of \p entry: `--input` files by parameter name, random
 /// values for the others with `--random-inputs`.
 static Expected<std::vector<RuntimeValue>>
 bindInputs(const NNIRRunConfig &config, const Function &entry,
-           StringMap<NDArray> &inputArrays, ExecutionEngine &engine) {
+           StringMap<RuntimeValue> &inputValues, ExecutionEngine &engine) {
   std::vector<std::string> paramNames;
   for (const Ref<Var> &p : entry.getParams())
     paramNames.push_back(p->getNameHint().str());
@@ -316,7 +333,7 @@ bindInputs(const NNIRRunConfig &config, const Function &entry,
     auto it = paths.find(param->getNameHint());
     Expected<RuntimeValue> arg =
         bindParameter(*param, it == paths.end() ? nullptr : &it->second, rng,
-                      config, inputArrays, engine);
+                      config, inputValues, engine);
     if (!arg)
       return arg.takeError();
     args.push_back(std::move(*arg));
@@ -324,26 +341,54 @@ bindInputs(const NNIRRunConfig &config, const Function &entry,
   return args;
 }
 
-/// Writes `--output-dir` files and prints `--print` text of \p outputs.
+/// The tensors of \p result with their names: a tensor is `output_0`; the
+/// fields of a tuple are `output_<i>`, and the fields of a tuple within it
+/// (an ONNX sequence or optional) `output_<i>_<j>`, and so on down.
+static std::vector<std::pair<std::string, NDArray>>
+nameOutputs(const RuntimeValue &result) {
+  std::vector<std::pair<std::string, NDArray>> outputs;
+  if (result.isTensor()) {
+    outputs.emplace_back("output_0", result.getTensor());
+    return outputs;
+  }
+  // Fields pushed in reverse, so they pop in order.
+  SmallVector<std::pair<std::string, const RuntimeValue *>, 8> stack;
+  auto pushFields = [&](const RuntimeValue &tuple, const std::string &name) {
+    for (size_t i = tuple.getFields().size(); i-- > 0;)
+      stack.emplace_back(name + "_" + std::to_string(i), &tuple.getFields()[i]);
+  };
+  pushFields(result, "output");
+  while (!stack.empty()) {
+    auto [name, value] = stack.pop_back_val();
+    if (value->isTensor())
+      outputs.emplace_back(name, value->getTensor());
+    else
+      pushFields(*value, name);
+  }
+  return outputs;
+}
+
+/// Writes `--output-dir` files and prints `--print` text of \p result.
 static Error writeOutputs(const NNIRRunConfig &config,
-                          ArrayRef<NDArray> outputs, raw_ostream &out) {
+                          const RuntimeValue &result, raw_ostream &out) {
+  std::vector<std::pair<std::string, NDArray>> outputs = nameOutputs(result);
   if (!config.outputDir.empty()) {
     if (std::error_code ec = sys::fs::create_directories(config.outputDir))
       return makeError("cannot create '" + config.outputDir +
                        "': " + ec.message());
-    for (size_t i = 0; i < outputs.size(); ++i) {
+    for (const auto &[name, array] : outputs) {
       SmallString<256> path(config.outputDir);
-      sys::path::append(path, "output_" + Twine(i) + ".npy");
-      if (Error err = saveNpyFile(path, outputs[i]))
+      sys::path::append(path, name + ".npy");
+      if (Error err = saveNpyFile(path, array))
         return err;
     }
   }
   if (config.print) {
-    for (size_t i = 0; i < outputs.size(); ++i) {
+    for (const auto &[name, array] : outputs) {
       Ref<TensorType> type =
-          TensorType::get(outputs[i].getShape(), outputs[i].getDType());
-      out << "output_" << i << ": " << type->str() << "\n";
-      printArrayLikeNumPy(outputs[i], out);
+          TensorType::get(array.getShape(), array.getDType());
+      out << name << ": " << type->str() << "\n";
+      printArrayLikeNumPy(array, out);
       out << "\n";
     }
   }
@@ -421,9 +466,9 @@ static int runNNIRRunOnStack(const NNIRRunConfig &config, raw_ostream &out,
       createSharedEngine(config.engineOptions);
   if (!engine)
     return fail(engine.takeError());
-  StringMap<NDArray> inputArrays;
+  StringMap<RuntimeValue> inputValues;
   Expected<Ref<IRModule>> parsed =
-      loadInput(config, sourceMgr, *engine, inputArrays);
+      loadInput(config, sourceMgr, *engine, inputValues);
   if (!parsed)
     return fail(parsed.takeError());
 
@@ -455,7 +500,7 @@ static int runNNIRRunOnStack(const NNIRRunConfig &config, raw_ostream &out,
   if (Error err = checkTensorResult(*entry, config.entry))
     return fail(std::move(err));
   Expected<std::vector<RuntimeValue>> args =
-      bindInputs(config, *entry, inputArrays, **engine);
+      bindInputs(config, *entry, inputValues, **engine);
   if (!args)
     return fail(args.takeError());
 
@@ -464,9 +509,7 @@ static int runNNIRRunOnStack(const NNIRRunConfig &config, raw_ostream &out,
       evaluateEntry(**executor, config.entry, *args, totalMs);
   if (!result)
     return fail(result.takeError());
-  std::vector<NDArray> outputs;
-  result->flatten(outputs);
-  if (Error err = writeOutputs(config, outputs, out))
+  if (Error err = writeOutputs(config, *result, out))
     return fail(std::move(err));
   if (config.time)
     printTimes((*engine)->getStats(), prepareMs, totalMs, errs);
@@ -496,8 +539,10 @@ int nnir::nnirRunMain(int argc, char **argv) {
                              cl::init("main"), cl::cat(category));
   cl::list<std::string> inputs(
       "input",
-      cl::desc("Bind parameter NAME to a .npy file or a TensorProto (.pb): "
-               "NAME=PATH (NAME may contain '='; a leading '%' is optional)"),
+      cl::desc("Bind parameter NAME to a .npy file or a TensorProto (.pb; "
+               "an ONNX sequence or optional input: a SequenceProto or "
+               "OptionalProto): NAME=PATH (NAME may contain '='; a leading "
+               "'%' is optional)"),
       cl::value_desc("NAME=PATH"), cl::cat(category));
   InputShapeOption inputShapes(category);
   RangedOpt<unsigned long long> randomInputs(
@@ -507,7 +552,10 @@ int nnir::nnirRunMain(int argc, char **argv) {
       cl::value_desc("SEED"), cl::cat(category),
       valueRange(IntegerRange<unsigned long long>::all()));
   cl::opt<std::string> outputDir(
-      "output-dir", cl::desc("Write each output as DIR/output_<i>.npy"),
+      "output-dir",
+      cl::desc("Write each output as DIR/output_<i>.npy (the fields of a "
+               "tuple within the result, an ONNX sequence's elements, as "
+               "DIR/output_<i>_<j>.npy)"),
       cl::value_desc("DIR"), cl::cat(category));
   cl::opt<bool> print("print", cl::desc("Print the outputs as NumPy does"),
                       cl::cat(category));

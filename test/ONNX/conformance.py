@@ -12,7 +12,11 @@ runs
 (inputs bound to the graph's non-initializer inputs in order, their shapes
 fixed to the data's) and compares OUT/output_<i>.npy with output_<i>.pb at
 ONNX's backend-test tolerances (rtol 1e-3, atol 1e-7; NaNs equal; shapes and
-dtypes exact). A test passes when every data set does. Otherwise it is:
+dtypes exact). Sequence and optional inputs are passed as the SequenceProto
+or OptionalProto files they are (no --input-shape); a sequence output is
+compared element by element with OUT/output_<i>_<j>.npy, an optional output
+as a sequence of none or one element (nnir-run's naming of a tuple within
+the result). A test passes when every data set does. Otherwise it is:
 
   wrong        nnir-run succeeded but an output differs
   unsupported  nnir-run refused the model with a diagnostic (the reason is
@@ -50,10 +54,16 @@ ATOL = 1e-7
 
 
 def graph_inputs(model):
-    """The names and element types of the graph's non-initializer inputs."""
+    """The names, kinds ("tensor_type", "sequence_type", "optional_type", ...)
+    and tensor element types of the graph's non-initializer inputs."""
     initializers = {init.name for init in model.graph.initializer}
-    return [(i.name, i.type.tensor_type.elem_type) for i in model.graph.input
-            if i.name not in initializers]
+    return [(i.name, i.type.WhichOneof("value"), i.type.tensor_type.elem_type)
+            for i in model.graph.input if i.name not in initializers]
+
+
+def graph_outputs(model):
+    """The kinds of the graph's outputs."""
+    return [o.type.WhichOneof("value") for o in model.graph.output]
 
 
 def bfloat16_close(got, want):
@@ -85,6 +95,90 @@ def load_pb(path):
         raise NotATensor("%s is not a tensor (%s)" % (os.path.basename(path), e))
 
 
+def proto_value(proto):
+    """A TensorProto's array; a SequenceProto's elements and an
+    OptionalProto's value (none or one) as lists, as nnir encodes both."""
+    if isinstance(proto, onnx.TensorProto):
+        return numpy_helper.to_array(proto)
+    if isinstance(proto, onnx.SequenceProto):
+        if proto.sparse_tensor_values or proto.map_values:
+            raise NotATensor("a sequence of sparse tensors or maps")
+        return [proto_value(e) for e in list(proto.tensor_values) +
+                list(proto.sequence_values) + list(proto.optional_values)]
+    for field in ("tensor_value", "sequence_value", "optional_value"):
+        if proto.HasField(field):
+            return [proto_value(getattr(proto, field))]
+    if proto.HasField("sparse_tensor_value") or proto.HasField("map_value"):
+        raise NotATensor("an optional sparse tensor or map")
+    return []
+
+
+def load_value(path, kind):
+    """The value in path, read as the graph declares it (kind)."""
+    if kind in (None, "tensor_type"):
+        return load_pb(path)[1]
+    classes = {"sequence_type": onnx.SequenceProto,
+               "optional_type": onnx.OptionalProto}
+    if kind not in classes:
+        raise NotATensor("%s holds a %s" % (os.path.basename(path), kind))
+    proto = classes[kind]()
+    try:
+        with open(path, "rb") as f:
+            proto.ParseFromString(f.read())
+        return proto_value(proto)
+    except NotATensor:
+        raise
+    except Exception as e:
+        raise NotATensor("%s is not a %s (%s)" % (os.path.basename(path),
+                                                  kind, e))
+
+
+def compare(got, want, label):
+    """None when the array got matches want, else why not."""
+    bfloat16 = False
+    if got.dtype.kind == "V" and got.dtype.itemsize == 2 and \
+            want.dtype == np.uint16:
+        # bfloat16: NumPy has no such type; ONNX's helper gives the bit
+        # patterns as uint16, nnir writes them as |V2.
+        got = got.view(np.uint16)
+        bfloat16 = True
+    if got.shape != want.shape:
+        return "%s has shape %s, expected %s" % (label, got.shape, want.shape)
+    if got.dtype != want.dtype:
+        return "%s has dtype %s, expected %s" % (label, got.dtype, want.dtype)
+    if bfloat16:
+        ok = bfloat16_close(got, want)
+    elif want.dtype.kind in "fc":
+        ok = np.allclose(got, want, rtol=RTOL, atol=ATOL, equal_nan=True)
+    else:
+        ok = np.array_equal(got, want)
+    if not ok:
+        diff = np.abs(got.astype(np.float64) - want.astype(np.float64))
+        return "%s differs (max abs diff %g)" % (
+            label, float(np.nanmax(diff)) if diff.size else 0.0)
+    return None
+
+
+def compare_output(out_dir, name, want, label):
+    """None when OUT/<name>.npy (an array) or OUT/<name>_<j>... (a list:
+    a sequence's or optional's elements, and no more) match want."""
+    if isinstance(want, list):
+        for j, w in enumerate(want):
+            problem = compare_output(out_dir, "%s_%d" % (name, j), w,
+                                     "%s element %d" % (label, j))
+            if problem:
+                return problem
+        extra = "%s_%d" % (name, len(want))
+        if os.path.exists(os.path.join(out_dir, extra + ".npy")) or \
+                glob.glob(os.path.join(out_dir, extra + "_*.npy")):
+            return "%s has more than %d elements" % (label, len(want))
+        return None
+    got_path = os.path.join(out_dir, name + ".npy")
+    if not os.path.exists(got_path):
+        return "%s is missing" % label
+    return compare(np.load(got_path), want, label)
+
+
 def first_error(text):
     for line in text.splitlines():
         if "error:" in line:
@@ -93,7 +187,8 @@ def first_error(text):
     return lines[0].strip() if lines else "(no message)"
 
 
-def run_data_set(nnir_run, model_path, names, data_dir, timeout, cache_dir):
+def run_data_set(nnir_run, model_path, names, output_kinds, data_dir, timeout,
+                 cache_dir):
     """Returns (status, detail) for one test_data_set."""
     inputs = sorted(glob.glob(os.path.join(data_dir, "input_*.pb")),
                     key=lambda p: int(re.findall(r"(\d+)\.pb$", p)[0]))
@@ -103,7 +198,12 @@ def run_data_set(nnir_run, model_path, names, data_dir, timeout, cache_dir):
         return "unsupported", "the data has more inputs than the graph"
     cmd = [nnir_run, model_path]
     with tempfile.TemporaryDirectory(prefix="nnir-onnx-") as out_dir:
-        for (name, elem_type), path in zip(names, inputs):
+        for (name, kind, elem_type), path in zip(names, inputs):
+            if kind != "tensor_type":
+                # A SequenceProto or OptionalProto: nnir-run reads it as
+                # the graph declares the input.
+                cmd += ["--input", "%s=%s" % (name, path)]
+                continue
             tensor, array = load_pb(path)
             if tensor.data_type in (onnx.TensorProto.STRING,):
                 return "unsupported", "string input '%s'" % name
@@ -136,35 +236,12 @@ def run_data_set(nnir_run, model_path, names, data_dir, timeout, cache_dir):
             return "crashed", "exit code %d: %s" % (proc.returncode,
                                                     first_error(stderr))
         for i, path in enumerate(outputs):
-            got_path = os.path.join(out_dir, "output_%d.npy" % i)
-            if not os.path.exists(got_path):
-                return "wrong", "output %d is missing" % i
-            _, want = load_pb(path)
-            got = np.load(got_path)
-            bfloat16 = False
-            if got.dtype.kind == "V" and got.dtype.itemsize == 2 and \
-                    want.dtype == np.uint16:
-                # bfloat16: NumPy has no such type; ONNX's helper gives the
-                # bit patterns as uint16, nnir writes them as |V2.
-                got = got.view(np.uint16)
-                bfloat16 = True
-            if got.shape != want.shape:
-                return "wrong", "output %d has shape %s, expected %s" % (
-                    i, got.shape, want.shape)
-            if got.dtype != want.dtype:
-                return "wrong", "output %d has dtype %s, expected %s" % (
-                    i, got.dtype, want.dtype)
-            if bfloat16:
-                ok = bfloat16_close(got, want)
-            elif want.dtype.kind in "fc":
-                ok = np.allclose(got, want, rtol=RTOL, atol=ATOL,
-                                 equal_nan=True)
-            else:
-                ok = np.array_equal(got, want)
-            if not ok:
-                diff = np.abs(got.astype(np.float64) - want.astype(np.float64))
-                return "wrong", "output %d differs (max abs diff %g)" % (
-                    i, float(np.nanmax(diff)) if diff.size else 0.0)
+            kind = output_kinds[i] if i < len(output_kinds) else None
+            want = load_value(path, kind)
+            problem = compare_output(out_dir, "output_%d" % i, want,
+                                     "output %d" % i)
+            if problem:
+                return "wrong", problem
     return "passed", ""
 
 
@@ -173,6 +250,7 @@ def run_test(args, folder, test_dir):
     try:
         model = onnx.load(model_path, load_external_data=False)
         names = graph_inputs(model)
+        output_kinds = graph_outputs(model)
         ops = sorted({n.op_type for n in model.graph.node})
     except Exception as e:  # A model the Python package cannot read.
         return "unsupported", "onnx cannot load the model: %s" % e, []
@@ -182,7 +260,7 @@ def run_test(args, folder, test_dir):
     for data_dir in data_sets:
         try:
             status, detail = run_data_set(args.nnir_run, model_path, names,
-                                          data_dir, args.timeout,
+                                          output_kinds, data_dir, args.timeout,
                                           args.cache_dir)
         except NotATensor as e:
             status, detail = "unsupported", "the test data: %s" % e

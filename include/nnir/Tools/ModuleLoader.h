@@ -5,7 +5,8 @@
 /// (Relay) text, or as an ONNX model, recognised by its content (or its
 /// `.onnx` extension) when nnir is built with ONNX support. They read input
 /// tensors from NumPy `.npy` files or serialised ONNX TensorProtos (`.pb`,
-/// as the ONNX test data stores them).
+/// as the ONNX test data stores them), and the values of ONNX sequence and
+/// optional inputs from serialised SequenceProtos and OptionalProtos.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,7 @@
 #define NNIR_TOOLS_MODULELOADER_H
 
 #include "nnir/IR/Module.h"
+#include "nnir/ONNX/Import.h"
 #include "nnir/Parser/Parser.h"
 #include "nnir/Runtime/NDArray.h"
 
@@ -37,10 +39,10 @@ struct ModuleLoadOptions {
   /// `--input-shape=NAME=1x3x224x224`: shapes of ONNX graph inputs.
   llvm::StringMap<std::vector<int64_t>> inputShapes;
   /// Values of ONNX graph inputs known at import time, asked for by the
-  /// inputs' names (nnir-run's inputs; see
+  /// inputs' names and kinds (nnir-run's inputs; see
   /// ONNXImportOptions::getInputValues).
-  std::function<llvm::Expected<llvm::StringMap<NDArray>>(
-      llvm::ArrayRef<std::string> inputNames)>
+  std::function<llvm::Expected<llvm::StringMap<RuntimeValue>>(
+      llvm::ArrayRef<ONNXGraphInput> inputs)>
       getInputValues;
   /// The engine an ONNX import evaluates shape computations on, asked for
   /// only when the input is an ONNX model (null: the importer makes a
@@ -76,6 +78,13 @@ llvm::Error parseInputShape(llvm::StringRef spec,
 /// Reads a tensor from a `.npy` file or a serialised ONNX TensorProto.
 llvm::Expected<NDArray> loadInputTensor(llvm::StringRef path,
                                         uint64_t maxBytes = UINT64_MAX);
+
+/// Reads the value of an ONNX graph input of kind \p kind: a tensor as
+/// loadInputTensor() does, a sequence or an optional from a serialised
+/// SequenceProto or OptionalProto (a tuple; see loadONNXValue()).
+llvm::Expected<RuntimeValue> loadInputValue(llvm::StringRef path,
+                                            ONNXValueKind kind,
+                                            uint64_t maxBytes = UINT64_MAX);
 
 } // namespace nnir
 
