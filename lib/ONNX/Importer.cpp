@@ -276,7 +276,7 @@ Error GraphImporter::bindInputs(const onnx::GraphProto &graph,
       Ref<Var> var = Var::get(name, *type);
       params.push_back(var);
       knownInputs[var.get()] = value->second;
-      values.try_emplace(name, record(Value{var, /*constant=*/true}));
+      scopes.back().try_emplace(name, record(Value{var, /*constant=*/true}));
       continue;
     }
     if (!input.type().has_tensor_type())
@@ -483,7 +483,7 @@ GraphImporter::importSubgraph(const onnx::GraphProto &graph,
   // initializers keep their data.
   if (Error err = bindInitializers(const_cast<onnx::GraphProto &>(graph),
                                    /*release=*/false))
-    return std::move(err);
+    return err;
   for (int i = 0; i < graph.input_size(); ++i) {
     const std::string &name = graph.input(i).name();
     if (name.empty())
@@ -496,7 +496,7 @@ GraphImporter::importSubgraph(const onnx::GraphProto &graph,
     return order.takeError();
   for (unsigned index : *order)
     if (Error err = convertNode(graph.node(index), index))
-      return std::move(err);
+      return err;
   SmallVector<Value, 4> outputs;
   for (const onnx::ValueInfoProto &output : graph.output()) {
     const Value *value = lookup(output.name());
