@@ -635,27 +635,26 @@ Result convertSlice(NodeContext &ctx) {
     auto clamp = [](int64_t v, int64_t lo, int64_t hi) {
       return std::min(std::max(v, lo), hi);
     };
-    int64_t s = starts[i] < 0 ? starts[i] + dim : starts[i];
-    int64_t e =
-        ends[i] < 0 && ends[i] > INT64_MIN / 2 ? ends[i] + dim : ends[i];
-    if (ends[i] <= INT64_MIN / 2)
-      e = -1;
+    // ONNX: negative indices count from the end (an index far below stays
+    // below); then starts are clamped to [0, dim] for a positive step and
+    // [0, dim - 1] for a negative one, ends to [0, dim] and [-1, dim - 1].
+    int64_t s = starts[i] < 0 ? std::max(starts[i], -dim) + dim : starts[i];
+    int64_t e = ends[i] < 0 ? std::max(ends[i], -dim - 1) + dim : ends[i];
     if (step > 0) {
       s = clamp(s, 0, dim);
       e = clamp(e, 0, dim);
       if (e < s)
         e = s;
     } else {
-      s = clamp(s, 0, dim - 1);
+      s = clamp(s, 0, std::max<int64_t>(dim - 1, 0));
       e = clamp(e, -1, dim - 1);
       if (e > s)
         e = s;
     }
-    if (s == e)
-      return ctx.unsupported("the slice of axis " + Twine(axis) +
-                             " is empty (nnir has no empty tensors here)");
+    // strided_slice reads a negative index from the end, so "before element
+    // 0" is -dim - 1 (canonicalised to -1 for a negative stride).
     begin[axis] = s;
-    end[axis] = e < 0 ? std::nullopt : std::optional<int64_t>(e);
+    end[axis] = e < 0 ? -dim - 1 : e;
     strides[axis] = step;
   }
   std::vector<int64_t> allAxes(rank);
