@@ -692,8 +692,8 @@ Result convertSplit(NodeContext &ctx) {
   Outputs outs;
   int64_t offset = 0;
   for (int64_t size : sizes) {
-    if (size <= 0)
-      return ctx.unsupported("empty split parts");
+    if (size < 0)
+      return ctx.error("split size " + Twine(size) + " is negative");
     TRY(part, sliceAxis(ctx, x, axis, offset, offset + size));
     outs.push_back(part);
     offset += size;

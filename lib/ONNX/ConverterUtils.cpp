@@ -25,6 +25,11 @@ Expected<Value> reshape(NodeContext &ctx, const Value &x,
                         ArrayRef<int64_t> shape) {
   if (x.shape() == shape)
     return x;
+  // Relay's reshape reads a 0 in newshape as "copy the input's extent"; a
+  // result with a zero extent has no elements to move, so it is a constant.
+  if (is_contained(shape, 0))
+    return ctx.typed(
+        ops::zeros(IntList(shape.begin(), shape.end()), x.dtype()));
   return ctx.typed(ops::reshape(x, IntList(shape.begin(), shape.end())));
 }
 

@@ -43,7 +43,8 @@ inline Outputs one(Value v) { return Outputs{std::move(v)}; }
 
 int64_t product(llvm::ArrayRef<int64_t> dims);
 
-/// \p x reshaped to \p shape (itself when it has that shape).
+/// \p x reshaped to \p shape (itself when it has that shape; zeros when
+/// \p shape has a zero extent).
 llvm::Expected<Value> reshape(NodeContext &ctx, const Value &x,
                               llvm::ArrayRef<int64_t> shape);
 /// \p x cast to \p dtype (itself when it has that dtype).
