@@ -1,7 +1,8 @@
 //===- ConvertResize.cpp - Resize and Upsample ----------------------------===//
 //
 /// \file
-/// Resize and Upsample as image.resize2d.
+/// Resize and Upsample as image.resize2d (or interpolation matrices where
+/// it cannot follow ONNX), GridSample as image.grid_sample.
 //
 //===----------------------------------------------------------------------===//
 
@@ -265,6 +266,37 @@ Result convertResize(NodeContext &ctx, ResizeKind kind) {
   TRY(resized, ctx.typed(ops::resize2d(x4, attrs)));
   TRY(y, reshape(ctx, resized, out));
   return one(y);
+}
+
+/// GridSample (opsets 16 and 20; 20 names the modes linear and cubic) as
+/// image.grid_sample of the grid moved to (N, 2, H', W').
+Result convertGridSample(NodeContext &ctx) {
+  if (Error err = ctx.checkNumInputs(2, 2))
+    return err;
+  const Value &x = ctx.input(0), &grid = ctx.input(1);
+  TRY(mode, ctx.getString("mode", ctx.getOpset() >= 20 ? "linear"
+                                                        : "bilinear"));
+  TRY(padding, ctx.getString("padding_mode", "zeros"));
+  TRY(align, ctx.getInt("align_corners", 0));
+  if (mode == "linear")
+    mode = "bilinear";
+  else if (mode == "cubic")
+    mode = "bicubic";
+  if (x.rank() != 4 || grid.rank() != 4)
+    return ctx.unsupported(formatv("GridSample of rank {0} (nnir samples "
+                                   "4-D NCHW tensors)",
+                                   x.rank())
+                               .str());
+  if (grid.shape()[3] != 2)
+    return ctx.error("grid must end in an axis of 2 (x, y)");
+  TRY(moved, ctx.typed(ops::transpose(grid, std::vector<int64_t>{0, 3, 1, 2})));
+  Ref<GridSampleAttrs> attrs = GridSampleAttrs::create();
+  attrs->method = mode;
+  attrs->layout = "NCHW";
+  attrs->paddingMode = padding;
+  attrs->alignCorners = align != 0;
+  TRY(out, ctx.typed(ops::gridSample(x, moved, attrs)));
+  return one(out);
 }
 
 } // namespace onnximport

@@ -200,6 +200,7 @@ Result convertDynamicQuantize(NodeContext &ctx);
 
 Result convertRecurrent(NodeContext &ctx, RecurrentKind kind);
 Result convertResize(NodeContext &ctx, ResizeKind kind);
+Result convertGridSample(NodeContext &ctx);
 
 } // namespace onnximport
 } // namespace nnir

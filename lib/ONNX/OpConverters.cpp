@@ -85,6 +85,7 @@ static const ConverterRow kConverters[] = {
     {"GlobalMaxPool", 1, 17, withParam<convertGlobalPool, ops::max>},
     {"Greater", 1, 17, withParam<convertBinary, ops::greater>},
     {"GreaterOrEqual", 12, 17, withParam<convertBinary, ops::greaterEqual>},
+    {"GridSample", 16, 17, convertGridSample},
     {"HammingWindow", 17, 17, withParam<convertWindow, CosineWindow::Hamming>},
     {"HannWindow", 17, 17, withParam<convertWindow, CosineWindow::Hann>},
     {"HardSigmoid", 1, 17, convertHardSigmoid},
@@ -192,7 +193,7 @@ StringRef onnximport::unsupportedReason(StringRef opType) {
   return StringSwitch<StringRef>(opType)
       .Cases("NonZero", "Unique", "Compress", "NonMaxSuppression",
              "the output shape depends on the input values")
-      .Cases("Det", "GridSample", "RoiAlign", "MaxUnpool", "DFT", "STFT",
+      .Cases("Det", "RoiAlign", "MaxUnpool", "DFT", "STFT",
              "MelWeightMatrix", "nnir has no counterpart of this operator yet")
       .Cases("If", "Loop", "Scan",
              "control flow with subgraphs is not supported")
