@@ -98,28 +98,14 @@ static Result resizeByMatrices(NodeContext &ctx, const Value &x,
     return ctx.unsupported("resizing a " + x.dtype().str() +
                            " tensor along this axis (nnir interpolates "
                            "floating-point tensors)");
-  size_t rank = x.rank();
-  if (rank > 25)
-    return ctx.unsupported("resizing a tensor of rank above 25");
   Value y = x;
-  for (size_t i = 0; i < rank; ++i) {
+  for (size_t i = 0; i < x.rank(); ++i) {
     int64_t in = x.shape()[i];
     double scale = scales.empty() ? double(out[i]) / double(in) : scales[i];
     if (out[i] == in && scale == 1)
       continue;
-    std::vector<double> weights = interpolationMatrix(r, in, out[i], scale);
-    TRY(matrix, NDArray::create(x.dtype(), {out[i], in}));
-    for (size_t k = 0; k < weights.size(); ++k)
-      matrix.setElementFromDouble(k, weights[k]);
-    std::string letters, result;
-    for (size_t a = 0; a < rank; ++a)
-      letters += char('a' + a);
-    result = letters;
-    result[i] = 'z';
-    std::string equation =
-        letters + ",z" + letters.substr(i, 1) + "->" + result;
-    TRY(next, ctx.typed(ops::einsum(ctx.tuple({y, ctx.constant(matrix)}),
-                                    equation)));
+    TRY(next, contractAxis(ctx, y, i, out[i],
+                           interpolationMatrix(r, in, out[i], scale)));
     y = next;
   }
   return one(y);

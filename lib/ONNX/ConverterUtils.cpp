@@ -48,6 +48,24 @@ Expected<Value> sliceAxis(NodeContext &ctx, const Value &x, int64_t axis,
   return ctx.typed(ops::stridedSlice(x, {begin}, {end}, {1}, {axis}));
 }
 
+Expected<Value> contractAxis(NodeContext &ctx, const Value &x, int64_t axis,
+                             int64_t out, ArrayRef<double> weights) {
+  int64_t rank = x.rank(), in = x.shape()[axis];
+  if (rank > 25)
+    return ctx.unsupported("a tensor of rank above 25 here");
+  TRY(matrix, NDArray::create(x.dtype(), {out, in}));
+  for (size_t k = 0; k < weights.size(); ++k)
+    matrix.setElementFromDouble(k, weights[k]);
+  std::string letters;
+  for (int64_t a = 0; a < rank; ++a)
+    letters += char('a' + a);
+  std::string result = letters;
+  result[axis] = 'z';
+  std::string equation = letters + ",z" + letters[axis] + "->" + result;
+  return ctx.typed(
+      ops::einsum(ctx.tuple({x, ctx.constant(matrix)}), equation));
+}
+
 Expected<std::vector<int64_t>>
 broadcastShapes(NodeContext &ctx, ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
   size_t rank = std::max(a.size(), b.size());

@@ -54,6 +54,12 @@ Value scalarLike(NodeContext &ctx, const Value &x, double v);
 /// Elements [begin, end) of axis \p axis of \p x.
 llvm::Expected<Value> sliceAxis(NodeContext &ctx, const Value &x, int64_t axis,
                                 int64_t begin, int64_t end);
+/// \p x with axis \p axis contracted with the rows of the (out x in) matrix
+/// \p weights (row-major, of \p x's dtype): result[..., o, ...] =
+/// sum_i weights[o][i] * x[..., i, ...], as einsum of a constant.
+llvm::Expected<Value> contractAxis(NodeContext &ctx, const Value &x,
+                                   int64_t axis, int64_t out,
+                                   llvm::ArrayRef<double> weights);
 /// Broadcast shape of two static shapes (numpy rules).
 llvm::Expected<std::vector<int64_t>> broadcastShapes(NodeContext &ctx,
                                                      llvm::ArrayRef<int64_t> a,
@@ -195,12 +201,16 @@ Result convertQuantize(NodeContext &ctx);
 Result convertDynamicQuantize(NodeContext &ctx);
 
 //===----------------------------------------------------------------------===//
-// Recurrent layers (ConvertRecurrent.cpp) and resizing (ConvertResize.cpp)
+// Recurrent layers (ConvertRecurrent.cpp), resizing (ConvertResize.cpp) and
+// signal processing (ConvertSignal.cpp)
 //===----------------------------------------------------------------------===//
 
 Result convertRecurrent(NodeContext &ctx, RecurrentKind kind);
 Result convertResize(NodeContext &ctx, ResizeKind kind);
 Result convertGridSample(NodeContext &ctx);
+Result convertDFT(NodeContext &ctx);
+Result convertSTFT(NodeContext &ctx);
+Result convertMelWeightMatrix(NodeContext &ctx);
 
 } // namespace onnximport
 } // namespace nnir

@@ -62,6 +62,7 @@ static const ConverterRow kConverters[] = {
     {"Cos", 7, 17, withParam<convertUnary, ops::cos>},
     {"Cosh", 9, 17, withParam<convertHyperbolic, ops::add>},
     {"CumSum", 11, 17, convertCumSum},
+    {"DFT", 17, 17, convertDFT},
     {"DepthToSpace", 1, 17, convertDepthToSpace},
     {"DequantizeLinear", 10, 17, convertDequantize},
     {"Div", 1, 17, withParam<convertBinary, ops::divide>},
@@ -109,6 +110,7 @@ static const ConverterRow kConverters[] = {
     {"MaxPool", 1, 17, withParam<convertPool, PoolKind::Max>},
     {"Mean", 1, 17, convertMean},
     {"MeanVarianceNormalization", 9, 17, convertMeanVarianceNorm},
+    {"MelWeightMatrix", 17, 17, convertMelWeightMatrix},
     {"Min", 1, 17, withParam<convertVariadic, ops::minimum>},
     {"Mod", 10, 17, convertMod},
     {"Mul", 1, 17, withParam<convertBinary, ops::multiply>},
@@ -141,6 +143,7 @@ static const ConverterRow kConverters[] = {
     {"Resize", 10, 17, withParam<convertResize, ResizeKind::Resize>},
     {"ReverseSequence", 10, 17, convertReverseSequence},
     {"Round", 11, 17, withParam<convertUnary, ops::round>},
+    {"STFT", 17, 17, convertSTFT},
     {"Scatter", 9, 10, convertScatterElements},
     {"ScatterElements", 11, 17, convertScatterElements},
     {"ScatterND", 11, 17, convertScatterND},
@@ -193,8 +196,8 @@ StringRef onnximport::unsupportedReason(StringRef opType) {
   return StringSwitch<StringRef>(opType)
       .Cases("NonZero", "Unique", "Compress", "NonMaxSuppression",
              "the output shape depends on the input values")
-      .Cases("Det", "RoiAlign", "MaxUnpool", "DFT", "STFT",
-             "MelWeightMatrix", "nnir has no counterpart of this operator yet")
+      .Cases("Det", "RoiAlign", "MaxUnpool",
+             "nnir has no counterpart of this operator yet")
       .Cases("If", "Loop", "Scan",
              "control flow with subgraphs is not supported")
       .Cases("SequenceAt", "SequenceConstruct", "SequenceEmpty",

@@ -100,7 +100,79 @@ def resize_crop_fractional():
                   arr("scales", np.array([1, 1, 0.6, 1], np.float32))])
 
 
-INPUTS = {"resize_fractional_cubic": (1, 3, 5, 7)}
+def signal():
+    # DFT: real, zero-padded to 8 and onesided; complex inverse along axis 2
+    # truncated to 3; STFT of a complex signal with a window, two-sided.
+    return model(
+        [helper.make_node("Slice", ["x", "zero", "one", "last"], ["re"]),
+         helper.make_node("DFT", ["re", "eight"], ["y0"], axis=1, onesided=1),
+         helper.make_node("DFT", ["x", "three"], ["y1"], axis=2, inverse=1),
+         helper.make_node("Reshape", ["x", "sig_shape"], ["sig"]),
+         helper.make_node("STFT", ["sig", "step", "window"], ["y2"],
+                          onesided=0)],
+        [vi("x", [2, 5, 4, 2])], [vi("y0", None), vi("y1", None),
+                                  vi("y2", None)],
+        [arr("zero", np.array([0], np.int64)),
+         arr("one", np.array([1], np.int64)),
+         arr("last", np.array([-1], np.int64)),
+         arr("eight", np.array(8, np.int64)),
+         arr("three", np.array(3, np.int64)),
+         arr("sig_shape", np.array([2, 20, 2], np.int64)),
+         arr("step", np.array(3, np.int64)),
+         arr("window", np.hanning(6).astype(np.float32))])
+
+
+def signal_ref(x):
+    c = x[..., 0] + 1j * x[..., 1]
+    y0 = np.fft.fft(x[..., 0], n=8, axis=1)[:, :5]
+    y1 = np.fft.ifft(c, n=3, axis=2)
+    sig = c.reshape(2, 20)
+    w = np.hanning(6).astype(np.float32)
+    frames = np.stack([sig[:, f * 3:f * 3 + 6] * w for f in range(5)], 1)
+    y2 = np.fft.fft(frames, axis=2)
+    return [np.stack([y.real, y.imag], -1).astype(np.float32)
+            for y in (y0, y1, y2)]
+
+
+def mel():
+    inputs = [("num_mel_bins", np.int64(10)), ("dft_length", np.int64(64)),
+              ("sample_rate", np.int64(16000)),
+              ("lower_edge_hertz", np.float32(100)),
+              ("upper_edge_hertz", np.float32(7000))]
+    return model([helper.make_node("MelWeightMatrix",
+                                   [n for n, _ in inputs], ["y"])],
+                 [vi("unused", [1])], [vi("y", None)],
+                 [arr(n, v) for n, v in inputs])
+
+
+def mel_ref(x):
+    # ONNX's reference (backend test case melweightmatrix).
+    bins, n, rate, low, high = 10, 64, 16000, np.float32(100), np.float32(7000)
+    f = np.arange(0, bins + 2)
+    low_mel = 2595 * np.log10(1 + low / 700)
+    step = (2595 * np.log10(1 + high / 700) - low_mel) / f.shape[0]
+    f = 700 * (np.power(10, (f * step + low_mel) / 2595) - 1)
+    f = (((n + 1) * f) // rate).astype(int)
+    out = np.zeros((n // 2 + 1, bins))
+    for i in range(bins):
+        lo, c, hi = f[i], f[i + 1], f[i + 2]
+        if c == lo:
+            out[c, i] = 1
+        else:
+            for j in range(lo, c + 1):
+                out[j, i] = (j - lo) / (c - lo)
+        for j in range(c, hi):
+            out[j, i] = (hi - j) / (hi - c)
+    return [out.astype(np.float32)]
+
+
+def dft_bad_axis():
+    return model([helper.make_node("DFT", ["x"], ["y"], axis=-1)],
+                 [vi("x", [2, 5, 2])], [vi("y", None)])
+
+
+INPUTS = {"resize_fractional_cubic": (1, 3, 5, 7), "signal": (2, 5, 4, 2),
+          "mel": (1,)}
 
 MODELS = {name: fn for name, fn in globals().items()
           if callable(fn) and fn.__module__ == __name__
