@@ -271,6 +271,7 @@ Result convertConvTranspose(NodeContext &ctx) {
         outputPadding[i] > limit)
       return ctx.error("kernel_shape, strides and dilations must be positive, "
                        "and output_padding not negative, all up to 2^31");
+  std::vector<int64_t> extend(spatial, 0);
   if (outputShape || autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
     for (size_t i = 0; i < spatial; ++i) {
       // The full extent, strides * (in - 1) + output_padding + (kernel - 1)
@@ -285,8 +286,16 @@ Result convertConvTranspose(NodeContext &ctx) {
         target = (*outputShape)[outputShape->size() - spatial + i];
       else if (MulOverflow(in, strides[i], target))
         return ctx.error("the SAME output extent overflows");
-      if (SubOverflow(full, target, total) || total < 0)
-        return ctx.unsupported("output_shape larger than the full output");
+      if (SubOverflow(full, target, total))
+        return ctx.error("the output padding overflows");
+      if (total < 0) {
+        // A larger output_shape extends the output at the end, as
+        // output_padding does (ONNX Runtime's and the reference's result).
+        if (-total > limit)
+          return ctx.error("output_shape is too large");
+        extend[i] = -total;
+        total = 0;
+      }
       int64_t small = total / 2, large = total - small;
       bool lower = autoPad == "SAME_LOWER";
       pads[i] = lower ? large : small;
@@ -319,6 +328,14 @@ Result convertConvTranspose(NodeContext &ctx) {
   attrs->groups = group;
   TRY(conv, ctx.typed(ops::conv2dTranspose(x, weight, attrs)));
   Value y = conv;
+  if (llvm::any_of(extend, [](int64_t e) { return e > 0; })) {
+    std::vector<IntList> widths(y.rank(), IntList{0, 0});
+    for (size_t i = 0; i < spatial; ++i)
+      widths[y.rank() - spatial + i] = IntList{0, extend[i]};
+    TRY(padded, ctx.typed(ops::pad(y, scalarLike(ctx, y, 0), widths,
+                                   "constant")));
+    y = padded;
+  }
   if (oneD) {
     std::vector<int64_t> shape{y.shape()[0], y.shape()[1], y.shape()[3]};
     TRY(r, reshape(ctx, y, shape));

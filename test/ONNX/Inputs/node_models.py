@@ -171,7 +171,29 @@ def dft_bad_axis():
                  [vi("x", [2, 5, 2])], [vi("y", None)])
 
 
-INPUTS = {"resize_fractional_cubic": (1, 3, 5, 7), "signal": (2, 5, 4, 2),
+def convtranspose_output_shape():
+    # output_shape beyond the full output (3 - 1) * stride + 3: extended
+    # with zeros (and the bias) at the end.
+    w = np.arange(18, dtype=np.float32).reshape(1, 2, 3, 3) / 10
+    return model(
+        [helper.make_node("ConvTranspose", ["x", "w", "b"], ["y"],
+                          strides=[3, 2], output_shape=[10, 8])],
+        [vi("x", [1, 1, 3, 3])], [vi("y", None)],
+        [arr("w", w), arr("b", np.array([0.5, -1], np.float32))])
+
+
+def convtranspose_output_shape_ref(x):
+    w = np.arange(18, dtype=np.float32).reshape(1, 2, 3, 3) / 10
+    y = np.zeros((1, 2, 10, 8))
+    for i in range(3):
+        for j in range(3):
+            y[0, :, 3 * i:3 * i + 3, 2 * j:2 * j + 3] += x[0, 0, i, j] * w[0]
+    y += np.array([0.5, -1]).reshape(1, 2, 1, 1)
+    return [y.astype(np.float32)]
+
+
+INPUTS = {"convtranspose_output_shape": (1, 1, 3, 3),
+          "resize_fractional_cubic": (1, 3, 5, 7), "signal": (2, 5, 4, 2),
           "mel": (1,)}
 
 MODELS = {name: fn for name, fn in globals().items()
