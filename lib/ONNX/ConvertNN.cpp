@@ -347,6 +347,65 @@ Result convertConvTranspose(NodeContext &ctx) {
   return one(out);
 }
 
+/// MaxUnpool: X's elements written at their indices (MaxPool's, flattened
+/// over the whole output) into zeros of the unpooled shape ((in - 1) *
+/// stride + kernel - pads per spatial axis): scatter_elements on the
+/// flattened tensors; then padded to output_shape when it is given.
+Result convertMaxUnpool(NodeContext &ctx) {
+  if (Error err = ctx.checkNumInputs(2, 3))
+    return err;
+  const Value &x = ctx.input(0), &indices = ctx.input(1);
+  if (x.rank() < 3 || indices.shape() != x.shape())
+    return ctx.error("X must have rank 3 or more and I its shape");
+  if (!indices.dtype().isInteger())
+    return ctx.error("I must be an integer tensor");
+  size_t spatial = x.rank() - 2;
+  TRY(ks, ctx.getInts("kernel_shape"));
+  std::vector<int64_t> ones(spatial, 1);
+  TRY(strides, ctx.getInts("strides", ones));
+  TRY(pads, ctx.getInts("pads", std::vector<int64_t>(2 * spatial, 0)));
+  if (ks.size() != spatial || strides.size() != spatial ||
+      pads.size() != 2 * spatial)
+    return ctx.error("attribute lengths do not match the input's rank");
+  std::vector<int64_t> out(x.shape().begin(), x.shape().end());
+  for (size_t i = 0; i < spatial; ++i) {
+    out[i + 2] = (out[i + 2] - 1) * strides[i] + ks[i] - pads[i] -
+                 pads[i + spatial];
+    if (out[i + 2] < 1 || out[i + 2] > (int64_t(1) << 40))
+      return ctx.error("the output shape is invalid");
+  }
+  int64_t total = product(out);
+  if (total > (int64_t(1) << 40))
+    return ctx.error("the output is too large");
+  TRY(flatX, reshape(ctx, x, {product(x.shape())}));
+  TRY(flatI, reshape(ctx, indices, {product(x.shape())}));
+  TRY(zero, ctx.typed(ops::zeros(IntList{total}, x.dtype())));
+  TRY(scattered,
+      ctx.typed(ops::scatterElements(zero, flatI, flatX, 0, "update")));
+  TRY(y, reshape(ctx, scattered, out));
+  if (!ctx.hasInput(2))
+    return one(y);
+  // A given output_shape pads the unpooled tensor with zeros at the end
+  // (the indices address the default shape), as ONNX Runtime does.
+  TRY(shape, ctx.constantInts(2, "output_shape"));
+  if (shape.size() != out.size() || shape[0] != out[0] || shape[1] != out[1])
+    return ctx.error("output_shape must keep X's rank, batch and channels");
+  std::vector<IntList> widths(out.size(), IntList{0, 0});
+  for (size_t i = 2; i < out.size(); ++i) {
+    if (shape[i] < out[i] || shape[i] - out[i] > (int64_t(1) << 31))
+      return ctx.error(formatv("output_shape extent {0} of axis {1} is "
+                               "smaller than the unpooled {2} or too large",
+                               shape[i], i, out[i])
+                           .str());
+    widths[i] = IntList{0, shape[i] - out[i]};
+  }
+  if (shape == out)
+    return one(y);
+  TRY(padded,
+      ctx.typed(ops::pad(y, scalarLike(ctx, y, 0), widths, "constant")));
+  return one(padded);
+}
+
 Result convertPool(NodeContext &ctx, PoolKind kind) {
   if (Error err = ctx.checkNumInputs(1, 1))
     return err;

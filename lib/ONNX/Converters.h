@@ -184,6 +184,7 @@ Result convertConvInteger(NodeContext &ctx);
 Result convertQLinearConv(NodeContext &ctx);
 Result convertConvTranspose(NodeContext &ctx);
 Result convertPool(NodeContext &ctx, PoolKind kind);
+Result convertMaxUnpool(NodeContext &ctx);
 /// GlobalMaxPool (\p build max) and GlobalAveragePool (mean).
 Result convertGlobalPool(NodeContext &ctx, ops::ReduceBuilder build);
 Result convertBatchNorm(NodeContext &ctx);

@@ -108,6 +108,7 @@ static const ConverterRow kConverters[] = {
     {"MatMulInteger", 10, 17, convertMatMulInteger},
     {"Max", 1, 17, withParam<convertVariadic, ops::maximum>},
     {"MaxPool", 1, 17, withParam<convertPool, PoolKind::Max>},
+    {"MaxUnpool", 9, 17, convertMaxUnpool},
     {"Mean", 1, 17, convertMean},
     {"MeanVarianceNormalization", 9, 17, convertMeanVarianceNorm},
     {"MelWeightMatrix", 17, 17, convertMelWeightMatrix},
@@ -196,7 +197,7 @@ StringRef onnximport::unsupportedReason(StringRef opType) {
   return StringSwitch<StringRef>(opType)
       .Cases("NonZero", "Unique", "Compress", "NonMaxSuppression",
              "the output shape depends on the input values")
-      .Cases("Det", "RoiAlign", "MaxUnpool",
+      .Cases("Det", "RoiAlign",
              "nnir has no counterpart of this operator yet")
       .Cases("If", "Loop", "Scan",
              "control flow with subgraphs is not supported")

@@ -192,7 +192,32 @@ def convtranspose_output_shape_ref(x):
     return [y.astype(np.float32)]
 
 
-INPUTS = {"convtranspose_output_shape": (1, 1, 3, 3),
+MAXUNPOOL_I = np.array([[[[0, 3], [9, 15]], [[17, 22], [24, 31]]],
+                        [[[34, 35], [45, 47]], [[48, 50], [61, 63]]]],
+                       np.int64)
+
+
+def maxunpool(shape=(2, 2, 5, 6)):
+    # Indices over the whole (2, 2, 4, 4) unpooled tensor, then padded to
+    # output_shape.
+    return model(
+        [helper.make_node("MaxUnpool", ["x", "i", "shape"], ["y"],
+                          kernel_shape=[2, 2], strides=[2, 2])],
+        [vi("x", [2, 2, 2, 2])], [vi("y", None)],
+        [arr("i", MAXUNPOOL_I), arr("shape", np.array(shape, np.int64))])
+
+
+def maxunpool_ref(x):
+    y = np.zeros(2 * 2 * 4 * 4, np.float32)
+    y[MAXUNPOOL_I.reshape(-1)] = x.reshape(-1)
+    return [np.pad(y.reshape(2, 2, 4, 4), [(0, 0), (0, 0), (0, 1), (0, 2)])]
+
+
+def maxunpool_small():
+    return maxunpool((2, 2, 3, 4))
+
+
+INPUTS = {"maxunpool": (2, 2, 2, 2), "convtranspose_output_shape": (1, 1, 3, 3),
           "resize_fractional_cubic": (1, 3, 5, 7), "signal": (2, 5, 4, 2),
           "mel": (1,)}
 
