@@ -203,12 +203,13 @@ Result convertDynamicQuantize(NodeContext &ctx);
 
 //===----------------------------------------------------------------------===//
 // Recurrent layers (ConvertRecurrent.cpp), resizing (ConvertResize.cpp) and
-// signal processing (ConvertSignal.cpp)
+// signal processing (ConvertSignal.cpp); Det (ConvertLinalg.cpp)
 //===----------------------------------------------------------------------===//
 
 Result convertRecurrent(NodeContext &ctx, RecurrentKind kind);
 Result convertResize(NodeContext &ctx, ResizeKind kind);
 Result convertGridSample(NodeContext &ctx);
+Result convertDet(NodeContext &ctx);
 Result convertDFT(NodeContext &ctx);
 Result convertSTFT(NodeContext &ctx);
 Result convertMelWeightMatrix(NodeContext &ctx);

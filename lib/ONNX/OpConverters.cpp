@@ -64,6 +64,7 @@ static const ConverterRow kConverters[] = {
     {"CumSum", 11, 17, convertCumSum},
     {"DFT", 17, 17, convertDFT},
     {"DepthToSpace", 1, 17, convertDepthToSpace},
+    {"Det", 11, 17, convertDet},
     {"DequantizeLinear", 10, 17, convertDequantize},
     {"Div", 1, 17, withParam<convertBinary, ops::divide>},
     {"Dropout", 1, 17, convertDropout},
@@ -197,8 +198,7 @@ StringRef onnximport::unsupportedReason(StringRef opType) {
   return StringSwitch<StringRef>(opType)
       .Cases("NonZero", "Unique", "Compress", "NonMaxSuppression",
              "the output shape depends on the input values")
-      .Cases("Det", "RoiAlign",
-             "nnir has no counterpart of this operator yet")
+      .Case("RoiAlign", "nnir has no counterpart of this operator yet")
       .Cases("If", "Loop", "Scan",
              "control flow with subgraphs is not supported")
       .Cases("SequenceAt", "SequenceConstruct", "SequenceEmpty",

@@ -217,7 +217,32 @@ def maxunpool_small():
     return maxunpool((2, 2, 3, 4))
 
 
-INPUTS = {"maxunpool": (2, 2, 2, 2), "convtranspose_output_shape": (1, 1, 3, 3),
+def det():
+    # Batches of 1 x 1 to 4 x 4 matrices, slices of one input.
+    nodes, outs = [], []
+    for n in range(1, 5):
+        nodes += [helper.make_node("Slice", ["x", "zero", "n%d" % n,
+                                             "axes"], ["m%d" % n]),
+                  helper.make_node("Det", ["m%d" % n], ["d%d" % n])]
+        outs.append(vi("d%d" % n, None))
+    return model(nodes, [vi("x", [3, 5, 4, 4])], outs,
+                 [arr("zero", np.array([0, 0], np.int64)),
+                  arr("axes", np.array([2, 3], np.int64))] +
+                 [arr("n%d" % n, np.array([n, n], np.int64))
+                  for n in range(1, 5)])
+
+
+def det_ref(x):
+    return [np.linalg.det(x[:, :, :n, :n].astype(np.float64))
+            .astype(np.float32) for n in range(1, 5)]
+
+
+def det_large():
+    return model([helper.make_node("Det", ["x"], ["y"])],
+                 [vi("x", [5, 5])], [vi("y", None)])
+
+
+INPUTS = {"det": (3, 5, 4, 4), "maxunpool": (2, 2, 2, 2), "convtranspose_output_shape": (1, 1, 3, 3),
           "resize_fractional_cubic": (1, 3, 5, 7), "signal": (2, 5, 4, 2),
           "mel": (1,)}
 
