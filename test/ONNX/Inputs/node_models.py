@@ -12,29 +12,21 @@ checks nnir-run's outputs against NumPy references.
 Needs Debian's python3-onnx and python3-numpy (run it with %onnx_python).
 """
 
+import os
 import sys
 
 import numpy as np
 import onnx
-from onnx import TensorProto, helper, numpy_helper
+from onnx import helper
 
-F = TensorProto.FLOAT
-I64 = TensorProto.INT64
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import models  # noqa: E402  (the checked-in models' helpers)
+
+arr, vi = models.arr, models.vi
 
 
 def model(nodes, inputs, outputs, inits=(), opset=17):
-    graph = helper.make_graph(nodes, "test", inputs, outputs, list(inits))
-    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
-    m.ir_version = 8
-    return m
-
-
-def vi(name, shape, elem=F):
-    return helper.make_tensor_value_info(name, elem, shape)
-
-
-def arr(name, a):
-    return numpy_helper.from_array(np.asarray(a), name)
+    return models.model(nodes, inputs, outputs, inits, opset)
 
 
 def empty_tensors():
@@ -249,6 +241,7 @@ INPUTS = {"det": (3, 5, 4, 4), "maxunpool": (2, 2, 2, 2), "convtranspose_output_
 MODELS = {name: fn for name, fn in globals().items()
           if callable(fn) and fn.__module__ == __name__
           and name not in ("model", "vi", "arr", "check")
+          and not isinstance(fn, type(models))
           and not name.endswith("_ref")}
 
 
