@@ -271,6 +271,7 @@ Result convertConvTranspose(NodeContext &ctx) {
         outputPadding[i] > limit)
       return ctx.error("kernel_shape, strides and dilations must be positive, "
                        "and output_padding not negative, all up to 2^31");
+  std::vector<int64_t> extend(spatial, 0);
   if (outputShape || autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
     for (size_t i = 0; i < spatial; ++i) {
       // The full extent, strides * (in - 1) + output_padding + (kernel - 1)
@@ -285,8 +286,16 @@ Result convertConvTranspose(NodeContext &ctx) {
         target = (*outputShape)[outputShape->size() - spatial + i];
       else if (MulOverflow(in, strides[i], target))
         return ctx.error("the SAME output extent overflows");
-      if (SubOverflow(full, target, total) || total < 0)
-        return ctx.unsupported("output_shape larger than the full output");
+      if (SubOverflow(full, target, total))
+        return ctx.error("the output padding overflows");
+      if (total < 0) {
+        // A larger output_shape extends the output at the end, as
+        // output_padding does (ONNX Runtime's and the reference's result).
+        if (-total > limit)
+          return ctx.error("output_shape is too large");
+        extend[i] = -total;
+        total = 0;
+      }
       int64_t small = total / 2, large = total - small;
       bool lower = autoPad == "SAME_LOWER";
       pads[i] = lower ? large : small;
@@ -319,6 +328,14 @@ Result convertConvTranspose(NodeContext &ctx) {
   attrs->groups = group;
   TRY(conv, ctx.typed(ops::conv2dTranspose(x, weight, attrs)));
   Value y = conv;
+  if (llvm::any_of(extend, [](int64_t e) { return e > 0; })) {
+    std::vector<IntList> widths(y.rank(), IntList{0, 0});
+    for (size_t i = 0; i < spatial; ++i)
+      widths[y.rank() - spatial + i] = IntList{0, extend[i]};
+    TRY(padded, ctx.typed(ops::pad(y, scalarLike(ctx, y, 0), widths,
+                                   "constant")));
+    y = padded;
+  }
   if (oneD) {
     std::vector<int64_t> shape{y.shape()[0], y.shape()[1], y.shape()[3]};
     TRY(r, reshape(ctx, y, shape));
@@ -328,6 +345,65 @@ Result convertConvTranspose(NodeContext &ctx) {
     return one(y);
   TRY(out, ctx.typed(ops::biasAdd(y, ctx.input(2), 1)));
   return one(out);
+}
+
+/// MaxUnpool: X's elements written at their indices (MaxPool's, flattened
+/// over the whole output) into zeros of the unpooled shape ((in - 1) *
+/// stride + kernel - pads per spatial axis): scatter_elements on the
+/// flattened tensors; then padded to output_shape when it is given.
+Result convertMaxUnpool(NodeContext &ctx) {
+  if (Error err = ctx.checkNumInputs(2, 3))
+    return err;
+  const Value &x = ctx.input(0), &indices = ctx.input(1);
+  if (x.rank() < 3 || indices.shape() != x.shape())
+    return ctx.error("X must have rank 3 or more and I its shape");
+  if (!indices.dtype().isInteger())
+    return ctx.error("I must be an integer tensor");
+  size_t spatial = x.rank() - 2;
+  TRY(ks, ctx.getInts("kernel_shape"));
+  std::vector<int64_t> ones(spatial, 1);
+  TRY(strides, ctx.getInts("strides", ones));
+  TRY(pads, ctx.getInts("pads", std::vector<int64_t>(2 * spatial, 0)));
+  if (ks.size() != spatial || strides.size() != spatial ||
+      pads.size() != 2 * spatial)
+    return ctx.error("attribute lengths do not match the input's rank");
+  std::vector<int64_t> out(x.shape().begin(), x.shape().end());
+  for (size_t i = 0; i < spatial; ++i) {
+    out[i + 2] = (out[i + 2] - 1) * strides[i] + ks[i] - pads[i] -
+                 pads[i + spatial];
+    if (out[i + 2] < 1 || out[i + 2] > (int64_t(1) << 40))
+      return ctx.error("the output shape is invalid");
+  }
+  int64_t total = product(out);
+  if (total > (int64_t(1) << 40))
+    return ctx.error("the output is too large");
+  TRY(flatX, reshape(ctx, x, {product(x.shape())}));
+  TRY(flatI, reshape(ctx, indices, {product(x.shape())}));
+  TRY(zero, ctx.typed(ops::zeros(IntList{total}, x.dtype())));
+  TRY(scattered,
+      ctx.typed(ops::scatterElements(zero, flatI, flatX, 0, "update")));
+  TRY(y, reshape(ctx, scattered, out));
+  if (!ctx.hasInput(2))
+    return one(y);
+  // A given output_shape pads the unpooled tensor with zeros at the end
+  // (the indices address the default shape), as ONNX Runtime does.
+  TRY(shape, ctx.constantInts(2, "output_shape"));
+  if (shape.size() != out.size() || shape[0] != out[0] || shape[1] != out[1])
+    return ctx.error("output_shape must keep X's rank, batch and channels");
+  std::vector<IntList> widths(out.size(), IntList{0, 0});
+  for (size_t i = 2; i < out.size(); ++i) {
+    if (shape[i] < out[i] || shape[i] - out[i] > (int64_t(1) << 31))
+      return ctx.error(formatv("output_shape extent {0} of axis {1} is "
+                               "smaller than the unpooled {2} or too large",
+                               shape[i], i, out[i])
+                           .str());
+    widths[i] = IntList{0, shape[i] - out[i]};
+  }
+  if (shape == out)
+    return one(y);
+  TRY(padded,
+      ctx.typed(ops::pad(y, scalarLike(ctx, y, 0), widths, "constant")));
+  return one(padded);
 }
 
 Result convertPool(NodeContext &ctx, PoolKind kind) {

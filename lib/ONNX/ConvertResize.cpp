@@ -1,7 +1,8 @@
 //===- ConvertResize.cpp - Resize and Upsample ----------------------------===//
 //
 /// \file
-/// Resize and Upsample as image.resize2d.
+/// Resize and Upsample as image.resize2d (or interpolation matrices where
+/// it cannot follow ONNX), GridSample as image.grid_sample.
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,6 +10,7 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace llvm;
@@ -16,13 +18,106 @@ using namespace llvm;
 namespace nnir {
 namespace onnximport {
 
+namespace {
+/// What ONNX's interpolation of one axis depends on.
+struct AxisResize {
+  std::string mode, coordMode, nearestMode;
+  double cubicA;
+  bool excludeOutside;
+};
+} // namespace
+
+/// The weights of ONNX's 1-D interpolation (the backend tests' reference,
+/// interpolate_1d_with_x) as an (out x in) matrix: output o reads the n
+/// (2, or 4 for cubic) input positions nearest x = the transformed
+/// coordinate of o, within the input padded by ceil(n/2) edge copies, with
+/// the mode's coefficients of x's fraction (1 when x is whole).
+static std::vector<double> interpolationMatrix(const AxisResize &r,
+                                               int64_t in, int64_t out,
+                                               double scale) {
+  std::vector<double> m(out * in, 0.0);
+  double outWidth = scale * double(in);
+  int n = r.mode == "cubic" ? 4 : 2, pad = (n + 1) / 2;
+  for (int64_t o = 0; o < out; ++o) {
+    double x = double(o), xo;
+    if (r.coordMode == "align_corners")
+      xo = outWidth == 1 ? 0 : x * double(in - 1) / (outWidth - 1);
+    else if (r.coordMode == "asymmetric")
+      xo = x / scale;
+    else if (r.coordMode == "pytorch_half_pixel")
+      xo = outWidth == 1 ? -0.5 : (x + 0.5) / scale - 0.5;
+    else // half_pixel
+      xo = (x + 0.5) / scale - 0.5;
+    double floorX = std::floor(xo);
+    bool whole = xo == floorX;
+    double ratio = whole ? 1.0 : xo - floorX;
+    double c[4];
+    if (r.mode == "cubic") {
+      double a = r.cubicA, t = ratio + 1, u = 1 - ratio, v = 2 - ratio;
+      c[0] = ((a * t - 5 * a) * t + 8 * a) * t - 4 * a;
+      c[1] = ((a + 2) * ratio - (a + 3)) * ratio * ratio + 1;
+      c[2] = ((a + 2) * u - (a + 3)) * u * u + 1;
+      c[3] = ((a * v - 5 * a) * v + 8 * a) * v - 4 * a;
+    } else if (r.mode == "linear") {
+      c[0] = 1 - ratio;
+      c[1] = ratio;
+    } else {
+      bool up = whole || r.nearestMode == "ceil" ||
+                (r.nearestMode == "round_prefer_floor" && ratio > 0.5) ||
+                (r.nearestMode == "round_prefer_ceil" && ratio >= 0.5);
+      c[0] = up ? 0 : 1;
+      c[1] = up ? 1 : 0;
+    }
+    // The n nearest positions (ties to the smaller) among [-pad, in + pad).
+    int64_t first = int64_t(floorX) - (whole ? n / 2 : n / 2 - 1);
+    first = std::clamp<int64_t>(first, -pad, in + pad - n);
+    if (r.excludeOutside) {
+      double sum = 0;
+      for (int k = 0; k < n; ++k) {
+        if (first + k < 0 || first + k >= in)
+          c[k] = 0;
+        sum += c[k];
+      }
+      for (int k = 0; k < n; ++k)
+        c[k] /= sum;
+    }
+    for (int k = 0; k < n; ++k)
+      m[o * in + std::clamp<int64_t>(first + k, 0, in - 1)] += c[k];
+  }
+  return m;
+}
+
+/// Resizes \p x to \p out axis by axis, each resized axis contracted with
+/// its interpolation matrix (einsum): ONNX's coordinate mapping exactly,
+/// for any rank and any axis, where image.resize2d cannot follow it.
+static Result resizeByMatrices(NodeContext &ctx, const Value &x,
+                               ArrayRef<int64_t> out,
+                               ArrayRef<double> scales,
+                               const AxisResize &r) {
+  if (!x.dtype().isFloat())
+    return ctx.unsupported("resizing a " + x.dtype().str() +
+                           " tensor along this axis (nnir interpolates "
+                           "floating-point tensors)");
+  Value y = x;
+  for (size_t i = 0; i < x.rank(); ++i) {
+    int64_t in = x.shape()[i];
+    double scale = scales.empty() ? double(out[i]) / double(in) : scales[i];
+    if (out[i] == in && scale == 1)
+      continue;
+    TRY(next, contractAxis(ctx, y, i, out[i],
+                           interpolationMatrix(r, in, out[i], scale)));
+    y = next;
+  }
+  return one(y);
+}
+
 /// Resize (opsets 10-17) and Upsample (7-9) as image.resize2d of the last two
 /// axes of an NCHW tensor. Scales and sizes must be known at import time.
 /// image.resize2d derives each axis's scale from the input and output
 /// extents (as TVM does), so `scales` whose input * scale is not a whole
 /// number (a downscale by 0.6 of 4 elements gives 2 of them, where ONNX
-/// maps coordinates through 2.4) are refused rather than computed with
-/// another scale than ONNX's.
+/// maps coordinates through 2.4), other axes and other ranks are resized
+/// by interpolation matrices instead (resizeByMatrices).
 Result convertResize(NodeContext &ctx, ResizeKind kind) {
   bool upsample = kind == ResizeKind::Upsample;
   int64_t opset = ctx.getOpset();
@@ -114,33 +209,29 @@ Result convertResize(NodeContext &ctx, ResizeKind kind) {
   if (mode == "cubic" && (upsample || opset < 11))
     return ctx.error("mode 'cubic' needs opset 11 or later");
 
-  if (rank < 2 || rank > 4)
-    return ctx.unsupported(formatv("{0} of a tensor of rank {1} (nnir resizes "
-                                   "the last two axes of a 2-D to 4-D tensor)",
-                                   ctx.getOpType(), rank)
-                               .str());
-  for (size_t i = 0; i + 2 < rank; ++i) {
-    if (out[i] != x.shape()[i])
-      return ctx.unsupported(formatv("resizing axis {0} (nnir resizes the "
-                                     "last two axes)",
-                                     i)
-                                 .str());
-    if (!roi.empty() && (roi[i] != 0 || roi[i + rank] != 1))
-      return ctx.unsupported(
-          formatv("a roi that crops axis {0} (nnir resizes the last two axes)",
-                  i)
-              .str());
-  }
-  // ONNX maps coordinates through input * scale, unrounded (align_corners
-  // through input * scale - 1); image.resize2d through the output extent.
+  // image.resize2d resizes the last two axes of a 2-D to 4-D tensor and maps
+  // coordinates through the output extent; ONNX through input * scale,
+  // unrounded (align_corners through input * scale - 1). Elsewhere the
+  // axes are resized one by one with ONNX's interpolation weights (but
+  // tf_crop_and_resize, whose extrapolated values are not weights).
+  bool byMatrices = rank < 2 || rank > 4;
+  for (size_t i = 0; i + 2 < rank; ++i)
+    byMatrices |= out[i] != x.shape()[i];
   if (!scales.empty())
-    for (size_t i = rank - 2; i < rank; ++i)
-      if (double(x.shape()[i]) * scales[i] != double(out[i]))
-        return ctx.unsupported(
-            formatv("scale {0} of axis {1}: {2} x {0} is not a whole number "
-                    "(image.resize2d maps coordinates through the output "
-                    "extent, ONNX through input x scale)",
-                    scales[i], i, x.shape()[i]));
+    for (size_t i = 0; i < rank; ++i)
+      byMatrices |= double(x.shape()[i]) * scales[i] != double(out[i]);
+  if (byMatrices) {
+    if (!roi.empty())
+      return ctx.unsupported(
+          "tf_crop_and_resize of a tensor of rank " + Twine(rank) +
+          (rank >= 2 && rank <= 4 ? " along axes other than the last two, or "
+                                    "with a scale that does not give a whole "
+                                    "number of elements"
+                                  : ""));
+    return resizeByMatrices(
+        ctx, x, out, scales,
+        AxisResize{mode, coordMode, nearestMode, cubicA, excludeOutside != 0});
+  }
 
   // image.resize2d works on NCHW: give the tensor leading axes of 1.
   std::vector<int64_t> shape4(4 - rank, 1);
@@ -161,6 +252,37 @@ Result convertResize(NodeContext &ctx, ResizeKind kind) {
   TRY(resized, ctx.typed(ops::resize2d(x4, attrs)));
   TRY(y, reshape(ctx, resized, out));
   return one(y);
+}
+
+/// GridSample (opsets 16 and 20; 20 names the modes linear and cubic) as
+/// image.grid_sample of the grid moved to (N, 2, H', W').
+Result convertGridSample(NodeContext &ctx) {
+  if (Error err = ctx.checkNumInputs(2, 2))
+    return err;
+  const Value &x = ctx.input(0), &grid = ctx.input(1);
+  TRY(mode, ctx.getString("mode", ctx.getOpset() >= 20 ? "linear"
+                                                        : "bilinear"));
+  TRY(padding, ctx.getString("padding_mode", "zeros"));
+  TRY(align, ctx.getInt("align_corners", 0));
+  if (mode == "linear")
+    mode = "bilinear";
+  else if (mode == "cubic")
+    mode = "bicubic";
+  if (x.rank() != 4 || grid.rank() != 4)
+    return ctx.unsupported(formatv("GridSample of rank {0} (nnir samples "
+                                   "4-D NCHW tensors)",
+                                   x.rank())
+                               .str());
+  if (grid.shape()[3] != 2)
+    return ctx.error("grid must end in an axis of 2 (x, y)");
+  TRY(moved, ctx.typed(ops::transpose(grid, std::vector<int64_t>{0, 3, 1, 2})));
+  Ref<GridSampleAttrs> attrs = GridSampleAttrs::create();
+  attrs->method = mode;
+  attrs->layout = "NCHW";
+  attrs->paddingMode = padding;
+  attrs->alignCorners = align != 0;
+  TRY(out, ctx.typed(ops::gridSample(x, moved, attrs)));
+  return one(out);
 }
 
 } // namespace onnximport

@@ -635,29 +635,26 @@ Result convertSlice(NodeContext &ctx) {
     auto clamp = [](int64_t v, int64_t lo, int64_t hi) {
       return std::min(std::max(v, lo), hi);
     };
-    int64_t s = starts[i] < 0 ? starts[i] + dim : starts[i];
-    int64_t e =
-        ends[i] < 0 && ends[i] > INT64_MIN / 2 ? ends[i] + dim : ends[i];
-    if (ends[i] <= INT64_MIN / 2)
-      e = -1;
+    // ONNX: negative indices count from the end (an index far below stays
+    // below); then starts are clamped to [0, dim] for a positive step and
+    // [0, dim - 1] for a negative one, ends to [0, dim] and [-1, dim - 1].
+    int64_t s = starts[i] < 0 ? std::max(starts[i], -dim) + dim : starts[i];
+    int64_t e = ends[i] < 0 ? std::max(ends[i], -dim - 1) + dim : ends[i];
     if (step > 0) {
       s = clamp(s, 0, dim);
       e = clamp(e, 0, dim);
       if (e < s)
         e = s;
     } else {
-      s = clamp(s, 0, dim - 1);
+      s = clamp(s, 0, std::max<int64_t>(dim - 1, 0));
       e = clamp(e, -1, dim - 1);
       if (e > s)
         e = s;
     }
-    if (s == e)
-      return ctx.unsupported("the slice of axis " + Twine(axis) +
-                             " is empty (nnir has no empty tensors here)");
+    // strided_slice reads a negative index from the end, so "before element
+    // 0" is -dim - 1 (canonicalised to -1 for a negative stride).
     begin[axis] = s;
-    // A negative step that runs through element 0 ends before it: -(dim +
-    // 1) is -1 once strided_slice adds the extent (None would stop at 0).
-    end[axis] = e < 0 ? -(dim + 1) : e;
+    end[axis] = e < 0 ? -dim - 1 : e;
     strides[axis] = step;
   }
   std::vector<int64_t> allAxes(rank);
@@ -695,8 +692,8 @@ Result convertSplit(NodeContext &ctx) {
   Outputs outs;
   int64_t offset = 0;
   for (int64_t size : sizes) {
-    if (size <= 0)
-      return ctx.unsupported("empty split parts");
+    if (size < 0)
+      return ctx.error("split size " + Twine(size) + " is negative");
     TRY(part, sliceAxis(ctx, x, axis, offset, offset + size));
     outs.push_back(part);
     offset += size;

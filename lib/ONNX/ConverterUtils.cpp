@@ -25,6 +25,11 @@ Expected<Value> reshape(NodeContext &ctx, const Value &x,
                         ArrayRef<int64_t> shape) {
   if (x.shape() == shape)
     return x;
+  // Relay's reshape reads a 0 in newshape as "copy the input's extent"; a
+  // result with a zero extent has no elements to move, so it is a constant.
+  if (is_contained(shape, 0))
+    return ctx.typed(
+        ops::zeros(IntList(shape.begin(), shape.end()), x.dtype()));
   return ctx.typed(ops::reshape(x, IntList(shape.begin(), shape.end())));
 }
 
@@ -41,6 +46,24 @@ Value scalarLike(NodeContext &ctx, const Value &x, double v) {
 Expected<Value> sliceAxis(NodeContext &ctx, const Value &x, int64_t axis,
                           int64_t begin, int64_t end) {
   return ctx.typed(ops::stridedSlice(x, {begin}, {end}, {1}, {axis}));
+}
+
+Expected<Value> contractAxis(NodeContext &ctx, const Value &x, int64_t axis,
+                             int64_t out, ArrayRef<double> weights) {
+  int64_t rank = x.rank(), in = x.shape()[axis];
+  if (rank > 25)
+    return ctx.unsupported("a tensor of rank above 25 here");
+  TRY(matrix, NDArray::create(x.dtype(), {out, in}));
+  for (size_t k = 0; k < weights.size(); ++k)
+    matrix.setElementFromDouble(k, weights[k]);
+  std::string letters;
+  for (int64_t a = 0; a < rank; ++a)
+    letters += char('a' + a);
+  std::string result = letters;
+  result[axis] = 'z';
+  std::string equation = letters + ",z" + letters[axis] + "->" + result;
+  return ctx.typed(
+      ops::einsum(ctx.tuple({x, ctx.constant(matrix)}), equation));
 }
 
 Expected<std::vector<int64_t>>

@@ -43,7 +43,8 @@ inline Outputs one(Value v) { return Outputs{std::move(v)}; }
 
 int64_t product(llvm::ArrayRef<int64_t> dims);
 
-/// \p x reshaped to \p shape (itself when it has that shape).
+/// \p x reshaped to \p shape (itself when it has that shape; zeros when
+/// \p shape has a zero extent).
 llvm::Expected<Value> reshape(NodeContext &ctx, const Value &x,
                               llvm::ArrayRef<int64_t> shape);
 /// \p x cast to \p dtype (itself when it has that dtype).
@@ -53,6 +54,12 @@ Value scalarLike(NodeContext &ctx, const Value &x, double v);
 /// Elements [begin, end) of axis \p axis of \p x.
 llvm::Expected<Value> sliceAxis(NodeContext &ctx, const Value &x, int64_t axis,
                                 int64_t begin, int64_t end);
+/// \p x with axis \p axis contracted with the rows of the (out x in) matrix
+/// \p weights (row-major, of \p x's dtype): result[..., o, ...] =
+/// sum_i weights[o][i] * x[..., i, ...], as einsum of a constant.
+llvm::Expected<Value> contractAxis(NodeContext &ctx, const Value &x,
+                                   int64_t axis, int64_t out,
+                                   llvm::ArrayRef<double> weights);
 /// Broadcast shape of two static shapes (numpy rules).
 llvm::Expected<std::vector<int64_t>> broadcastShapes(NodeContext &ctx,
                                                      llvm::ArrayRef<int64_t> a,
@@ -177,6 +184,7 @@ Result convertConvInteger(NodeContext &ctx);
 Result convertQLinearConv(NodeContext &ctx);
 Result convertConvTranspose(NodeContext &ctx);
 Result convertPool(NodeContext &ctx, PoolKind kind);
+Result convertMaxUnpool(NodeContext &ctx);
 /// GlobalMaxPool (\p build max) and GlobalAveragePool (mean).
 Result convertGlobalPool(NodeContext &ctx, ops::ReduceBuilder build);
 Result convertBatchNorm(NodeContext &ctx);
@@ -210,11 +218,17 @@ Result convertOptionalHasElement(NodeContext &ctx);
 Result convertOptionalGetElement(NodeContext &ctx);
 
 //===----------------------------------------------------------------------===//
-// Recurrent layers (ConvertRecurrent.cpp) and resizing (ConvertResize.cpp)
+// Recurrent layers (ConvertRecurrent.cpp), resizing (ConvertResize.cpp) and
+// signal processing (ConvertSignal.cpp); Det (ConvertLinalg.cpp)
 //===----------------------------------------------------------------------===//
 
 Result convertRecurrent(NodeContext &ctx, RecurrentKind kind);
 Result convertResize(NodeContext &ctx, ResizeKind kind);
+Result convertGridSample(NodeContext &ctx);
+Result convertDet(NodeContext &ctx);
+Result convertDFT(NodeContext &ctx);
+Result convertSTFT(NodeContext &ctx);
+Result convertMelWeightMatrix(NodeContext &ctx);
 
 //===----------------------------------------------------------------------===//
 // Control flow (ConvertControlFlow.cpp)

@@ -67,7 +67,9 @@ static const ConverterRow kConverters[] = {
     {"Cos", 7, 17, withParam<convertUnary, ops::cos>},
     {"Cosh", 9, 17, withParam<convertHyperbolic, ops::add>},
     {"CumSum", 11, 17, convertCumSum},
+    {"DFT", 17, 17, convertDFT},
     {"DepthToSpace", 1, 17, convertDepthToSpace},
+    {"Det", 11, 17, convertDet},
     {"DequantizeLinear", 10, 17, convertDequantize},
     {"Div", 1, 17, withParam<convertBinary, ops::divide>},
     {"Dropout", 1, 17, convertDropout},
@@ -90,6 +92,7 @@ static const ConverterRow kConverters[] = {
     {"GlobalMaxPool", 1, 17, withParam<convertGlobalPool, ops::max>},
     {"Greater", 1, 17, withParam<convertBinary, ops::greater>},
     {"GreaterOrEqual", 12, 17, withParam<convertBinary, ops::greaterEqual>},
+    {"GridSample", 16, 17, convertGridSample},
     {"HammingWindow", 17, 17, withParam<convertWindow, CosineWindow::Hamming>},
     {"HannWindow", 17, 17, withParam<convertWindow, CosineWindow::Hann>},
     {"HardSigmoid", 1, 17, convertHardSigmoid},
@@ -113,8 +116,10 @@ static const ConverterRow kConverters[] = {
     {"MatMulInteger", 10, 17, convertMatMulInteger},
     {"Max", 1, 17, withParam<convertVariadic, ops::maximum>},
     {"MaxPool", 1, 17, withParam<convertPool, PoolKind::Max>},
+    {"MaxUnpool", 9, 17, convertMaxUnpool},
     {"Mean", 1, 17, convertMean},
     {"MeanVarianceNormalization", 9, 17, convertMeanVarianceNorm},
+    {"MelWeightMatrix", 17, 17, convertMelWeightMatrix},
     {"Min", 1, 17, withParam<convertVariadic, ops::minimum>},
     {"Mod", 10, 17, convertMod},
     {"Mul", 1, 17, withParam<convertBinary, ops::multiply>},
@@ -150,6 +155,7 @@ static const ConverterRow kConverters[] = {
     {"Resize", 10, 17, withParam<convertResize, ResizeKind::Resize>},
     {"ReverseSequence", 10, 17, convertReverseSequence},
     {"Round", 11, 17, withParam<convertUnary, ops::round>},
+    {"STFT", 17, 17, convertSTFT},
     {"Scan", 8, 17, convertScan},
     {"Scatter", 9, 10, convertScatterElements},
     {"ScatterElements", 11, 17, convertScatterElements},
@@ -210,8 +216,7 @@ StringRef onnximport::unsupportedReason(StringRef opType) {
   return StringSwitch<StringRef>(opType)
       .Cases("NonZero", "Unique", "Compress", "NonMaxSuppression",
              "the output shape depends on the input values")
-      .Cases("Det", "GridSample", "RoiAlign", "MaxUnpool", "DFT", "STFT",
-             "MelWeightMatrix", "nnir has no counterpart of this operator yet")
+      .Case("RoiAlign", "nnir has no counterpart of this operator yet")
       .Case("SequenceMap", "SequenceMap is not converted yet")
       .Cases("StringNormalizer", "TfIdfVectorizer", "RegexFullMatch",
              "strings are not supported")

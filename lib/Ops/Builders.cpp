@@ -534,3 +534,9 @@ Ref<Expr> ops::pad(Ref<Expr> x, Ref<Expr> fill, std::vector<IntList> padWidth,
 Ref<Expr> ops::resize2d(Ref<Expr> x, Ref<Resize2DAttrs> attrs, SMLoc loc) {
   return build("image.resize2d", {std::move(x)}, std::move(attrs), loc);
 }
+
+Ref<Expr> ops::gridSample(Ref<Expr> x, Ref<Expr> grid,
+                          Ref<GridSampleAttrs> attrs, SMLoc loc) {
+  return build("image.grid_sample", {std::move(x), std::move(grid)},
+               std::move(attrs), loc);
+}

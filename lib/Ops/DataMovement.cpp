@@ -19,6 +19,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "StridedSlice.h"
+
 #include "nnir/IR/Op.h"
 #include "nnir/IR/OpProperties.h"
 #include "nnir/Ops/Attrs.h"
@@ -508,21 +510,17 @@ static int64_t canonicalizeIndex(int64_t index, int64_t extent,
   return std::min(std::max(index, low), high);
 }
 
-/// strided_slice (Relay's StridedSliceRel and topi's StridedSliceOutputShape):
-/// without `axes`, missing strides are 1 and missing begins / ends run from
-/// the start / to the end of the axis in the stride's direction; with `axes`,
-/// begin, end and strides give exactly those axes. Each index is
-/// canonicalised (negative += extent, clamped) and an axis gets
-/// ceil(|end - begin| / |stride|) elements. In slice_mode "size" the strides
-/// are 1 and `end` holds sizes (negative: to the end of the axis).
-static RelationResult stridedSliceRelation(const StridedSliceAttrs *params,
-                                           const TensorType *data,
-                                           ArrayRef<const Type *>,
-                                           const TypeRelationContext &ctx) {
-  const StridedSliceAttrs &p = *params;
-  ArrayRef<int64_t> in = data->getShape();
+/// Without `axes`, missing strides are 1 and missing begins / ends are None;
+/// with `axes`, begin, end and strides give exactly those axes. In
+/// slice_mode "size" the strides are 1 and `end` holds sizes (negative: to
+/// the end of the axis). As in Relay, a None (or missing) end with a
+/// negative stride is 0, so element 0 is left out; an end of -n-1 or below
+/// runs through it.
+Expected<SmallVector<SlicedAxis, 4>>
+nnir::resolveStridedSlice(const StridedSliceAttrs &p, ArrayRef<int64_t> in,
+                          StringRef dataText,
+                          const TypeRelationContext &ctx) {
   unsigned rank = in.size();
-
   for (auto [name, isSet] : {std::make_pair("begin", p.begin.has_value()),
                              std::make_pair("end", p.end.has_value()),
                              std::make_pair("strides", p.strides.has_value())})
@@ -545,7 +543,6 @@ static RelationResult stridedSliceRelation(const StridedSliceAttrs *params,
       return ctx.error("strides " + formatIntList(strides) +
                        " has a zero stride");
 
-  constexpr int64_t maxRange = std::numeric_limits<int64_t>::max();
   SmallVector<unsigned, 4> axes;
   if (p.axes) {
     if (begin.size() != p.axes->size() || end.size() != p.axes->size() ||
@@ -572,42 +569,59 @@ static RelationResult stridedSliceRelation(const StridedSliceAttrs *params,
                               std::make_pair("strides", strides.size())})
       if (size > rank)
         return ctx.error(Twine(name) + " has " + Twine(size) + " entries for " +
-                         data->str());
+                         dataText);
     for (unsigned i = 0; i != rank; ++i)
       axes.push_back(i);
     strides.resize(rank, 1);
-    for (size_t i = begin.size(); i < rank; ++i)
-      begin.push_back(strides[i] > 0 ? 0 : maxRange);
-    for (size_t i = end.size(); i < rank; ++i)
-      end.push_back(strides[i] < 0 ? 0 : maxRange);
+    begin.resize(rank, std::nullopt);
+    end.resize(rank, std::nullopt);
   }
 
-  Shape out(in.begin(), in.end());
+  constexpr int64_t maxRange = std::numeric_limits<int64_t>::max();
+  SmallVector<SlicedAxis, 4> sliced;
   for (size_t i = 0, e = axes.size(); i != e; ++i) {
     // Relay's ConvertToVec: "size" mode ignores the strides.
     int64_t stride = sizeMode ? 1 : strides[i];
-    int64_t b = begin[i] ? *begin[i] : (stride > 0 ? 0 : maxRange);
-    int64_t en;
-    if (!end[i])
-      en = stride < 0 ? 0 : maxRange;
-    else if (!sizeMode)
-      en = *end[i];
-    else if (*end[i] < 0)
-      en = maxRange;
-    else if (AddOverflow(b, *end[i], en))
-      en = maxRange;
-
     int64_t extent = in[axes[i]];
+    int64_t b = begin[i] ? *begin[i] : (stride > 0 ? 0 : maxRange);
     int64_t cb = canonicalizeIndex(b, extent, stride);
-    int64_t ce = canonicalizeIndex(en, extent, stride);
+    int64_t ce;
+    if (!end[i]) {
+      ce = stride < 0 ? 0 : extent;
+    } else {
+      int64_t en = *end[i];
+      if (sizeMode && (en < 0 || AddOverflow(b, *end[i], en)))
+        en = maxRange;
+      ce = canonicalizeIndex(en, extent, stride);
+    }
     if (stride < 0 ? ce > cb : cb > ce)
-      return ctx.error("begin " + Twine(b) + " and end " + Twine(en) +
+      return ctx.error("begin " + Twine(b) + " and end " +
+                       (end[i] ? Twine(*end[i]) : Twine("None")) +
                        " select nothing on axis " + Twine(axes[i]) + " of " +
-                       data->str() + " with stride " + Twine(stride));
+                       dataText + " with stride " + Twine(stride));
     uint64_t interval = stride < 0 ? cb - ce : ce - cb;
     uint64_t step = stride < 0 ? 0 - uint64_t(stride) : uint64_t(stride);
-    out[axes[i]] = interval == 0 ? 0 : int64_t((interval - 1) / step + 1);
+    sliced.push_back({axes[i], cb, stride,
+                      interval == 0 ? 0 : int64_t((interval - 1) / step + 1)});
   }
+  return sliced;
+}
+
+/// strided_slice (Relay's StridedSliceRel and topi's StridedSliceOutputShape):
+/// each sliced axis gets ceil(|end - begin| / |stride|) elements of the
+/// canonical begin and end (resolveStridedSlice).
+static RelationResult stridedSliceRelation(const StridedSliceAttrs *params,
+                                           const TensorType *data,
+                                           ArrayRef<const Type *>,
+                                           const TypeRelationContext &ctx) {
+  ArrayRef<int64_t> in = data->getShape();
+  Expected<SmallVector<SlicedAxis, 4>> sliced =
+      resolveStridedSlice(*params, in, data->str(), ctx);
+  if (!sliced)
+    return sliced.takeError();
+  Shape out(in.begin(), in.end());
+  for (const SlicedAxis &axis : *sliced)
+    out[axis.axis] = axis.extent;
   return makeTensorType(out, data->getDType(), ctx);
 }
 

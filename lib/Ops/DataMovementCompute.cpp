@@ -9,6 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "StridedSlice.h"
+
 #include "nnir/IR/Op.h"
 #include "nnir/IR/Type.h"
 #include "nnir/Ops/Attrs.h"
@@ -482,7 +484,8 @@ static Expected<std::vector<te::Tensor>> splitCompute(const ComputeArgs &args) {
 }
 
 /// strided_slice: output element i reads begin + i * stride per axis, with
-/// begin and stride resolved from the attributes and the static shape.
+/// begin and stride resolved from the attributes and the static shape as the
+/// type relation resolves them (resolveStridedSlice).
 static Expected<std::vector<te::Tensor>>
 stridedSliceCompute(const ComputeArgs &args) {
   const te::Tensor &data = args.arg(0);
@@ -491,39 +494,15 @@ stridedSliceCompute(const ComputeArgs &args) {
       getConstShape(data.getShape());
   if (!inShape)
     return computeError("strided_slice needs a static input shape");
+  Expected<SmallVector<SlicedAxis, 4>> sliced = resolveStridedSlice(
+      *attrs, *inShape, "the input", TypeRelationContext{"strided_slice", {}});
+  if (!sliced)
+    return sliced.takeError();
   unsigned rank = data.getRank();
   SmallVector<int64_t, 4> begin(rank, 0), stride(rank, 1);
-  SmallVector<unsigned, 4> axes;
-  if (attrs->axes) {
-    for (int64_t a : *attrs->axes)
-      axes.push_back(normalize(a, rank));
-  } else {
-    size_t n = attrs->begin ? attrs->begin->size() : 0;
-    for (unsigned a = 0; a < std::min<size_t>(n, rank); ++a)
-      axes.push_back(a);
-  }
-  bool sizeMode = attrs->sliceMode == "size";
-  for (unsigned k = 0; k < axes.size(); ++k) {
-    unsigned a = axes[k];
-    int64_t dim = (*inShape)[a];
-    int64_t s = 1;
-    if (!sizeMode && attrs->strides && !attrs->strides->empty())
-      s = k < attrs->strides->size()    ? (*attrs->strides)[k]
-          : attrs->strides->size() == 1 ? (*attrs->strides)[0]
-                                        : 1;
-    std::optional<int64_t> b;
-    if (attrs->begin && k < attrs->begin->size())
-      b = (*attrs->begin)[k];
-    int64_t v;
-    if (!b) {
-      v = s > 0 ? 0 : dim - 1;
-    } else {
-      v = *b < 0 ? *b + dim : *b;
-      v = s > 0 ? std::clamp<int64_t>(v, 0, dim)
-                : std::clamp<int64_t>(v, -1, dim - 1);
-    }
-    begin[a] = v;
-    stride[a] = s;
+  for (const SlicedAxis &axis : *sliced) {
+    begin[axis.axis] = axis.begin;
+    stride[axis.axis] = axis.stride;
   }
   return std::vector<te::Tensor>{compute(
       args.getResultShape(),

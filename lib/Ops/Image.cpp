@@ -1,8 +1,8 @@
 //===- Image.cpp - Resizing operators -------------------------------------===//
 //
 /// \file
-/// nn.upsampling and image.resize2d with Relay's type relations
-/// (UpSamplingRel, Resize2DRel) on static shapes. The layout may be any
+/// nn.upsampling, image.resize2d and image.grid_sample with Relay's type
+/// relations (UpSamplingRel, Resize2DRel, GridSampleRel) on static shapes. The layout may be any
 /// layout with whole H and W axes (NCHW, NHWC, NCHW4c, ...); only H and W
 /// change. The method and mode strings are checked against the values
 /// Relay's computes accept.
@@ -110,6 +110,34 @@ static RelationResult resize2dRelation(const Resize2DAttrs *resize,
   return makeTensorType(out, dtype, ctx);
 }
 
+/// image.grid_sample (Relay's GridSampleRel, 2-D): data (N, C, H, W) and
+/// grid (N, 2, H', W') of the same floating-point dtype give
+/// (N, C, H', W').
+static RelationResult gridSampleRelation(const GridSampleAttrs *a,
+                                         const TensorType *data,
+                                         const TensorType *grid,
+                                         ArrayRef<const Type *>,
+                                         const TypeRelationContext &ctx) {
+  if (Error err = checkOneOf(a->method, {"bilinear", "nearest", "bicubic"},
+                             "method", ctx))
+    return err;
+  if (Error err = checkOneOf(a->paddingMode, {"zeros", "border", "reflection"},
+                             "padding_mode", ctx))
+    return err;
+  if (a->layout != "NCHW")
+    return ctx.error("layout must be \"NCHW\", got \"" + a->layout +
+                     "\" (nnir samples 2-D grids)");
+  if (!data->getDType().isFloatingPoint())
+    return ctx.error("data must be a floating-point tensor, got " +
+                     data->str());
+  ArrayRef<int64_t> in = data->getShape(), g = grid->getShape();
+  if (grid->getDType() != data->getDType() || g[0] != in[0] || g[1] != 2)
+    return ctx.error("grid must be (" + Twine(in[0]) + ", 2, H', W') of " +
+                     data->getDType().str() + " for data " + data->str() +
+                     ", got " + grid->str());
+  return makeTensorType({in[0], in[1], g[2], g[3]}, data->getDType(), ctx);
+}
+
 void nnir::registerImageOps() {
   OpRegistry &registry = OpRegistry::instance();
   registry.add("nn.upsampling")
@@ -127,5 +155,17 @@ void nnir::registerImageOps() {
       .setAttrsType<Resize2DAttrs>()
       .setAttr<TypeRelationFn>(kTypeRelationAttr,
                                makeRelation<Resize2DAttrs>(resize2dRelation))
+      .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::Injective);
+  registry.add("image.grid_sample")
+      .describe("2-D sampling of data at the normalised positions of a grid")
+      .setNumInputs(2)
+      .addArgument("data", "Tensor")
+      .addArgument("grid", "Tensor")
+      .setAttrsType<GridSampleAttrs>()
+      .setAttr<TypeRelationFn>(
+          kTypeRelationAttr,
+          makeRelation<GridSampleAttrs>(gridSampleRelation,
+                                        rankedArg("data", 4),
+                                        rankedArg("grid", 4)))
       .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::Injective);
 }

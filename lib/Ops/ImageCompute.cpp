@@ -1,7 +1,8 @@
 //===- ImageCompute.cpp - Computes of the image operators -----------------===//
 //
 /// \file
-/// The TE computes of image.resize2d and nn.upsampling, following TVM's
+/// The TE computes of image.resize2d, nn.upsampling (and, at the end,
+/// image.grid_sample), following TVM's
 /// topi.image.resize2d: each output position maps to an input coordinate by
 /// the coordinate transformation mode (computed in float32, as TVM does),
 /// then reads the nearest element (by the rounding method), interpolates
@@ -197,7 +198,141 @@ resize2d(const te::Tensor &data, const ResizeParams &p,
       "resize2d")};
 }
 
+/// image.grid_sample (topi's _grid_sample_2d): output (n, c, y, x) samples
+/// data[n, c] at the grid's (x, y) = grid[n, 0 / 1, y, x], mapped from
+/// [-1, 1] to the corner pixels' centres (align_corners) or their outer
+/// edges. padding_mode "border" clamps the coordinate into the input,
+/// "reflection" reflects it at the edges (then clamps); elements outside
+/// the input read 0. Bicubic (Keys, alpha -0.75) applies the padding mode
+/// to each of the 4 x 4 neighbours' indices instead.
+static Expected<std::vector<te::Tensor>>
+gridSampleCompute(const ComputeArgs &args) {
+  const auto *a = llvm::cast<GridSampleAttrs>(args.attrs);
+  const te::Tensor &data = args.arg(0), &grid = args.arg(1);
+  auto inShape = getConstShape(data.getShape());
+  if (!inShape)
+    return computeError("needs a static input shape");
+  const auto *result = llvm::cast<TensorType>(args.resultType);
+  DataType dt = data.getDType();
+  DataType ft = dt == DataType::float64() ? dt : DataType::float32();
+  int64_t size[2] = {(*inShape)[2], (*inShape)[3]};
+  StringRef padding = a->paddingMode;
+  bool align = a->alignCorners;
+  auto f = [&](double v) { return constant(ft, v); };
+  // [-1, 1] to input coordinates.
+  auto unnormalize = [&](te::Expr g, int64_t n) {
+    return align ? (g + f(1)) * f(double(n - 1) / 2)
+                 : (g + f(1)) * f(double(n) / 2) - f(0.5);
+  };
+  auto clip = [&](te::Expr c, int64_t n) {
+    return min(max(c, f(0)), f(double(n - 1)));
+  };
+  // topi's _reflect_coordinates: into [lo, lo + span] by reflections.
+  auto reflect = [&](te::Expr c, int64_t n) {
+    double span = align ? double(n - 1) : double(n);
+    double lo = align ? 0 : -0.5;
+    if (span <= 0)
+      return f(0);
+    te::Expr d = call(Intrinsic::Abs, {c - f(lo)});
+    te::Expr times = call(Intrinsic::Trunc, {d / f(span)});
+    te::Expr extra = d - times * f(span);
+    te::Expr even = floorMod(te::cast(DataType::int64(), times),
+                             te::Expr(int64_t(2))) == te::Expr(int64_t(0));
+    te::Expr reflected =
+        select(even, extra + f(lo), f(span) - extra + f(lo));
+    return select(logicalAnd(c >= f(lo), c <= f(lo + span)), c, reflected);
+  };
+  auto pad = [&](te::Expr c, int64_t n) {
+    if (padding == "border")
+      return clip(c, n);
+    if (padding == "reflection")
+      return clip(reflect(c, n), n);
+    return c;
+  };
+  return std::vector<te::Tensor>{compute(
+      makeShape(result->getShape()),
+      [&](ArrayRef<te::Expr> o) {
+        // The element at integer (y, x), or 0 outside the input.
+        auto at = [&](te::Expr y, te::Expr x) {
+          te::Expr inside = logicalAnd(logicalAnd(y >= te::Expr(int64_t(0)),
+                                                  y < te::Expr(size[0])),
+                                       logicalAnd(x >= te::Expr(int64_t(0)),
+                                                  x < te::Expr(size[1])));
+          te::Expr cy = max(min(y, te::Expr(size[0] - 1)), te::Expr(int64_t(0)));
+          te::Expr cx = max(min(x, te::Expr(size[1] - 1)), te::Expr(int64_t(0)));
+          return select(inside, te::cast(ft, data({o[0], o[1], cy, cx})),
+                        f(0));
+        };
+        auto toInt = [](te::Expr v) {
+          return te::cast(DataType::int64(), call(Intrinsic::Floor, {v}));
+        };
+        te::Expr c[2];
+        for (int s = 0; s < 2; ++s)
+          c[s] = unnormalize(
+              te::cast(ft, grid({o[0], te::Expr(int64_t(1 - s)), o[2], o[3]})),
+              size[s]);
+        te::Expr value;
+        if (a->method == "nearest") {
+          te::Expr p[2];
+          for (int s = 0; s < 2; ++s)
+            p[s] = te::cast(DataType::int64(),
+                            call(Intrinsic::Round, {pad(c[s], size[s])}));
+          value = at(p[0], p[1]);
+        } else if (a->method == "bilinear") {
+          te::Expr b[2], t[2];
+          for (int s = 0; s < 2; ++s) {
+            te::Expr pc = pad(c[s], size[s]);
+            te::Expr fl = call(Intrinsic::Floor, {pc});
+            b[s] = te::cast(DataType::int64(), fl);
+            t[s] = pc - fl;
+          }
+          te::Expr one(int64_t(1));
+          value = at(b[0], b[1]) * (f(1) - t[0]) * (f(1) - t[1]) +
+                  at(b[0], b[1] + one) * (f(1) - t[0]) * t[1] +
+                  at(b[0] + one, b[1]) * t[0] * (f(1) - t[1]) +
+                  at(b[0] + one, b[1] + one) * t[0] * t[1];
+        } else {
+          const double alpha = -0.75;
+          auto w1 = [&](te::Expr t) {
+            return (f(alpha + 2) * t - f(alpha + 3)) * t * t + f(1);
+          };
+          auto w2 = [&](te::Expr t) {
+            return ((f(alpha) * t - f(5 * alpha)) * t + f(8 * alpha)) * t -
+                   f(4 * alpha);
+          };
+          te::Expr b[2], w[2][4];
+          for (int s = 0; s < 2; ++s) {
+            te::Expr fl = call(Intrinsic::Floor, {c[s]});
+            b[s] = te::cast(DataType::int64(), fl);
+            te::Expr t = c[s] - fl;
+            w[s][0] = w2(t + f(1));
+            w[s][1] = w1(t);
+            w[s][2] = w1(f(1) - t);
+            w[s][3] = w2(f(2) - t);
+          }
+          // A neighbour's index under the padding mode.
+          auto index = [&](te::Expr i, int s) {
+            if (padding == "zeros")
+              return i;
+            return toInt(pad(te::cast(ft, i), size[s]));
+          };
+          value = f(0);
+          for (int j = 0; j < 4; ++j) {
+            te::Expr row = f(0);
+            te::Expr y = index(b[0] + te::Expr(int64_t(j - 1)), 0);
+            for (int i = 0; i < 4; ++i)
+              row = row +
+                    at(y, index(b[1] + te::Expr(int64_t(i - 1)), 1)) * w[1][i];
+            value = value + row * w[0][j];
+          }
+        }
+        return te::cast(dt, value);
+      },
+      "grid_sample")};
+}
+
 void nnir::registerImageComputes() {
+  setOpCompute("image.grid_sample", gridSampleCompute);
   setOpCompute(
       "image.resize2d",
       [](const ComputeArgs &args) -> Expected<std::vector<te::Tensor>> {

@@ -222,6 +222,9 @@ Ref<Expr> pad(Ref<Expr> x, Ref<Expr> fill, std::vector<IntList> padWidth,
 /// image.resize2d
 Ref<Expr> resize2d(Ref<Expr> x, Ref<Resize2DAttrs> attrs,
                    llvm::SMLoc loc = {});
+/// image.grid_sample of NCHW \p x at the (N, 2, H', W') \p grid.
+Ref<Expr> gridSample(Ref<Expr> x, Ref<Expr> grid, Ref<GridSampleAttrs> attrs,
+                     llvm::SMLoc loc = {});
 
 } // namespace ops
 } // namespace nnir

@@ -380,6 +380,20 @@ struct Resize2DAttrs : AttrsNode<Resize2DAttrs> {
   }
 };
 
+/// image.grid_sample: `method` "bilinear", "nearest" or "bicubic";
+/// `padding_mode` "zeros", "border" or "reflection".
+struct GridSampleAttrs : AttrsNode<GridSampleAttrs> {
+  static constexpr llvm::StringLiteral typeKey = "relay.attrs.GridSampleAttrs";
+  std::string method, layout, paddingMode;
+  bool alignCorners = true;
+  template <typename V> void visitFields(V &v) {
+    v("method", method, "bilinear");
+    v("layout", layout, "NCHW");
+    v("padding_mode", paddingMode, "zeros");
+    v("align_corners", alignCorners, true);
+  }
+};
+
 } // namespace nnir
 
 #endif // NNIR_OPS_NNATTRS_H

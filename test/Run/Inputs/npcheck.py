@@ -16,7 +16,7 @@
 
 Reference helpers: conv2d, conv (N-d), conv2d_transpose, pool2d,
 adaptive_pool2d, normalize, lrn, resize2d, softmax, scatter_elements,
-scatter_nd.
+scatter_nd, grid_sample.
 """
 
 import os
@@ -297,6 +297,84 @@ def scatter_nd(data, indices, updates, mode="update"):
     return out
 
 
+def grid_sample(x, grid, method="bilinear", padding="zeros",
+                align_corners=True):
+    """NCHW x sampled at grid (N, 2, H', W') of (x, y) in [-1, 1]
+    (PyTorch's grid_sample): elements outside read 0; "border" clamps the
+    coordinate, "reflection" folds it back at the edges; bicubic (Keys,
+    A = -0.75) pads each neighbour's index instead."""
+    n, c, h, w = x.shape
+    oh, ow = grid.shape[2:]
+    out = np.zeros((n, c, oh, ow))
+    x64 = x.astype(np.float64)
+
+    def coord(g, size):
+        g = float(g)
+        return ((g + 1) * (size - 1) / 2 if align_corners
+                else ((g + 1) * size - 1) / 2)
+
+    def fold(v, size):
+        lo, span = (0.0, size - 1.0) if align_corners else (-0.5, float(size))
+        if span <= 0:
+            return 0.0
+        d = abs(v - lo)
+        k = int(d // span)
+        r = d - k * span
+        return lo + (r if k % 2 == 0 else span - r)
+
+    def pad(v, size):
+        if padding == "reflection":
+            v = fold(v, size)
+        if padding != "zeros":
+            v = min(max(v, 0.0), size - 1.0)
+        return v
+
+    def at(b, ch, yy, xx):
+        if 0 <= yy < h and 0 <= xx < w:
+            return x64[b, ch, yy, xx]
+        return 0.0
+
+    def keys(t):
+        a = -0.75
+        t = abs(t)
+        if t <= 1:
+            return ((a + 2) * t - (a + 3)) * t * t + 1
+        if t < 2:
+            return ((a * t - 5 * a) * t + 8 * a) * t - 4 * a
+        return 0.0
+
+    for b in range(n):
+        for i in range(oh):
+            for j in range(ow):
+                cx = coord(grid[b, 0, i, j], w)
+                cy = coord(grid[b, 1, i, j], h)
+                for ch in range(c):
+                    if method == "nearest":
+                        v = at(b, ch, int(np.round(pad(cy, h))),
+                               int(np.round(pad(cx, w))))
+                    elif method == "bilinear":
+                        py, px = pad(cy, h), pad(cx, w)
+                        y0, x0 = int(np.floor(py)), int(np.floor(px))
+                        ty, tx = py - y0, px - x0
+                        v = (at(b, ch, y0, x0) * (1 - ty) * (1 - tx) +
+                             at(b, ch, y0, x0 + 1) * (1 - ty) * tx +
+                             at(b, ch, y0 + 1, x0) * ty * (1 - tx) +
+                             at(b, ch, y0 + 1, x0 + 1) * ty * tx)
+                    else:
+                        y0, x0 = int(np.floor(cy)), int(np.floor(cx))
+                        v = 0.0
+                        for dy in range(-1, 3):
+                            for dx in range(-1, 3):
+                                yy, xx = y0 + dy, x0 + dx
+                                if padding != "zeros":
+                                    yy = int(np.floor(pad(float(yy), h)))
+                                    xx = int(np.floor(pad(float(xx), w)))
+                                v += (at(b, ch, yy, xx) * keys(cy - y0 - dy) *
+                                      keys(cx - x0 - dx))
+                    out[b, ch, i, j] = v
+    return out.astype(x.dtype)
+
+
 def check(args):
     out_dir = args[0]
     rtol, atol = None, None
@@ -316,7 +394,7 @@ def check(args):
              "scatter_elements": scatter_elements, "scatter_nd": scatter_nd,
              "conv": conv, "conv2d_transpose": conv2d_transpose,
              "adaptive_pool2d": adaptive_pool2d, "normalize": normalize,
-             "lrn": lrn, "resize2d": resize2d}
+             "lrn": lrn, "resize2d": resize2d, "grid_sample": grid_sample}
     for f in sorted(os.listdir(out_dir)):
         if f.endswith(".npy") and not f.startswith("output_"):
             scope[f[:-4]] = np.load(os.path.join(out_dir, f))
