@@ -13,7 +13,7 @@
 ///     nnir-run FILE [--entry=main] [--input NAME=PATH.npy ...]
 ///              [--input-shape=NAME=D0xD1x... ...]
 ///              [--random-inputs[=SEED]] [--output-dir=DIR] [--print]
-///              [--time] [--stats] [--time-passes[=tvm]]
+///              [--time] [--stats] [--time-passes[=tvm]] [--repeat=N]
 ///              [--kernel-cache-dir=DIR] [--jit-listeners=gdb,perf]
 ///              [--max-tensor-bytes=N]
 //
@@ -53,6 +53,9 @@ struct NNIRRunConfig {
   bool print = false;
   bool time = false;
   bool stats = false;
+  /// `--repeat=N`: call the entry N times (the outputs are the last call's;
+  /// `--time` reports the median call's kernel time).
+  unsigned repeat = 1;
   /// `--time-passes[=tvm]`: the timing report of the passes run (InferType,
   /// FuseOps, Evaluate), with the engine's compile and run time nested
   /// under Evaluate.
