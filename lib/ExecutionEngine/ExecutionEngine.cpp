@@ -108,6 +108,8 @@ ExecutionEngine::create(EngineOptions options) {
   }
   impl.cache = std::make_unique<KernelCache>(
       engine->options.maxCachedKernels, std::move(disk), engine->stats);
+  if (engine->options.profile)
+    engine->profile = std::make_unique<KernelProfile>();
   return engine;
 }
 
@@ -186,6 +188,7 @@ ExecutionEngine::compileKernel(const Function &fn,
   auto context = std::make_unique<LLVMContext>();
   auto kernel = std::make_unique<CompiledKernel>();
   kernel->shapeGeneric = generic != nullptr;
+  kernel->name = getKernelName(fn);
   Expected<std::unique_ptr<Module>> module =
       emitKernel(*te, *context, "kernel", options.codegen, kernel->info);
   if (!module)
@@ -254,8 +257,8 @@ ExecutionEngine::allocate(DataType dtype, ArrayRef<int64_t> shape, SMLoc loc) {
 /// Refuses a run of \p kernel (for \p fn, whose flattened result types are
 /// \p results; on one element of each when \p splatRun) that would exceed
 /// the engine's scratch limit or \p budget; otherwise adds its work to the
-/// budget.
-Error ExecutionEngine::checkRunCost(const CompiledKernel &kernel,
+/// budget and returns it.
+Expected<uint64_t> ExecutionEngine::checkRunCost(const CompiledKernel &kernel,
                                     const Function &fn,
                                     ArrayRef<const TensorType *> results,
                                     bool splatRun, RunBudget *budget) const {
@@ -295,7 +298,7 @@ Error ExecutionEngine::checkRunCost(const CompiledKernel &kernel,
                       info.largestScratchBytes, maxScratch)
                   .str());
   if (!budget)
-    return Error::success();
+    return work;
   if (work > budget->maxWork - std::min(budget->workUsed, budget->maxWork))
     return make_error<ResourceLimitError>(
         fn.getLoc(),
@@ -304,7 +307,7 @@ Error ExecutionEngine::checkRunCost(const CompiledKernel &kernel,
                 budget->maxWork, work, budget->workUsed)
             .str());
   budget->workUsed += work;
-  return Error::success();
+  return work;
 }
 
 static void flattenTensorTypes(const nnir::Type *type,
@@ -375,8 +378,10 @@ Expected<std::vector<NDArray>> ExecutionEngine::run(const Function &fn,
         cantFail(NDArray::splat(a->getDType(), {}, a->getElementBits(0))));
     buffers.push_back(elements.back().getMutableData());
   }
-  if (Error e = checkRunCost(**kernel, fn, resultTypes, splatRun, budget))
-    return e;
+  Expected<uint64_t> work =
+      checkRunCost(**kernel, fn, resultTypes, splatRun, budget);
+  if (!work)
+    return work.takeError();
   std::vector<NDArray> outputs;
   for (const TensorType *t : resultTypes) {
     Expected<NDArray> out =
@@ -392,11 +397,20 @@ Expected<std::vector<NDArray>> ExecutionEngine::run(const Function &fn,
     std::fill(runDims.begin(), runDims.end(), 1);
   Clock::time_point start = Clock::now();
   int32_t status = [&] {
-    TimeTraceScope trace("RunKernel", [&] { return getKernelName(fn); });
+    TimeTraceScope trace("RunKernel", [&] { return (*kernel)->name; });
     return (*kernel)->fn(buffers.data(), runDims.data());
   }();
-  stats.runNanos += nanosSince(start);
+  uint64_t nanos = nanosSince(start);
+  stats.runNanos += nanos;
   ++stats.kernelRuns;
+  if (profile)
+    profile->record(
+        kernel->get(),
+        [&] {
+          // The name and the result type, which tells kernels apart.
+          return (*kernel)->name + " -> " + fn.getBody()->getCheckedType()->str();
+        },
+        nanos, *work);
   if (status != kKernelOK)
     return makeError(fn.getLoc(),
                      Twine("kernel failed: ") + getKernelStatusMessage(status));

@@ -428,8 +428,10 @@ static int runNNIRRunOnStack(const NNIRRunConfig &config, raw_ostream &out,
   };
 
   // The engine of this run: the import's evaluations and the run share it.
+  EngineOptions engineOptions = config.engineOptions;
+  engineOptions.profile |= config.profile;
   Expected<std::shared_ptr<ExecutionEngine>> engine =
-      createSharedEngine(config.engineOptions);
+      createSharedEngine(engineOptions);
   if (!engine)
     return fail(engine.takeError());
   StringMap<NDArray> inputArrays;
@@ -470,6 +472,9 @@ static int runNNIRRunOnStack(const NNIRRunConfig &config, raw_ostream &out,
   if (!args)
     return fail(args.takeError());
 
+  // The profile covers the entry's calls only.
+  if (KernelProfile *profile = (*engine)->getProfile())
+    profile->clear();
   double totalMs = 0, runMs = 0;
   Expected<RuntimeValue> result = evaluateEntry(
       **executor, config.entry, *args, config.repeat, totalMs, runMs);
@@ -481,6 +486,8 @@ static int runNNIRRunOnStack(const NNIRRunConfig &config, raw_ostream &out,
     return fail(std::move(err));
   if (config.time)
     printTimes((*engine)->getStats(), prepareMs, runMs, totalMs, errs);
+  if (KernelProfile *profile = (*engine)->getProfile())
+    profile->print(errs);
   if (config.stats)
     (*engine)->getStats().print(errs);
   // Leaving the context writes the --time-passes report.
@@ -540,6 +547,11 @@ int nnir::nnirRunMain(int argc, char **argv) {
                  clEnumValN(NNIRRunConfig::TimingReport::TVM, "tvm",
                             "TVM's PassTimingInstrument.render() format")),
       cl::cat(category));
+  cl::opt<bool> profile(
+      "profile",
+      cl::desc("Print each kernel's time, calls and operation rate (the "
+               "entry's calls), most time first"),
+      cl::cat(category));
   RangedOpt<unsigned> repeat(
       "repeat",
       cl::desc("Call the entry N times (--time: the median call's kernel "
@@ -594,6 +606,7 @@ int nnir::nnirRunMain(int argc, char **argv) {
   config.print = print;
   config.time = time;
   config.stats = stats;
+  config.profile = profile;
   config.repeat = repeat;
   config.timePasses = timePasses;
   config.engineOptions.cacheDir = getKernelCacheDir(cacheDir);

@@ -35,6 +35,7 @@
 
 #include "nnir/Codegen/Codegen.h"
 #include "nnir/ExecutionEngine/KernelKey.h"
+#include "nnir/ExecutionEngine/KernelProfile.h"
 #include "nnir/ExecutionEngine/RuntimeSymbols.h"
 #include "nnir/IR/Expr.h"
 #include "nnir/Runtime/KernelABI.h"
@@ -90,6 +91,8 @@ struct EngineOptions {
   /// Optimisation level 0-3, or -1 to choose by the kernel's work.
   int optLevel = -1;
   CodegenOptions codegen;
+  /// Record every kernel run's time and work (getProfile()).
+  bool profile = false;
 };
 
 /// Counters (the engine's, since its creation).
@@ -146,6 +149,8 @@ struct CompiledKernel {
   KernelInfo info;
   bool shapeGeneric = false;
   unsigned optLevel = 0;
+  /// TVM's name of the fused function compiled: `fused_` and its operators.
+  std::string name;
   /// The code in the JIT, freed with the kernel.
   std::unique_ptr<KernelCode> code;
 };
@@ -194,6 +199,9 @@ public:
 
   const EngineOptions &getOptions() const { return options; }
   const EngineStats &getStats() const { return stats; }
+  /// The per-kernel profile of the runs so far; null unless
+  /// EngineOptions::profile.
+  KernelProfile *getProfile() { return profile.get(); }
   /// Counts an allocation against the limit; errors when it is exceeded.
   llvm::Expected<NDArray>
   allocate(DataType dtype, llvm::ArrayRef<int64_t> shape, llvm::SMLoc loc = {});
@@ -208,11 +216,13 @@ private:
   /// disk cache).
   llvm::Expected<std::unique_ptr<CompiledKernel>>
   compileKernel(const Function &fn, const GenericShape *generic);
-  llvm::Error checkRunCost(const CompiledKernel &kernel, const Function &fn,
-                           llvm::ArrayRef<const TensorType *> results,
-                           bool splatRun, RunBudget *budget) const;
+  llvm::Expected<uint64_t>
+  checkRunCost(const CompiledKernel &kernel, const Function &fn,
+               llvm::ArrayRef<const TensorType *> results, bool splatRun,
+               RunBudget *budget) const;
   EngineOptions options;
   EngineStats stats;
+  std::unique_ptr<KernelProfile> profile;
   std::unique_ptr<Impl> impl;
 };
 
