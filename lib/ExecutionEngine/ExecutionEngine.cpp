@@ -49,6 +49,7 @@ void EngineStats::print(raw_ostream &os) const {
   line(diskOtherKey, "kernel cache entries of another key replaced (disk)");
   line(diskUntrusted, "untrusted kernel cache entries replaced (disk)");
   line(kernelsEvicted, "kernels evicted from the memory cache");
+  line(kernelsRecompiled, "kernels recompiled at O3 (run often)");
   line(kernelRuns, "kernel runs");
   line(splatRuns, "kernel runs on splats (one element each)");
   line(bytesAllocated, "bytes allocated for results");
@@ -153,9 +154,11 @@ Expected<KernelRef> ExecutionEngine::getKernel(const Function &fn,
                                                SmallVectorImpl<int64_t> &dims) {
   std::lock_guard<std::mutex> lock(impl->mutex);
   KernelCache &cache = *impl->cache;
+  KernelRef known;
   if (options.memoryCache)
-    if (KernelRef known = cache.lookup(fn, dims))
-      return known;
+    known = cache.lookup(fn, dims);
+  if (known && !shouldRecompile(*known))
+    return known;
   std::optional<GenericShape> generic = GenericShape::get(fn);
   dims.clear();
   if (generic)
@@ -163,22 +166,50 @@ Expected<KernelRef> ExecutionEngine::getKernel(const Function &fn,
   std::optional<KernelKey> key;
   if (options.memoryCache) {
     key = KernelKey::get(fn, generic ? &*generic : nullptr);
-    if (KernelRef cached = cache.lookup(*key, fn, dims))
-      return cached;
+    if (!known)
+      known = cache.lookup(*key, fn, dims);
+    if (known && !shouldRecompile(*known))
+      return known;
   }
+  // A miss, or a kernel run often enough to be worth O3 now.
+  std::optional<unsigned> level;
+  if (known)
+    level = 3;
   Expected<std::unique_ptr<CompiledKernel>> compiled =
-      compileKernel(fn, generic ? &*generic : nullptr);
+      compileKernel(fn, generic ? &*generic : nullptr, level);
   if (!compiled)
     return compiled.takeError();
+  if (known)
+    ++stats.kernelsRecompiled;
   KernelRef kernel(std::move(*compiled));
   if (key)
     cache.insert(std::move(*key), kernel, fn, dims);
   return kernel;
 }
 
+std::pair<unsigned, bool>
+ExecutionEngine::pickOptLevel(const KernelInfo &info) const {
+  if (options.optLevel >= 0)
+    return {static_cast<unsigned>(options.optLevel), false};
+  // A disk-cached kernel is compiled once for every process that runs it.
+  if (impl->cache->hasDisk())
+    return {3, true};
+  return {chooseOptLevel(info.work, info.codeSize), true};
+}
+
+bool ExecutionEngine::shouldRecompile(const CompiledKernel &kernel) {
+  // The one-run rule applied to the work run so far: O3 would by now have
+  // saved about what it costs, so it pays if the kernel keeps running as it
+  // has (a ski-rental choice: never more than twice the better of the two).
+  return kernel.autoOptLevel && kernel.optLevel == 0 &&
+         chooseOptLevel(kernel.workRun.load(std::memory_order_relaxed),
+                        kernel.info.codeSize) == 3;
+}
+
 Expected<std::unique_ptr<CompiledKernel>>
 ExecutionEngine::compileKernel(const Function &fn,
-                               const GenericShape *generic) {
+                               const GenericShape *generic,
+                               std::optional<unsigned> optLevel) {
   Clock::time_point start = Clock::now();
   // --time-trace: each compile (lowering, codegen, JIT or disk cache).
   TimeTraceScope trace("CompileKernel", [&] { return getKernelName(fn); });
@@ -193,10 +224,10 @@ ExecutionEngine::compileKernel(const Function &fn,
       emitKernel(*te, *context, "kernel", options.codegen, kernel->info);
   if (!module)
     return module.takeError();
-  kernel->optLevel =
-      options.optLevel >= 0
-          ? static_cast<unsigned>(options.optLevel)
-          : chooseOptLevel(kernel->info.work, kernel->info.codeSize);
+  std::tie(kernel->optLevel, kernel->autoOptLevel) =
+      pickOptLevel(kernel->info);
+  if (optLevel)
+    kernel->optLevel = *optLevel;
 
   KernelJIT &jit = *impl->jit;
   KernelCache &cache = *impl->cache;
@@ -403,6 +434,7 @@ Expected<std::vector<NDArray>> ExecutionEngine::run(const Function &fn,
   uint64_t nanos = nanosSince(start);
   stats.runNanos += nanos;
   ++stats.kernelRuns;
+  (*kernel)->workRun.fetch_add(*work, std::memory_order_relaxed);
   if (profile)
     profile->record(
         kernel->get(),
@@ -444,8 +476,7 @@ Expected<std::string> ExecutionEngine::getLLVMIR(const Function &fn,
   if (optimized) {
     std::lock_guard<std::mutex> lock(impl->mutex);
     optimizeModule(**module, impl->jit->getTargetMachine(),
-                   options.optLevel >= 0 ? options.optLevel
-                                         : chooseOptLevel(info.work, info.codeSize));
+                   pickOptLevel(info).first);
   }
   std::string text;
   raw_string_ostream os(text);

@@ -375,6 +375,60 @@ TEST(EngineTest, DiskCacheAcrossEnginesAndCorruptEntries) {
   llvm::sys::fs::remove_directories(dir);
 }
 
+TEST(EngineTest, OptLevelByWhatCompilingSaves) {
+  // 65,536 elements a run: far below the 2M operations per operation of
+  // code that O3 needs to pay in one run.
+  Compiled c(kernelModule("(64, 1024)", "multiply", "3f"));
+  ASSERT_TRUE(c.fn);
+  NDArray x = filled({64, 1024}, 1);
+  {
+    // No disk cache: O0 first, O3 once the runs have done enough work.
+    auto engine = llvm::cantFail(ExecutionEngine::create());
+    auto first = engine->getKernel(*c.fn);
+    ASSERT_TRUE(bool(first)) << llvm::toString(first.takeError());
+    EXPECT_EQ((*first)->optLevel, 0u);
+    unsigned runs = 0;
+    while (engine->getStats().kernelsRecompiled == 0 && runs < 100000) {
+      auto r = engine->run(*c.fn, {x});
+      ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
+      EXPECT_EQ((*r)[0].getElementAsDouble(5), 18.0);
+      ++runs;
+    }
+    EXPECT_GT(runs, 1u);
+    EXPECT_EQ(engine->getStats().kernelsRecompiled, 1u);
+    EXPECT_EQ(engine->getStats().kernelsCompiled, 2u);
+    auto again = engine->getKernel(*c.fn);
+    ASSERT_TRUE(bool(again)) << llvm::toString(again.takeError());
+    EXPECT_EQ((*again)->optLevel, 3u);
+    auto r = engine->run(*c.fn, {x});
+    ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
+    EXPECT_EQ((*r)[0].getElementAsDouble(5), 18.0);
+    EXPECT_EQ(engine->getStats().kernelsRecompiled, 1u);
+  }
+  {
+    // A level the caller fixes stays.
+    EngineOptions options;
+    options.optLevel = 0;
+    auto engine = llvm::cantFail(ExecutionEngine::create(options));
+    for (int i = 0; i < 200; ++i)
+      ASSERT_TRUE(bool(engine->run(*c.fn, {x})));
+    EXPECT_EQ(engine->getStats().kernelsRecompiled, 0u);
+    EXPECT_EQ((*engine->getKernel(*c.fn))->optLevel, 0u);
+  }
+  {
+    // A disk-cached kernel is compiled once for every process: O3.
+    llvm::SmallString<128> dir;
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("nnir-opt-level", dir));
+    EngineOptions options;
+    options.cacheDir = dir.str().str();
+    auto engine = llvm::cantFail(ExecutionEngine::create(options));
+    auto kernel = engine->getKernel(*c.fn);
+    ASSERT_TRUE(bool(kernel)) << llvm::toString(kernel.takeError());
+    EXPECT_EQ((*kernel)->optLevel, 3u);
+    llvm::sys::fs::remove_directories(dir);
+  }
+}
+
 TEST(EngineTest, ConcurrentDiskCacheWritersLeaveOneValidEntry) {
   llvm::SmallString<128> dir;
   ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("nnir-disk-race", dir));

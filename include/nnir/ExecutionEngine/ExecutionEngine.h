@@ -47,6 +47,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -88,7 +89,12 @@ struct EngineOptions {
   /// The C functions kernels may call (see RuntimeSymbols.h).
   RuntimeSymbolMap symbols = getKernelRuntimeSymbols();
   JITListenerOptions listeners;
-  /// Optimisation level 0-3, or -1 to choose by the kernel's work.
+  /// Optimisation level 0-3, or -1 to choose by what compiling saves: O3
+  /// with a disk cache (compiled once, run by every process after), else
+  /// by the work run with the code (chooseOptLevel): a kernel's first
+  /// compile by one run's work, and a kernel compiled at O0 is compiled
+  /// again at O3 once its runs together have done enough work for O3 to
+  /// have paid (EngineStats::kernelsRecompiled).
   int optLevel = -1;
   CodegenOptions codegen;
   /// Record every kernel run's time and work (getProfile()).
@@ -108,6 +114,8 @@ struct EngineStats {
   std::atomic<uint64_t> diskUntrusted{0};
   /// Kernels dropped from the in-memory cache beyond its capacity.
   std::atomic<uint64_t> kernelsEvicted{0};
+  /// Kernels compiled again at O3 because they were run often.
+  std::atomic<uint64_t> kernelsRecompiled{0};
   std::atomic<uint64_t> kernelRuns{0};
   /// Runs on splat inputs, done on one element each (see run()).
   std::atomic<uint64_t> splatRuns{0};
@@ -149,6 +157,10 @@ struct CompiledKernel {
   KernelInfo info;
   bool shapeGeneric = false;
   unsigned optLevel = 0;
+  /// Whether the engine chose optLevel (EngineOptions::optLevel = -1).
+  bool autoOptLevel = false;
+  /// The work (scalar operations, estimated) of the runs so far.
+  mutable std::atomic<uint64_t> workRun{0};
   /// TVM's name of the fused function compiled: `fused_` and its operators.
   std::string name;
   /// The code in the JIT, freed with the kernel.
@@ -214,8 +226,16 @@ private:
   explicit ExecutionEngine(EngineOptions options);
   /// Lowers, emits and JIT-compiles \p fn (or loads its object from the
   /// disk cache).
+  /// \p optLevel overrides the engine's choice.
   llvm::Expected<std::unique_ptr<CompiledKernel>>
-  compileKernel(const Function &fn, const GenericShape *generic);
+  compileKernel(const Function &fn, const GenericShape *generic,
+                std::optional<unsigned> optLevel = std::nullopt);
+  /// The optimisation level a kernel described by \p info compiles at
+  /// first, and whether the engine chose it.
+  std::pair<unsigned, bool> pickOptLevel(const KernelInfo &info) const;
+  /// Whether \p kernel, compiled at O0 by the engine's choice, has run
+  /// enough work since for O3 to pay.
+  static bool shouldRecompile(const CompiledKernel &kernel);
   llvm::Expected<uint64_t>
   checkRunCost(const CompiledKernel &kernel, const Function &fn,
                llvm::ArrayRef<const TensorType *> results, bool splatRun,
