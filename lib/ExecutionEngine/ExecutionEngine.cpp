@@ -22,12 +22,14 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 
 #include <chrono>
 #include <mutex>
+#include <unordered_set>
 
 using namespace llvm;
 using namespace nnir;
@@ -206,60 +208,163 @@ bool ExecutionEngine::shouldRecompile(const CompiledKernel &kernel) {
                         kernel.info.codeSize) == 3;
 }
 
-Expected<std::unique_ptr<CompiledKernel>>
-ExecutionEngine::compileKernel(const Function &fn,
-                               const GenericShape *generic,
-                               std::optional<unsigned> optLevel) {
+struct ExecutionEngine::BuiltKernel {
+  std::unique_ptr<CompiledKernel> kernel;
+  /// The disk cache's key ("" without a disk cache).
+  std::string objectKey;
+  std::string object;
+  /// Whether the object was compiled (else read from the disk cache).
+  bool compiled = false;
+  /// The time building took.
+  uint64_t nanos = 0;
+};
+
+Expected<ExecutionEngine::BuiltKernel>
+ExecutionEngine::buildKernel(const Function &fn, const GenericShape *generic,
+                             std::optional<unsigned> optLevel) {
   Clock::time_point start = Clock::now();
   // --time-trace: each compile (lowering, codegen, JIT or disk cache).
   TimeTraceScope trace("CompileKernel", [&] { return getKernelName(fn); });
   Expected<TEFunction> te = lowerToTE(fn, generic);
   if (!te)
     return te.takeError();
-  auto context = std::make_unique<LLVMContext>();
-  auto kernel = std::make_unique<CompiledKernel>();
-  kernel->shapeGeneric = generic != nullptr;
-  kernel->name = getKernelName(fn);
+  LLVMContext context;
+  BuiltKernel built;
+  built.kernel = std::make_unique<CompiledKernel>();
+  CompiledKernel &kernel = *built.kernel;
+  kernel.shapeGeneric = generic != nullptr;
+  kernel.name = getKernelName(fn);
   Expected<std::unique_ptr<Module>> module =
-      emitKernel(*te, *context, "kernel", options.codegen, kernel->info);
+      emitKernel(*te, context, "kernel", options.codegen, kernel.info);
   if (!module)
     return module.takeError();
-  std::tie(kernel->optLevel, kernel->autoOptLevel) =
-      pickOptLevel(kernel->info);
+  std::tie(kernel.optLevel, kernel.autoOptLevel) = pickOptLevel(kernel.info);
   if (optLevel)
-    kernel->optLevel = *optLevel;
+    kernel.optLevel = *optLevel;
 
   KernelJIT &jit = *impl->jit;
   KernelCache &cache = *impl->cache;
   // The disk cache's key: everything the object depends on, recorded in
-  // the entry and checked on load.
-  std::string objectKey;
+  // the entry and checked on load. (Reading the disk is safe on any
+  // thread: the cache only counts in atomic stats there.)
   if (cache.hasDisk()) {
     jit.prepareModule(**module);
-    objectKey = KernelCache::getObjectKey(**module, jit.getTarget(),
-                                          kernel->optLevel);
-    if (std::optional<std::string> object = cache.loadObject(objectKey)) {
-      Expected<std::unique_ptr<KernelCode>> code =
-          jit.addObject(*object, DiskCache::getEntryName(objectKey));
-      if (!code)
-        return code.takeError();
-      kernel->code = std::move(*code);
+    built.objectKey = KernelCache::getObjectKey(**module, jit.getTarget(),
+                                                kernel.optLevel);
+    if (std::optional<std::string> object =
+            cache.loadObject(built.objectKey)) {
+      built.object = std::move(*object);
+      built.nanos = nanosSince(start);
+      return built;
     }
   }
-  if (!kernel->code) {
-    std::string object;
-    Expected<std::unique_ptr<KernelCode>> code =
-        jit.addModule(std::move(*module), std::move(context), kernel->optLevel,
-                      cache.hasDisk() ? &object : nullptr);
-    if (!code)
-      return code.takeError();
-    kernel->code = std::move(*code);
+  Expected<std::string> object = jit.compileObject(**module, kernel.optLevel);
+  if (!object)
+    return object.takeError();
+  built.object = std::move(*object);
+  built.compiled = true;
+  built.nanos = nanosSince(start);
+  return built;
+}
+
+Expected<std::unique_ptr<CompiledKernel>>
+ExecutionEngine::linkKernel(BuiltKernel built) {
+  Clock::time_point start = Clock::now();
+  KernelCache &cache = *impl->cache;
+  Expected<std::unique_ptr<KernelCode>> code = impl->jit->addObject(
+      built.object, built.objectKey.empty()
+                        ? StringRef("kernel")
+                        : StringRef(DiskCache::getEntryName(built.objectKey)));
+  if (!code)
+    return code.takeError();
+  if (built.compiled) {
     ++stats.kernelsCompiled;
-    cache.storeObject(objectKey, object);
+    cache.storeObject(built.objectKey, built.object);
   }
+  std::unique_ptr<CompiledKernel> kernel = std::move(built.kernel);
+  kernel->code = std::move(*code);
   kernel->fn = kernel->code->getFunction();
-  stats.compileNanos += nanosSince(start);
+  stats.compileNanos += built.nanos + nanosSince(start);
   return kernel;
+}
+
+Expected<std::unique_ptr<CompiledKernel>>
+ExecutionEngine::compileKernel(const Function &fn,
+                               const GenericShape *generic,
+                               std::optional<unsigned> optLevel) {
+  Expected<BuiltKernel> built = buildKernel(fn, generic, optLevel);
+  if (!built)
+    return built.takeError();
+  return linkKernel(std::move(*built));
+}
+
+void ExecutionEngine::precompile(ArrayRef<const Function *> fns) {
+  ThreadPoolInterface *pool = options.compileThreads.get();
+  if (!pool || !options.memoryCache)
+    return;
+  struct Job {
+    const Function *fn;
+    std::optional<GenericShape> generic;
+    std::optional<KernelKey> key;
+    SmallVector<int64_t, 2> dims;
+    std::optional<Expected<BuiltKernel>> built;
+  };
+  std::vector<Job> jobs;
+  {
+    std::lock_guard<std::mutex> lock(impl->mutex);
+    KernelCache &cache = *impl->cache;
+    struct KeyHash {
+      size_t operator()(const KernelKey &k) const { return k.getHash(); }
+    };
+    std::unordered_set<KernelKey, KeyHash> queued;
+    for (const Function *fn : fns) {
+      Job job{fn, GenericShape::get(*fn), std::nullopt, {}, std::nullopt};
+      SmallVector<int64_t, 2> dims;
+      if (cache.lookup(*fn, dims, /*use=*/false))
+        continue;
+      if (job.generic)
+        job.dims.append(job.generic->getExtents().begin(),
+                        job.generic->getExtents().end());
+      job.key = KernelKey::get(*fn, job.generic ? &*job.generic : nullptr);
+      if (cache.lookup(*job.key, *fn, job.dims, /*use=*/false) ||
+          !queued.insert(*job.key).second)
+        continue;
+      jobs.push_back(std::move(job));
+    }
+  }
+  // One kernel gains nothing from another thread.
+  if (jobs.size() < 2)
+    return;
+  {
+    ThreadPoolTaskGroup group(*pool);
+    for (Job &job : jobs)
+      group.async([this, &job] {
+        job.built.emplace(buildKernel(
+            *job.fn, job.generic ? &*job.generic : nullptr, std::nullopt));
+      });
+    group.wait();
+  }
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  KernelCache &cache = *impl->cache;
+  for (Job &job : jobs) {
+    Expected<BuiltKernel> &built = *job.built;
+    // A failure is reported where the function runs (getKernel).
+    if (!built) {
+      consumeError(built.takeError());
+      continue;
+    }
+    // Another thread's getKernel may have compiled it meanwhile.
+    if (cache.lookup(*job.key, *job.fn, job.dims, /*use=*/false))
+      continue;
+    Expected<std::unique_ptr<CompiledKernel>> kernel =
+        linkKernel(std::move(*built));
+    if (!kernel) {
+      consumeError(kernel.takeError());
+      continue;
+    }
+    cache.insert(std::move(*job.key), KernelRef(std::move(*kernel)), *job.fn,
+                 job.dims, /*precompiled=*/true);
+  }
 }
 
 /// The error for a result of \p dtype and \p shape that cannot be made.

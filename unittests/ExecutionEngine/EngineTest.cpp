@@ -21,6 +21,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <atomic>
@@ -427,6 +428,60 @@ TEST(EngineTest, OptLevelByWhatCompilingSaves) {
     EXPECT_EQ((*kernel)->optLevel, 3u);
     llvm::sys::fs::remove_directories(dir);
   }
+}
+
+TEST(EngineTest, PrecompileCompilesIndependentKernelsConcurrently) {
+  EngineOptions options;
+  options.compileThreads = std::make_shared<llvm::DefaultThreadPool>(
+      llvm::hardware_concurrency(4));
+  auto engine = llvm::cantFail(ExecutionEngine::create(options));
+  // Four kernels, one of them twice (one key), and one that cannot compile
+  // (its error is reported when it runs, not by precompile).
+  registerAllOps();
+  static std::once_flag once;
+  std::call_once(once, [] { addIdentityTestOp("test.no_compute_pre"); });
+  std::vector<std::unique_ptr<Compiled>> fns;
+  for (const char *op : {"multiply", "add", "subtract", "divide"})
+    fns.push_back(std::make_unique<Compiled>(
+        kernelModule("(2, 3)", op, "2f")));
+  fns.push_back(std::make_unique<Compiled>(
+      kernelModule("(2, 3)", "multiply", "5f")));
+  llvm::SourceMgr sm;
+  Ref<IRModule> bad = parseTyped("def @main(%x: Tensor[(2), float32]) {\n"
+                                 "  %0 = fn (%a: Tensor[(2), float32], "
+                                 "Primitive=1) {\n"
+                                 "    test.no_compute_pre(%a)\n  };\n"
+                                 "  %0(%x)\n}\n",
+                                 sm);
+  ASSERT_TRUE(bad);
+  std::vector<const Function *> list;
+  for (auto &c : fns) {
+    ASSERT_TRUE(c->fn);
+    list.push_back(c->fn);
+  }
+  list.push_back(firstPrimitive(*bad));
+  engine->precompile(list);
+  EXPECT_EQ(engine->getStats().kernelsCompiled, 4u);
+  EXPECT_EQ(engine->getStats().memoryHits, 0u);
+  EXPECT_EQ(engine->getNumCachedKernels(), 4u);
+  // Running them compiles nothing; the first use of a precompiled kernel
+  // is no cache hit, the function sharing a key is one.
+  double expected[] = {2 * 6, 6 + 2, 6 - 2, 6 / 2.0, 5 * 6};
+  for (size_t i = 0; i < fns.size(); ++i) {
+    auto r = engine->run(*fns[i]->fn, {filled({2, 3}, 1)});
+    ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
+    EXPECT_EQ((*r)[0].getElementAsDouble(5), expected[i]);
+  }
+  EXPECT_EQ(engine->getStats().kernelsCompiled, 4u);
+  EXPECT_EQ(engine->getStats().memoryHits, 1u);
+  auto failed = engine->getKernel(*firstPrimitive(*bad));
+  ASSERT_FALSE(bool(failed));
+  EXPECT_NE(llvm::toString(failed.takeError())
+                .find("operator 'test.no_compute_pre' has no compute"),
+            std::string::npos);
+  // A second precompile finds everything cached.
+  engine->precompile(list);
+  EXPECT_EQ(engine->getStats().kernelsCompiled, 4u);
 }
 
 TEST(EngineTest, ConcurrentDiskCacheWritersLeaveOneValidEntry) {

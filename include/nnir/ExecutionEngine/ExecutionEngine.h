@@ -25,8 +25,11 @@
 ///   outlive its engine.
 /// - GDB and perf JIT event listeners on request (EngineOptions::listeners),
 ///   so a debugger or profiler names kernels.
-/// - Thread-safe: any number of threads may get and run kernels; compiles
-///   are serialised.
+/// - Thread-safe: any number of threads may get and run kernels; getKernel()
+///   compiles one kernel at a time, precompile() compiles the independent
+///   kernels of a module concurrently on EngineOptions::compileThreads
+///   (lowering, LLVM's pipeline and code generation in parallel, each with
+///   a TargetMachine of its own; linking into the JIT serialised).
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,6 +56,7 @@
 
 namespace llvm {
 class raw_ostream;
+class ThreadPoolInterface;
 } // namespace llvm
 
 namespace nnir {
@@ -99,6 +103,10 @@ struct EngineOptions {
   CodegenOptions codegen;
   /// Record every kernel run's time and work (getProfile()).
   bool profile = false;
+  /// The threads precompile() compiles independent kernels on (none: one
+  /// at a time, on the caller's thread). The caller creates it (sized as it
+  /// likes: the tools use the machine's cores); engines may share one.
+  std::shared_ptr<llvm::ThreadPoolInterface> compileThreads;
 };
 
 /// Counters (the engine's, since its creation).
@@ -186,6 +194,16 @@ public:
   llvm::Expected<KernelRef> getKernel(const Function &fn,
                                       llvm::SmallVectorImpl<int64_t> &dims);
 
+  /// Compiles the kernels of the primitive functions \p fns that the
+  /// in-memory cache does not hold yet, concurrently on
+  /// EngineOptions::compileThreads, and caches them, so that running them
+  /// later compiles nothing (a module's kernels before its first run: the
+  /// Executor calls it). Functions with one kernel key compile once. A
+  /// function that cannot be compiled is left alone: getKernel() reports
+  /// its error when it is run. Without threads or the memory cache, does
+  /// nothing.
+  void precompile(llvm::ArrayRef<const Function *> fns);
+
   /// Drops every kernel from the in-memory cache; the code of each is freed
   /// once no caller holds it.
   void clearCache();
@@ -226,10 +244,20 @@ private:
   explicit ExecutionEngine(EngineOptions options);
   /// Lowers, emits and JIT-compiles \p fn (or loads its object from the
   /// disk cache).
-  /// \p optLevel overrides the engine's choice.
+  /// \p optLevel overrides the engine's choice. Call with the lock held.
   llvm::Expected<std::unique_ptr<CompiledKernel>>
   compileKernel(const Function &fn, const GenericShape *generic,
                 std::optional<unsigned> optLevel = std::nullopt);
+  /// A kernel compiled to an object (or read from the disk cache), not yet
+  /// in the JIT.
+  struct BuiltKernel;
+  /// compileKernel's first half, safe on any thread: lowers, emits,
+  /// optimises and compiles \p fn to an object.
+  llvm::Expected<BuiltKernel> buildKernel(const Function &fn,
+                                          const GenericShape *generic,
+                                          std::optional<unsigned> optLevel);
+  /// The second half, with the lock held: links \p built into the JIT.
+  llvm::Expected<std::unique_ptr<CompiledKernel>> linkKernel(BuiltKernel built);
   /// The optimisation level a kernel described by \p info compiles at
   /// first, and whether the engine chose it.
   std::pair<unsigned, bool> pickOptLevel(const KernelInfo &info) const;
