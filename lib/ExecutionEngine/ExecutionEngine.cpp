@@ -22,12 +22,14 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 
 #include <chrono>
 #include <mutex>
+#include <unordered_set>
 
 using namespace llvm;
 using namespace nnir;
@@ -49,6 +51,7 @@ void EngineStats::print(raw_ostream &os) const {
   line(diskOtherKey, "kernel cache entries of another key replaced (disk)");
   line(diskUntrusted, "untrusted kernel cache entries replaced (disk)");
   line(kernelsEvicted, "kernels evicted from the memory cache");
+  line(kernelsRecompiled, "kernels recompiled at O3 (run often)");
   line(kernelRuns, "kernel runs");
   line(splatRuns, "kernel runs on splats (one element each)");
   line(bytesAllocated, "bytes allocated for results");
@@ -108,6 +111,8 @@ ExecutionEngine::create(EngineOptions options) {
   }
   impl.cache = std::make_unique<KernelCache>(
       engine->options.maxCachedKernels, std::move(disk), engine->stats);
+  if (engine->options.profile)
+    engine->profile = std::make_unique<KernelProfile>();
   return engine;
 }
 
@@ -151,9 +156,11 @@ Expected<KernelRef> ExecutionEngine::getKernel(const Function &fn,
                                                SmallVectorImpl<int64_t> &dims) {
   std::lock_guard<std::mutex> lock(impl->mutex);
   KernelCache &cache = *impl->cache;
+  KernelRef known;
   if (options.memoryCache)
-    if (KernelRef known = cache.lookup(fn, dims))
-      return known;
+    known = cache.lookup(fn, dims);
+  if (known && !shouldRecompile(*known))
+    return known;
   std::optional<GenericShape> generic = GenericShape::get(fn);
   dims.clear();
   if (generic)
@@ -161,71 +168,203 @@ Expected<KernelRef> ExecutionEngine::getKernel(const Function &fn,
   std::optional<KernelKey> key;
   if (options.memoryCache) {
     key = KernelKey::get(fn, generic ? &*generic : nullptr);
-    if (KernelRef cached = cache.lookup(*key, fn, dims))
-      return cached;
+    if (!known)
+      known = cache.lookup(*key, fn, dims);
+    if (known && !shouldRecompile(*known))
+      return known;
   }
+  // A miss, or a kernel run often enough to be worth O3 now.
+  std::optional<unsigned> level;
+  if (known)
+    level = 3;
   Expected<std::unique_ptr<CompiledKernel>> compiled =
-      compileKernel(fn, generic ? &*generic : nullptr);
+      compileKernel(fn, generic ? &*generic : nullptr, level);
   if (!compiled)
     return compiled.takeError();
+  if (known)
+    ++stats.kernelsRecompiled;
   KernelRef kernel(std::move(*compiled));
   if (key)
     cache.insert(std::move(*key), kernel, fn, dims);
   return kernel;
 }
 
-Expected<std::unique_ptr<CompiledKernel>>
-ExecutionEngine::compileKernel(const Function &fn,
-                               const GenericShape *generic) {
+std::pair<unsigned, bool>
+ExecutionEngine::pickOptLevel(const KernelInfo &info) const {
+  if (options.optLevel >= 0)
+    return {static_cast<unsigned>(options.optLevel), false};
+  // A disk-cached kernel is compiled once for every process that runs it.
+  if (impl->cache->hasDisk())
+    return {3, true};
+  return {chooseOptLevel(info.work, info.codeSize), true};
+}
+
+bool ExecutionEngine::shouldRecompile(const CompiledKernel &kernel) {
+  // The one-run rule applied to the work run so far: O3 would by now have
+  // saved about what it costs, so it pays if the kernel keeps running as it
+  // has (a ski-rental choice: never more than twice the better of the two).
+  return kernel.autoOptLevel && kernel.optLevel == 0 &&
+         chooseOptLevel(kernel.workRun.load(std::memory_order_relaxed),
+                        kernel.info.codeSize) == 3;
+}
+
+struct ExecutionEngine::BuiltKernel {
+  std::unique_ptr<CompiledKernel> kernel;
+  /// The disk cache's key ("" without a disk cache).
+  std::string objectKey;
+  std::string object;
+  /// Whether the object was compiled (else read from the disk cache).
+  bool compiled = false;
+  /// The time building took.
+  uint64_t nanos = 0;
+};
+
+Expected<ExecutionEngine::BuiltKernel>
+ExecutionEngine::buildKernel(const Function &fn, const GenericShape *generic,
+                             std::optional<unsigned> optLevel) {
   Clock::time_point start = Clock::now();
   // --time-trace: each compile (lowering, codegen, JIT or disk cache).
   TimeTraceScope trace("CompileKernel", [&] { return getKernelName(fn); });
   Expected<TEFunction> te = lowerToTE(fn, generic);
   if (!te)
     return te.takeError();
-  auto context = std::make_unique<LLVMContext>();
-  auto kernel = std::make_unique<CompiledKernel>();
-  kernel->shapeGeneric = generic != nullptr;
+  LLVMContext context;
+  BuiltKernel built;
+  built.kernel = std::make_unique<CompiledKernel>();
+  CompiledKernel &kernel = *built.kernel;
+  kernel.shapeGeneric = generic != nullptr;
+  kernel.name = getKernelName(fn);
   Expected<std::unique_ptr<Module>> module =
-      emitKernel(*te, *context, "kernel", options.codegen, kernel->info);
+      emitKernel(*te, context, "kernel", options.codegen, kernel.info);
   if (!module)
     return module.takeError();
-  kernel->optLevel =
-      options.optLevel >= 0
-          ? static_cast<unsigned>(options.optLevel)
-          : chooseOptLevel(kernel->info.work, kernel->info.codeSize);
+  std::tie(kernel.optLevel, kernel.autoOptLevel) = pickOptLevel(kernel.info);
+  if (optLevel)
+    kernel.optLevel = *optLevel;
 
   KernelJIT &jit = *impl->jit;
   KernelCache &cache = *impl->cache;
   // The disk cache's key: everything the object depends on, recorded in
-  // the entry and checked on load.
-  std::string objectKey;
+  // the entry and checked on load. (Reading the disk is safe on any
+  // thread: the cache only counts in atomic stats there.)
   if (cache.hasDisk()) {
     jit.prepareModule(**module);
-    objectKey = KernelCache::getObjectKey(**module, jit.getTarget(),
-                                          kernel->optLevel);
-    if (std::optional<std::string> object = cache.loadObject(objectKey)) {
-      Expected<std::unique_ptr<KernelCode>> code =
-          jit.addObject(*object, DiskCache::getEntryName(objectKey));
-      if (!code)
-        return code.takeError();
-      kernel->code = std::move(*code);
+    built.objectKey = KernelCache::getObjectKey(**module, jit.getTarget(),
+                                                kernel.optLevel);
+    if (std::optional<std::string> object =
+            cache.loadObject(built.objectKey)) {
+      built.object = std::move(*object);
+      built.nanos = nanosSince(start);
+      return built;
     }
   }
-  if (!kernel->code) {
-    std::string object;
-    Expected<std::unique_ptr<KernelCode>> code =
-        jit.addModule(std::move(*module), std::move(context), kernel->optLevel,
-                      cache.hasDisk() ? &object : nullptr);
-    if (!code)
-      return code.takeError();
-    kernel->code = std::move(*code);
+  Expected<std::string> object = jit.compileObject(**module, kernel.optLevel);
+  if (!object)
+    return object.takeError();
+  built.object = std::move(*object);
+  built.compiled = true;
+  built.nanos = nanosSince(start);
+  return built;
+}
+
+Expected<std::unique_ptr<CompiledKernel>>
+ExecutionEngine::linkKernel(BuiltKernel built) {
+  Clock::time_point start = Clock::now();
+  KernelCache &cache = *impl->cache;
+  Expected<std::unique_ptr<KernelCode>> code = impl->jit->addObject(
+      built.object, built.objectKey.empty()
+                        ? StringRef("kernel")
+                        : StringRef(DiskCache::getEntryName(built.objectKey)));
+  if (!code)
+    return code.takeError();
+  if (built.compiled) {
     ++stats.kernelsCompiled;
-    cache.storeObject(objectKey, object);
+    cache.storeObject(built.objectKey, built.object);
   }
+  std::unique_ptr<CompiledKernel> kernel = std::move(built.kernel);
+  kernel->code = std::move(*code);
   kernel->fn = kernel->code->getFunction();
-  stats.compileNanos += nanosSince(start);
+  stats.compileNanos += built.nanos + nanosSince(start);
   return kernel;
+}
+
+Expected<std::unique_ptr<CompiledKernel>>
+ExecutionEngine::compileKernel(const Function &fn,
+                               const GenericShape *generic,
+                               std::optional<unsigned> optLevel) {
+  Expected<BuiltKernel> built = buildKernel(fn, generic, optLevel);
+  if (!built)
+    return built.takeError();
+  return linkKernel(std::move(*built));
+}
+
+void ExecutionEngine::precompile(ArrayRef<const Function *> fns) {
+  ThreadPoolInterface *pool = options.compileThreads.get();
+  if (!pool || !options.memoryCache)
+    return;
+  struct Job {
+    const Function *fn;
+    std::optional<GenericShape> generic;
+    std::optional<KernelKey> key;
+    SmallVector<int64_t, 2> dims;
+    std::optional<Expected<BuiltKernel>> built;
+  };
+  std::vector<Job> jobs;
+  {
+    std::lock_guard<std::mutex> lock(impl->mutex);
+    KernelCache &cache = *impl->cache;
+    struct KeyHash {
+      size_t operator()(const KernelKey &k) const { return k.getHash(); }
+    };
+    std::unordered_set<KernelKey, KeyHash> queued;
+    for (const Function *fn : fns) {
+      Job job{fn, GenericShape::get(*fn), std::nullopt, {}, std::nullopt};
+      SmallVector<int64_t, 2> dims;
+      if (cache.lookup(*fn, dims, /*use=*/false))
+        continue;
+      if (job.generic)
+        job.dims.append(job.generic->getExtents().begin(),
+                        job.generic->getExtents().end());
+      job.key = KernelKey::get(*fn, job.generic ? &*job.generic : nullptr);
+      if (cache.lookup(*job.key, *fn, job.dims, /*use=*/false) ||
+          !queued.insert(*job.key).second)
+        continue;
+      jobs.push_back(std::move(job));
+    }
+  }
+  // One kernel gains nothing from another thread.
+  if (jobs.size() < 2)
+    return;
+  {
+    ThreadPoolTaskGroup group(*pool);
+    for (Job &job : jobs)
+      group.async([this, &job] {
+        job.built.emplace(buildKernel(
+            *job.fn, job.generic ? &*job.generic : nullptr, std::nullopt));
+      });
+    group.wait();
+  }
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  KernelCache &cache = *impl->cache;
+  for (Job &job : jobs) {
+    Expected<BuiltKernel> &built = *job.built;
+    // A failure is reported where the function runs (getKernel).
+    if (!built) {
+      consumeError(built.takeError());
+      continue;
+    }
+    // Another thread's getKernel may have compiled it meanwhile.
+    if (cache.lookup(*job.key, *job.fn, job.dims, /*use=*/false))
+      continue;
+    Expected<std::unique_ptr<CompiledKernel>> kernel =
+        linkKernel(std::move(*built));
+    if (!kernel) {
+      consumeError(kernel.takeError());
+      continue;
+    }
+    cache.insert(std::move(*job.key), KernelRef(std::move(*kernel)), *job.fn,
+                 job.dims, /*precompiled=*/true);
+  }
 }
 
 /// The error for a result of \p dtype and \p shape that cannot be made.
@@ -254,8 +393,8 @@ ExecutionEngine::allocate(DataType dtype, ArrayRef<int64_t> shape, SMLoc loc) {
 /// Refuses a run of \p kernel (for \p fn, whose flattened result types are
 /// \p results; on one element of each when \p splatRun) that would exceed
 /// the engine's scratch limit or \p budget; otherwise adds its work to the
-/// budget.
-Error ExecutionEngine::checkRunCost(const CompiledKernel &kernel,
+/// budget and returns it.
+Expected<uint64_t> ExecutionEngine::checkRunCost(const CompiledKernel &kernel,
                                     const Function &fn,
                                     ArrayRef<const TensorType *> results,
                                     bool splatRun, RunBudget *budget) const {
@@ -295,7 +434,7 @@ Error ExecutionEngine::checkRunCost(const CompiledKernel &kernel,
                       info.largestScratchBytes, maxScratch)
                   .str());
   if (!budget)
-    return Error::success();
+    return work;
   if (work > budget->maxWork - std::min(budget->workUsed, budget->maxWork))
     return make_error<ResourceLimitError>(
         fn.getLoc(),
@@ -304,7 +443,7 @@ Error ExecutionEngine::checkRunCost(const CompiledKernel &kernel,
                 budget->maxWork, work, budget->workUsed)
             .str());
   budget->workUsed += work;
-  return Error::success();
+  return work;
 }
 
 static void flattenTensorTypes(const nnir::Type *type,
@@ -375,8 +514,10 @@ Expected<std::vector<NDArray>> ExecutionEngine::run(const Function &fn,
         cantFail(NDArray::splat(a->getDType(), {}, a->getElementBits(0))));
     buffers.push_back(elements.back().getMutableData());
   }
-  if (Error e = checkRunCost(**kernel, fn, resultTypes, splatRun, budget))
-    return e;
+  Expected<uint64_t> work =
+      checkRunCost(**kernel, fn, resultTypes, splatRun, budget);
+  if (!work)
+    return work.takeError();
   std::vector<NDArray> outputs;
   for (const TensorType *t : resultTypes) {
     Expected<NDArray> out =
@@ -392,11 +533,21 @@ Expected<std::vector<NDArray>> ExecutionEngine::run(const Function &fn,
     std::fill(runDims.begin(), runDims.end(), 1);
   Clock::time_point start = Clock::now();
   int32_t status = [&] {
-    TimeTraceScope trace("RunKernel", [&] { return getKernelName(fn); });
+    TimeTraceScope trace("RunKernel", [&] { return (*kernel)->name; });
     return (*kernel)->fn(buffers.data(), runDims.data());
   }();
-  stats.runNanos += nanosSince(start);
+  uint64_t nanos = nanosSince(start);
+  stats.runNanos += nanos;
   ++stats.kernelRuns;
+  (*kernel)->workRun.fetch_add(*work, std::memory_order_relaxed);
+  if (profile)
+    profile->record(
+        kernel->get(),
+        [&] {
+          // The name and the result type, which tells kernels apart.
+          return (*kernel)->name + " -> " + fn.getBody()->getCheckedType()->str();
+        },
+        nanos, *work);
   if (status != kKernelOK)
     return makeError(fn.getLoc(),
                      Twine("kernel failed: ") + getKernelStatusMessage(status));
@@ -430,8 +581,7 @@ Expected<std::string> ExecutionEngine::getLLVMIR(const Function &fn,
   if (optimized) {
     std::lock_guard<std::mutex> lock(impl->mutex);
     optimizeModule(**module, impl->jit->getTargetMachine(),
-                   options.optLevel >= 0 ? options.optLevel
-                                         : chooseOptLevel(info.work, info.codeSize));
+                   pickOptLevel(info).first);
   }
   std::string text;
   raw_string_ostream os(text);

@@ -37,44 +37,49 @@ void KernelCache::touch(EntryList::iterator entry) {
 }
 
 void KernelCache::remember(EntryList::iterator entry, const Function &fn,
-                           ArrayRef<int64_t> dims) {
+                           ArrayRef<int64_t> dims, bool precompiled) {
   auto [it, inserted] = byNode.try_emplace(&fn);
   if (!inserted)
     return;
   it->second = {Ref<Function>(const_cast<Function *>(&fn)), entry,
-                SmallVector<int64_t, 2>(dims.begin(), dims.end())};
+                SmallVector<int64_t, 2>(dims.begin(), dims.end()),
+                precompiled};
   entry->nodes.push_back(&fn);
 }
 
 KernelRef KernelCache::lookup(const Function &fn,
-                              SmallVectorImpl<int64_t> &dims) {
+                              SmallVectorImpl<int64_t> &dims, bool use) {
   auto it = byNode.find(&fn);
   if (it == byNode.end())
     return nullptr;
-  ++stats.memoryHits;
+  if (use && !it->second.precompiled)
+    ++stats.memoryHits;
+  if (use)
+    it->second.precompiled = false;
   touch(it->second.entry);
   dims.assign(it->second.dims.begin(), it->second.dims.end());
   return it->second.entry->kernel;
 }
 
 KernelRef KernelCache::lookup(const KernelKey &key, const Function &fn,
-                              ArrayRef<int64_t> dims) {
+                              ArrayRef<int64_t> dims, bool use) {
   auto it = byKey.find(key);
   if (it == byKey.end())
     return nullptr;
-  ++stats.memoryHits;
+  if (use)
+    ++stats.memoryHits;
   touch(it->second);
   remember(it->second, fn, dims);
   return it->second->kernel;
 }
 
 void KernelCache::insert(KernelKey key, KernelRef kernel, const Function &fn,
-                         ArrayRef<int64_t> dims) {
+                         ArrayRef<int64_t> dims, bool precompiled) {
   if (auto old = byKey.find(key); old != byKey.end())
     evict(old->second);
   entries.push_front(Entry{key, std::move(kernel), {}});
   byKey.emplace(std::move(key), entries.begin());
-  remember(entries.begin(), fn, dims);
+  remember(entries.begin(), fn, dims, precompiled);
   while (capacity && entries.size() > capacity) {
     evict(std::prev(entries.end()));
     ++stats.kernelsEvicted;

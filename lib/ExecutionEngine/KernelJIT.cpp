@@ -1,10 +1,10 @@
 //===- KernelJIT.cpp - ORC LLJIT for kernels, one tracker each ------------===//
 //
 /// \file
-/// The LLJIT setup (MLIR's ExecutionEngine's: our own TargetMachine and
-/// optimisation, an RTDyld object layer with JIT event listeners, an
-/// ObjectCache hook that captures objects for the disk cache), the runtime
-/// symbols, and adding and freeing kernels through resource trackers.
+/// The LLJIT setup (MLIR's ExecutionEngine's: our own TargetMachines and
+/// optimisation, an RTDyld object layer with JIT event listeners), the
+/// runtime symbols, compiling kernels to objects (on any thread), and
+/// adding and freeing them through resource trackers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,7 +14,6 @@
 
 #include "llvm/Config/llvm-config.h"
 #include "llvm/ExecutionEngine/JITEventListener.h"
-#include "llvm/ExecutionEngine/ObjectCache.h"
 #include "llvm/ExecutionEngine/Orc/CompileUtils.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
@@ -35,22 +34,7 @@ using namespace llvm;
 using namespace llvm::orc;
 using namespace nnir;
 
-/// Captures the object of the module being compiled (SimpleCompiler calls
-/// notifyObjectCompiled), so a miss can be written to the disk cache.
-class KernelJIT::ObjectCapture : public ObjectCache {
-public:
-  void notifyObjectCompiled(const Module *, MemoryBufferRef obj) override {
-    if (target)
-      *target = obj.getBuffer().str();
-  }
-  std::unique_ptr<MemoryBuffer> getObject(const Module *) override {
-    return nullptr;
-  }
-  /// Where the next object goes (null: nowhere).
-  std::string *target = nullptr;
-};
-
-KernelJIT::KernelJIT() : capture(std::make_unique<ObjectCapture>()) {}
+KernelJIT::KernelJIT() = default;
 KernelJIT::~KernelJIT() = default;
 
 /// The listeners \p options asks for, or why one is not available.
@@ -101,15 +85,10 @@ KernelJIT::create(const RuntimeSymbolMap &symbols,
     return tm.takeError();
   self->tm = std::move(*tm);
 
-  TargetMachine *tmPtr = self->tm.get();
-  ObjectCache *cache = self->capture.get();
+  self->tmBuilder = std::make_unique<JITTargetMachineBuilder>(*jtmb);
+  // Kernels arrive as objects (compileObject); LLJIT only links them.
   LLJITBuilder builder;
-  builder.setJITTargetMachineBuilder(*jtmb)
-      .setCompileFunctionCreator(
-          [tmPtr, cache](JITTargetMachineBuilder)
-              -> Expected<std::unique_ptr<IRCompileLayer::IRCompiler>> {
-            return std::make_unique<SimpleCompiler>(*tmPtr, cache);
-          });
+  builder.setJITTargetMachineBuilder(*jtmb);
   // JIT event listeners attach to an RTDyld object layer (as in MLIR's
   // ExecutionEngine); without them LLJIT keeps its default linker, whose
   // freshly linked kernels run their first call faster (nnir-kernel-bench
@@ -182,27 +161,38 @@ Error KernelJIT::link(KernelCode &code) {
   return Error::success();
 }
 
-Expected<std::unique_ptr<KernelCode>>
-KernelJIT::addModule(std::unique_ptr<Module> module,
-                     std::unique_ptr<LLVMContext> context, unsigned optLevel,
-                     std::string *object) {
-  Expected<std::unique_ptr<KernelCode>> code = createCode();
-  if (!code)
-    return code.takeError();
-  optimizeModule(*module, *tm, optLevel);
+Expected<std::string> KernelJIT::compileObject(Module &module,
+                                              unsigned optLevel) {
+  std::unique_ptr<TargetMachine> machine;
+  {
+    std::lock_guard<std::mutex> lock(tmMutex);
+    if (!freeMachines.empty()) {
+      machine = std::move(freeMachines.back());
+      freeMachines.pop_back();
+    }
+  }
+  if (!machine) {
+    Expected<std::unique_ptr<TargetMachine>> created =
+        tmBuilder->createTargetMachine();
+    if (!created)
+      return created.takeError();
+    machine = std::move(*created);
+  }
+  optimizeModule(module, *machine, optLevel);
   // The code generator's level follows the kernel's.
-  tm->setOptLevel(optLevel == 0 ? CodeGenOptLevel::None
-                                : CodeGenOptLevel::Default);
-  if (Error e = jit->addIRModule(
-          (*code)->tracker,
-          ThreadSafeModule(std::move(module), std::move(context))))
-    return std::move(e);
-  capture->target = object;
-  Error linked = link(**code);
-  capture->target = nullptr;
-  if (linked)
-    return std::move(linked);
-  return code;
+  machine->setOptLevel(optLevel == 0 ? CodeGenOptLevel::None
+                                     : CodeGenOptLevel::Default);
+  Expected<std::unique_ptr<MemoryBuffer>> object =
+      SimpleCompiler(*machine)(module);
+  {
+    std::lock_guard<std::mutex> lock(tmMutex);
+    freeMachines.push_back(std::move(machine));
+  }
+  if (!object)
+    return createStringError(inconvertibleErrorCode(),
+                             "JIT compilation failed: " +
+                                 toString(object.takeError()));
+  return (*object)->getBuffer().str();
 }
 
 Expected<std::unique_ptr<KernelCode>> KernelJIT::addObject(StringRef object,

@@ -13,8 +13,9 @@
 /// and data are freed, listeners told) and the JITDylib. getNumLiveCode()
 /// counts the kernels whose code is in memory.
 ///
-/// Not thread-safe for adding code (the engine serialises compiles);
-/// KernelCode may be destroyed on any thread while the KernelJIT lives.
+/// compileObject() may run on any number of threads; adding code is not
+/// thread-safe (the engine serialises it). KernelCode may be destroyed on
+/// any thread while the KernelJIT lives.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,13 +30,16 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <vector>
 
 namespace llvm {
 class LLVMContext;
 class Module;
 class TargetMachine;
 namespace orc {
+class JITTargetMachineBuilder;
 class LLJIT;
 } // namespace orc
 } // namespace llvm
@@ -73,19 +77,18 @@ public:
   const KernelTarget &getTarget() const { return target; }
   llvm::TargetMachine &getTargetMachine() const { return *tm; }
 
-  /// Optimises \p module at \p optLevel and compiles it into fresh code; the
-  /// object file goes to \p object when it is not null (for the disk
-  /// cache). The module gets the JIT's triple and data layout.
-  llvm::Expected<std::unique_ptr<KernelCode>>
-  addModule(std::unique_ptr<llvm::Module> module,
-            std::unique_ptr<llvm::LLVMContext> context, unsigned optLevel,
-            std::string *object);
+  /// Optimises \p module at \p optLevel and compiles it to an object file
+  /// for the host. Thread-safe: each call takes a TargetMachine of its own
+  /// (from a free list, created when none is free), so the engine compiles
+  /// independent kernels concurrently.
+  llvm::Expected<std::string> compileObject(llvm::Module &module,
+                                            unsigned optLevel);
   /// Links the object file \p object (named \p name in diagnostics).
   llvm::Expected<std::unique_ptr<KernelCode>> addObject(llvm::StringRef object,
                                                         llvm::StringRef name);
 
-  /// Gives \p module the JIT's triple and data layout (what addModule does
-  /// first; the disk cache keys the module's text after it).
+  /// Gives \p module the JIT's triple and data layout (what compileObject
+  /// does first; the disk cache keys the module's text after it).
   void prepareModule(llvm::Module &module) const;
 
   /// Kernels whose code is in memory (KernelCode objects alive).
@@ -93,7 +96,6 @@ public:
 
 private:
   friend class KernelCode;
-  class ObjectCapture;
   KernelJIT();
   /// A new JITDylib and tracker for one kernel, counted live.
   llvm::Expected<std::unique_ptr<KernelCode>> createCode();
@@ -101,8 +103,12 @@ private:
   llvm::Error link(KernelCode &code);
   void release(KernelCode &code);
 
+  /// The host's machine builder, and TargetMachines not in use by a
+  /// compileObject() call (a TargetMachine is not thread-safe).
+  std::unique_ptr<llvm::orc::JITTargetMachineBuilder> tmBuilder;
+  std::mutex tmMutex;
+  std::vector<std::unique_ptr<llvm::TargetMachine>> freeMachines;
   std::unique_ptr<llvm::TargetMachine> tm;
-  std::unique_ptr<ObjectCapture> capture;
   std::unique_ptr<llvm::orc::LLJIT> jit;
   KernelTarget target;
   uint64_t counter = 0;

@@ -8,6 +8,7 @@
 #include "EngineFlags.h"
 
 #include "llvm/Support/Process.h"
+#include "llvm/Support/ThreadPool.h"
 
 using namespace llvm;
 using namespace nnir;
@@ -46,8 +47,14 @@ std::string nnir::getKernelCacheDir(StringRef flag) {
 
 Expected<std::shared_ptr<ExecutionEngine>>
 nnir::createSharedEngine(const EngineOptions &options) {
+  EngineOptions withThreads = options;
+  // Kernels compile on the machine's cores, on threads of this engine.
+  if (!withThreads.compileThreads &&
+      llvm::hardware_concurrency().compute_thread_count() > 1)
+    withThreads.compileThreads = std::make_shared<DefaultThreadPool>(
+        llvm::hardware_concurrency());
   Expected<std::unique_ptr<ExecutionEngine>> engine =
-      ExecutionEngine::create(options);
+      ExecutionEngine::create(withThreads);
   if (!engine)
     return engine.takeError();
   return std::shared_ptr<ExecutionEngine>(std::move(*engine));

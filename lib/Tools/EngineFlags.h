@@ -38,7 +38,9 @@ struct JITListenersOption : llvm::cl::bits<JITListenerKind> {
 /// $NNIR_KERNEL_CACHE_DIR, else "" (none).
 std::string getKernelCacheDir(llvm::StringRef flag);
 
-/// ExecutionEngine::create(), as a shared engine.
+/// ExecutionEngine::create(), as a shared engine; unless \p options has
+/// compile threads, the engine gets a pool of its own, one thread per core
+/// (ExecutionEngine::precompile).
 llvm::Expected<std::shared_ptr<ExecutionEngine>>
 createSharedEngine(const EngineOptions &options);
 

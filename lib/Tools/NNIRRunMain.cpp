@@ -403,20 +403,31 @@ static double msSince(Clock::time_point start) {
       .count();
 }
 
-/// Calls \p entry through \p executor as a pass ("Evaluate") that leaves
-/// the module alone, with the engine's compile and run time recorded under
-/// it; sets \p totalMs.
+/// Calls \p entry through \p executor \p repeat times as a pass
+/// ("Evaluate") that leaves the module alone, with the engine's compile and
+/// run time recorded under it; sets \p totalMs and \p runMs (the median
+/// call's, the kernels' run time).
 static Expected<RuntimeValue> evaluateEntry(Executor &executor,
                                             StringRef entry,
                                             ArrayRef<RuntimeValue> args,
-                                            double &totalMs) {
+                                            unsigned repeat, double &totalMs,
+                                            double &runMs) {
   const EngineStats &stats = executor.getEngine().getStats();
   std::optional<RuntimeValue> result;
   Ref<Pass> evaluate = createModulePass(
       [&](Ref<IRModule> m, PassContext &) -> Expected<Ref<IRModule>> {
         Clock::time_point runStart = Clock::now();
-        Expected<RuntimeValue> value = executor.call(entry, args);
+        std::vector<double> runs;
+        Expected<RuntimeValue> value = RuntimeValue();
+        for (unsigned i = 0; i < std::max(repeat, 1u) && value; ++i) {
+          uint64_t before = stats.runNanos;
+          value = executor.call(entry, args);
+          runs.push_back((stats.runNanos - before) / 1e6);
+        }
         totalMs = msSince(runStart);
+        std::nth_element(runs.begin(), runs.begin() + runs.size() / 2,
+                         runs.end());
+        runMs = runs[runs.size() / 2];
         addTimingToCurrentPass(
             formatv("compile kernels ({0} compiled, {1} memory cache hits, "
                     "{2} disk cache hits)",
@@ -439,13 +450,13 @@ static Expected<RuntimeValue> evaluateEntry(Executor &executor,
   return std::move(*result);
 }
 
-/// `--time`: the stages' times and the cache figures.
+/// `--time`: the stages' times and the cache figures; \p runMs is the
+/// entry's kernel time (the median call's).
 static void printTimes(const EngineStats &stats, double prepareMs,
-                       double totalMs, raw_ostream &errs) {
+                       double runMs, double totalMs, raw_ostream &errs) {
   errs << formatv("nnir-run: prepare {0:f3} ms, compile {1:f3} ms, run "
                   "{2:f3} ms (kernels), total {3:f3} ms\n",
-                  prepareMs, stats.compileNanos / 1e6, stats.runNanos / 1e6,
-                  totalMs);
+                  prepareMs, stats.compileNanos / 1e6, runMs, totalMs);
   errs << formatv("nnir-run: {0} kernels compiled, {1} memory cache hits, "
                   "{2} disk cache hits, {3} kernel runs\n",
                   stats.kernelsCompiled.load(), stats.memoryHits.load(),
@@ -462,8 +473,10 @@ static int runNNIRRunOnStack(const NNIRRunConfig &config, raw_ostream &out,
   };
 
   // The engine of this run: the import's evaluations and the run share it.
+  EngineOptions engineOptions = config.engineOptions;
+  engineOptions.profile |= config.profile;
   Expected<std::shared_ptr<ExecutionEngine>> engine =
-      createSharedEngine(config.engineOptions);
+      createSharedEngine(engineOptions);
   if (!engine)
     return fail(engine.takeError());
   StringMap<RuntimeValue> inputValues;
@@ -504,15 +517,20 @@ static int runNNIRRunOnStack(const NNIRRunConfig &config, raw_ostream &out,
   if (!args)
     return fail(args.takeError());
 
-  double totalMs = 0;
-  Expected<RuntimeValue> result =
-      evaluateEntry(**executor, config.entry, *args, totalMs);
+  // The profile covers the entry's calls only.
+  if (KernelProfile *profile = (*engine)->getProfile())
+    profile->clear();
+  double totalMs = 0, runMs = 0;
+  Expected<RuntimeValue> result = evaluateEntry(
+      **executor, config.entry, *args, config.repeat, totalMs, runMs);
   if (!result)
     return fail(result.takeError());
   if (Error err = writeOutputs(config, *result, out))
     return fail(std::move(err));
   if (config.time)
-    printTimes((*engine)->getStats(), prepareMs, totalMs, errs);
+    printTimes((*engine)->getStats(), prepareMs, runMs, totalMs, errs);
+  if (KernelProfile *profile = (*engine)->getProfile())
+    profile->print(errs);
   if (config.stats)
     (*engine)->getStats().print(errs);
   // Leaving the context writes the --time-passes report.
@@ -577,6 +595,17 @@ int nnir::nnirRunMain(int argc, char **argv) {
                  clEnumValN(NNIRRunConfig::TimingReport::TVM, "tvm",
                             "TVM's PassTimingInstrument.render() format")),
       cl::cat(category));
+  cl::opt<bool> profile(
+      "profile",
+      cl::desc("Print each kernel's time, calls and operation rate (the "
+               "entry's calls), most time first"),
+      cl::cat(category));
+  RangedOpt<unsigned> repeat(
+      "repeat",
+      cl::desc("Call the entry N times (--time: the median call's kernel "
+               "time)"),
+      cl::init(1), cl::value_desc("N"), cl::cat(category),
+      valueRange(1u, 1000000u));
   KernelCacheDirOption cacheDir(category);
   JITListenersOption jitListeners(category);
   cl::opt<bool> noMemoryCache(
@@ -625,6 +654,8 @@ int nnir::nnirRunMain(int argc, char **argv) {
   config.print = print;
   config.time = time;
   config.stats = stats;
+  config.profile = profile;
+  config.repeat = repeat;
   config.timePasses = timePasses;
   config.engineOptions.cacheDir = getKernelCacheDir(cacheDir);
   config.engineOptions.listeners = jitListeners.get();

@@ -48,8 +48,14 @@ Executor::create(Ref<IRModule> module, ExecutionEngine &engine,
       return result.takeError();
     module = std::move(*result);
   }
-  return std::unique_ptr<Executor>(
+  std::unique_ptr<Executor> executor(
       new Executor(std::move(module), engine, options.evaluator));
+  // The module's kernels compile concurrently when the engine has threads.
+  std::vector<const Function *> primitives;
+  for (const Primitive &p : executor->getPrimitiveFunctions())
+    primitives.push_back(p.function);
+  engine.precompile(primitives);
+  return executor;
 }
 
 Expected<RuntimeValue> Executor::call(StringRef entry,

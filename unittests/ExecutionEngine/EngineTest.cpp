@@ -21,6 +21,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <atomic>
@@ -373,6 +374,114 @@ TEST(EngineTest, DiskCacheAcrossEnginesAndCorruptEntries) {
     EXPECT_EQ(fourth->getStats().diskHits, 0u);
   }
   llvm::sys::fs::remove_directories(dir);
+}
+
+TEST(EngineTest, OptLevelByWhatCompilingSaves) {
+  // 65,536 elements a run: far below the 2M operations per operation of
+  // code that O3 needs to pay in one run.
+  Compiled c(kernelModule("(64, 1024)", "multiply", "3f"));
+  ASSERT_TRUE(c.fn);
+  NDArray x = filled({64, 1024}, 1);
+  {
+    // No disk cache: O0 first, O3 once the runs have done enough work.
+    auto engine = llvm::cantFail(ExecutionEngine::create());
+    auto first = engine->getKernel(*c.fn);
+    ASSERT_TRUE(bool(first)) << llvm::toString(first.takeError());
+    EXPECT_EQ((*first)->optLevel, 0u);
+    unsigned runs = 0;
+    while (engine->getStats().kernelsRecompiled == 0 && runs < 100000) {
+      auto r = engine->run(*c.fn, {x});
+      ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
+      EXPECT_EQ((*r)[0].getElementAsDouble(5), 18.0);
+      ++runs;
+    }
+    EXPECT_GT(runs, 1u);
+    EXPECT_EQ(engine->getStats().kernelsRecompiled, 1u);
+    EXPECT_EQ(engine->getStats().kernelsCompiled, 2u);
+    auto again = engine->getKernel(*c.fn);
+    ASSERT_TRUE(bool(again)) << llvm::toString(again.takeError());
+    EXPECT_EQ((*again)->optLevel, 3u);
+    auto r = engine->run(*c.fn, {x});
+    ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
+    EXPECT_EQ((*r)[0].getElementAsDouble(5), 18.0);
+    EXPECT_EQ(engine->getStats().kernelsRecompiled, 1u);
+  }
+  {
+    // A level the caller fixes stays.
+    EngineOptions options;
+    options.optLevel = 0;
+    auto engine = llvm::cantFail(ExecutionEngine::create(options));
+    for (int i = 0; i < 200; ++i)
+      ASSERT_TRUE(bool(engine->run(*c.fn, {x})));
+    EXPECT_EQ(engine->getStats().kernelsRecompiled, 0u);
+    EXPECT_EQ((*engine->getKernel(*c.fn))->optLevel, 0u);
+  }
+  {
+    // A disk-cached kernel is compiled once for every process: O3.
+    llvm::SmallString<128> dir;
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("nnir-opt-level", dir));
+    EngineOptions options;
+    options.cacheDir = dir.str().str();
+    auto engine = llvm::cantFail(ExecutionEngine::create(options));
+    auto kernel = engine->getKernel(*c.fn);
+    ASSERT_TRUE(bool(kernel)) << llvm::toString(kernel.takeError());
+    EXPECT_EQ((*kernel)->optLevel, 3u);
+    llvm::sys::fs::remove_directories(dir);
+  }
+}
+
+TEST(EngineTest, PrecompileCompilesIndependentKernelsConcurrently) {
+  EngineOptions options;
+  options.compileThreads = std::make_shared<llvm::DefaultThreadPool>(
+      llvm::hardware_concurrency(4));
+  auto engine = llvm::cantFail(ExecutionEngine::create(options));
+  // Four kernels, one of them twice (one key), and one that cannot compile
+  // (its error is reported when it runs, not by precompile).
+  registerAllOps();
+  static std::once_flag once;
+  std::call_once(once, [] { addIdentityTestOp("test.no_compute_pre"); });
+  std::vector<std::unique_ptr<Compiled>> fns;
+  for (const char *op : {"multiply", "add", "subtract", "divide"})
+    fns.push_back(std::make_unique<Compiled>(
+        kernelModule("(2, 3)", op, "2f")));
+  fns.push_back(std::make_unique<Compiled>(
+      kernelModule("(2, 3)", "multiply", "5f")));
+  llvm::SourceMgr sm;
+  Ref<IRModule> bad = parseTyped("def @main(%x: Tensor[(2), float32]) {\n"
+                                 "  %0 = fn (%a: Tensor[(2), float32], "
+                                 "Primitive=1) {\n"
+                                 "    test.no_compute_pre(%a)\n  };\n"
+                                 "  %0(%x)\n}\n",
+                                 sm);
+  ASSERT_TRUE(bad);
+  std::vector<const Function *> list;
+  for (auto &c : fns) {
+    ASSERT_TRUE(c->fn);
+    list.push_back(c->fn);
+  }
+  list.push_back(firstPrimitive(*bad));
+  engine->precompile(list);
+  EXPECT_EQ(engine->getStats().kernelsCompiled, 4u);
+  EXPECT_EQ(engine->getStats().memoryHits, 0u);
+  EXPECT_EQ(engine->getNumCachedKernels(), 4u);
+  // Running them compiles nothing; the first use of a precompiled kernel
+  // is no cache hit, the function sharing a key is one.
+  double expected[] = {2 * 6, 6 + 2, 6 - 2, 6 / 2.0, 5 * 6};
+  for (size_t i = 0; i < fns.size(); ++i) {
+    auto r = engine->run(*fns[i]->fn, {filled({2, 3}, 1)});
+    ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
+    EXPECT_EQ((*r)[0].getElementAsDouble(5), expected[i]);
+  }
+  EXPECT_EQ(engine->getStats().kernelsCompiled, 4u);
+  EXPECT_EQ(engine->getStats().memoryHits, 1u);
+  auto failed = engine->getKernel(*firstPrimitive(*bad));
+  ASSERT_FALSE(bool(failed));
+  EXPECT_NE(llvm::toString(failed.takeError())
+                .find("operator 'test.no_compute_pre' has no compute"),
+            std::string::npos);
+  // A second precompile finds everything cached.
+  engine->precompile(list);
+  EXPECT_EQ(engine->getStats().kernelsCompiled, 4u);
 }
 
 TEST(EngineTest, ConcurrentDiskCacheWritersLeaveOneValidEntry) {

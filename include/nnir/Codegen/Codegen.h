@@ -76,11 +76,12 @@ llvm::Expected<std::unique_ptr<llvm::Module>>
 emitKernel(const TEFunction &fn, llvm::LLVMContext &ctx, llvm::StringRef name,
            const CodegenOptions &options, KernelInfo &info);
 
-/// The optimisation level for a kernel of \p work scalar operations per run
-/// and \p codeSize operations of code: 3 where LLVM's pipeline saves more
-/// run time than it costs compile time, else 0 (no IR pipeline; the engine
-/// also uses the fast instruction selector). Kernels are often run once
-/// (FoldConstant), so one run is what it weighs.
+/// The optimisation level for code of \p codeSize operations that will run
+/// \p work scalar operations: 3 where LLVM's pipeline saves more run time
+/// than it costs compile time, else 0 (no IR pipeline; the engine also uses
+/// the fast instruction selector). The engine weighs one run's work for a
+/// first compile (FoldConstant runs most kernels once) and the work run so
+/// far to compile a kernel again (ExecutionEngine.h, EngineOptions::optLevel).
 unsigned chooseOptLevel(uint64_t work, uint64_t codeSize);
 
 /// Runs LLVM's default pipeline at \p optLevel (0-3) on \p module for

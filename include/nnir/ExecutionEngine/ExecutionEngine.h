@@ -25,8 +25,11 @@
 ///   outlive its engine.
 /// - GDB and perf JIT event listeners on request (EngineOptions::listeners),
 ///   so a debugger or profiler names kernels.
-/// - Thread-safe: any number of threads may get and run kernels; compiles
-///   are serialised.
+/// - Thread-safe: any number of threads may get and run kernels; getKernel()
+///   compiles one kernel at a time, precompile() compiles the independent
+///   kernels of a module concurrently on EngineOptions::compileThreads
+///   (lowering, LLVM's pipeline and code generation in parallel, each with
+///   a TargetMachine of its own; linking into the JIT serialised).
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,6 +38,7 @@
 
 #include "nnir/Codegen/Codegen.h"
 #include "nnir/ExecutionEngine/KernelKey.h"
+#include "nnir/ExecutionEngine/KernelProfile.h"
 #include "nnir/ExecutionEngine/RuntimeSymbols.h"
 #include "nnir/IR/Expr.h"
 #include "nnir/Runtime/KernelABI.h"
@@ -46,11 +50,13 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace llvm {
 class raw_ostream;
+class ThreadPoolInterface;
 } // namespace llvm
 
 namespace nnir {
@@ -87,9 +93,20 @@ struct EngineOptions {
   /// The C functions kernels may call (see RuntimeSymbols.h).
   RuntimeSymbolMap symbols = getKernelRuntimeSymbols();
   JITListenerOptions listeners;
-  /// Optimisation level 0-3, or -1 to choose by the kernel's work.
+  /// Optimisation level 0-3, or -1 to choose by what compiling saves: O3
+  /// with a disk cache (compiled once, run by every process after), else
+  /// by the work run with the code (chooseOptLevel): a kernel's first
+  /// compile by one run's work, and a kernel compiled at O0 is compiled
+  /// again at O3 once its runs together have done enough work for O3 to
+  /// have paid (EngineStats::kernelsRecompiled).
   int optLevel = -1;
   CodegenOptions codegen;
+  /// Record every kernel run's time and work (getProfile()).
+  bool profile = false;
+  /// The threads precompile() compiles independent kernels on (none: one
+  /// at a time, on the caller's thread). The caller creates it (sized as it
+  /// likes: the tools use the machine's cores); engines may share one.
+  std::shared_ptr<llvm::ThreadPoolInterface> compileThreads;
 };
 
 /// Counters (the engine's, since its creation).
@@ -105,6 +122,8 @@ struct EngineStats {
   std::atomic<uint64_t> diskUntrusted{0};
   /// Kernels dropped from the in-memory cache beyond its capacity.
   std::atomic<uint64_t> kernelsEvicted{0};
+  /// Kernels compiled again at O3 because they were run often.
+  std::atomic<uint64_t> kernelsRecompiled{0};
   std::atomic<uint64_t> kernelRuns{0};
   /// Runs on splat inputs, done on one element each (see run()).
   std::atomic<uint64_t> splatRuns{0};
@@ -146,6 +165,12 @@ struct CompiledKernel {
   KernelInfo info;
   bool shapeGeneric = false;
   unsigned optLevel = 0;
+  /// Whether the engine chose optLevel (EngineOptions::optLevel = -1).
+  bool autoOptLevel = false;
+  /// The work (scalar operations, estimated) of the runs so far.
+  mutable std::atomic<uint64_t> workRun{0};
+  /// TVM's name of the fused function compiled: `fused_` and its operators.
+  std::string name;
   /// The code in the JIT, freed with the kernel.
   std::unique_ptr<KernelCode> code;
 };
@@ -168,6 +193,16 @@ public:
   /// for a shape-specific kernel).
   llvm::Expected<KernelRef> getKernel(const Function &fn,
                                       llvm::SmallVectorImpl<int64_t> &dims);
+
+  /// Compiles the kernels of the primitive functions \p fns that the
+  /// in-memory cache does not hold yet, concurrently on
+  /// EngineOptions::compileThreads, and caches them, so that running them
+  /// later compiles nothing (a module's kernels before its first run: the
+  /// Executor calls it). Functions with one kernel key compile once. A
+  /// function that cannot be compiled is left alone: getKernel() reports
+  /// its error when it is run. Without threads or the memory cache, does
+  /// nothing.
+  void precompile(llvm::ArrayRef<const Function *> fns);
 
   /// Drops every kernel from the in-memory cache; the code of each is freed
   /// once no caller holds it.
@@ -194,6 +229,9 @@ public:
 
   const EngineOptions &getOptions() const { return options; }
   const EngineStats &getStats() const { return stats; }
+  /// The per-kernel profile of the runs so far; null unless
+  /// EngineOptions::profile.
+  KernelProfile *getProfile() { return profile.get(); }
   /// Counts an allocation against the limit; errors when it is exceeded.
   llvm::Expected<NDArray>
   allocate(DataType dtype, llvm::ArrayRef<int64_t> shape, llvm::SMLoc loc = {});
@@ -206,13 +244,33 @@ private:
   explicit ExecutionEngine(EngineOptions options);
   /// Lowers, emits and JIT-compiles \p fn (or loads its object from the
   /// disk cache).
+  /// \p optLevel overrides the engine's choice. Call with the lock held.
   llvm::Expected<std::unique_ptr<CompiledKernel>>
-  compileKernel(const Function &fn, const GenericShape *generic);
-  llvm::Error checkRunCost(const CompiledKernel &kernel, const Function &fn,
-                           llvm::ArrayRef<const TensorType *> results,
-                           bool splatRun, RunBudget *budget) const;
+  compileKernel(const Function &fn, const GenericShape *generic,
+                std::optional<unsigned> optLevel = std::nullopt);
+  /// A kernel compiled to an object (or read from the disk cache), not yet
+  /// in the JIT.
+  struct BuiltKernel;
+  /// compileKernel's first half, safe on any thread: lowers, emits,
+  /// optimises and compiles \p fn to an object.
+  llvm::Expected<BuiltKernel> buildKernel(const Function &fn,
+                                          const GenericShape *generic,
+                                          std::optional<unsigned> optLevel);
+  /// The second half, with the lock held: links \p built into the JIT.
+  llvm::Expected<std::unique_ptr<CompiledKernel>> linkKernel(BuiltKernel built);
+  /// The optimisation level a kernel described by \p info compiles at
+  /// first, and whether the engine chose it.
+  std::pair<unsigned, bool> pickOptLevel(const KernelInfo &info) const;
+  /// Whether \p kernel, compiled at O0 by the engine's choice, has run
+  /// enough work since for O3 to pay.
+  static bool shouldRecompile(const CompiledKernel &kernel);
+  llvm::Expected<uint64_t>
+  checkRunCost(const CompiledKernel &kernel, const Function &fn,
+               llvm::ArrayRef<const TensorType *> results, bool splatRun,
+               RunBudget *budget) const;
   EngineOptions options;
   EngineStats stats;
+  std::unique_ptr<KernelProfile> profile;
   std::unique_ptr<Impl> impl;
 };
 

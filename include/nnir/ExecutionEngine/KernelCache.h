@@ -60,16 +60,20 @@ public:
   //===--------------------------------------------------------------------===//
 
   /// The kernel of the function node \p fn if this node was seen before,
-  /// with the runtime extents it passes (\p dims); null otherwise.
-  KernelRef lookup(const Function &fn, llvm::SmallVectorImpl<int64_t> &dims);
+  /// with the runtime extents it passes (\p dims); null otherwise. A hit
+  /// counts in the stats when \p use (a run's lookup, not precompile's),
+  /// except the first use of a node whose kernel was precompiled.
+  KernelRef lookup(const Function &fn, llvm::SmallVectorImpl<int64_t> &dims,
+                   bool use = true);
   /// The kernel cached under \p key, now remembered for node \p fn (with
   /// \p dims) too; null when there is none.
   KernelRef lookup(const KernelKey &key, const Function &fn,
-                   llvm::ArrayRef<int64_t> dims);
+                   llvm::ArrayRef<int64_t> dims, bool use = true);
   /// Caches \p kernel under \p key, for node \p fn (with \p dims); evicts
   /// the least recently used kernel when the cache is over capacity.
+  /// \p precompiled: compiled ahead of its first use, which is then no hit.
   void insert(KernelKey key, KernelRef kernel, const Function &fn,
-              llvm::ArrayRef<int64_t> dims);
+              llvm::ArrayRef<int64_t> dims, bool precompiled = false);
   /// Drops every kernel (their code is freed once no caller holds them).
   void clear();
   /// The kernels cached in memory.
@@ -110,10 +114,12 @@ private:
     Ref<Function> fn;
     EntryList::iterator entry;
     llvm::SmallVector<int64_t, 2> dims;
+    /// Precompiled, and not used since.
+    bool precompiled = false;
   };
 
   void remember(EntryList::iterator entry, const Function &fn,
-                llvm::ArrayRef<int64_t> dims);
+                llvm::ArrayRef<int64_t> dims, bool precompiled = false);
   void touch(EntryList::iterator entry);
   void evict(EntryList::iterator entry);
 

@@ -13,7 +13,8 @@
 ///     nnir-run FILE [--entry=main] [--input NAME=PATH.npy ...]
 ///              [--input-shape=NAME=D0xD1x... ...]
 ///              [--random-inputs[=SEED]] [--output-dir=DIR] [--print]
-///              [--time] [--stats] [--time-passes[=tvm]]
+///              [--time] [--stats] [--time-passes[=tvm]] [--repeat=N]
+///              [--profile]
 ///              [--kernel-cache-dir=DIR] [--jit-listeners=gdb,perf]
 ///              [--max-tensor-bytes=N]
 //
@@ -53,6 +54,12 @@ struct NNIRRunConfig {
   bool print = false;
   bool time = false;
   bool stats = false;
+  /// `--profile`: each kernel's time, calls and operation rate (the runs of
+  /// the entry only, not the import's evaluations), most time first.
+  bool profile = false;
+  /// `--repeat=N`: call the entry N times (the outputs are the last call's;
+  /// `--time` reports the median call's kernel time).
+  unsigned repeat = 1;
   /// `--time-passes[=tvm]`: the timing report of the passes run (InferType,
   /// FuseOps, Evaluate), with the engine's compile and run time nested
   /// under Evaluate.

