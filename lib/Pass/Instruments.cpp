@@ -124,8 +124,17 @@ struct ProfileNode {
 struct ThreadProfile {
   /// The top-level passes are the root's children.
   ProfileNode root;
-  /// The passes running now, outermost first.
+  /// The passes running now, outermost first (and the roots of the tasks
+  /// this thread runs, see beginTask()).
   std::vector<ProfileNode *> running;
+  /// The roots of the tasks running on this thread, outermost first: a
+  /// worker that waits for a nested group runs that group's tasks inside.
+  std::vector<std::unique_ptr<ProfileNode>> tasks;
+};
+
+/// The passes a task ran (PassTimingInstrument::endTask()).
+struct TaskProfile final : PassInstrument::TaskRecord {
+  std::vector<std::unique_ptr<ProfileNode>> nodes;
 };
 
 /// A node of the tree being rendered.
@@ -185,6 +194,41 @@ void PassTimingInstrument::addTiming(StringRef name, double durationUs) {
   ProfileNode *node = parent->children.back().get();
   node->name = name.str();
   node->durationUs = durationUs;
+}
+
+void PassTimingInstrument::beginTask() {
+  ThreadProfile &profile = impl->profiles.get();
+  profile.tasks.push_back(std::make_unique<ProfileNode>());
+  profile.running.push_back(profile.tasks.back().get());
+}
+
+std::unique_ptr<PassInstrument::TaskRecord> PassTimingInstrument::endTask() {
+  ThreadProfile &profile = impl->profiles.get();
+  auto record = std::make_unique<TaskProfile>();
+  if (profile.tasks.empty())
+    return record;
+  ProfileNode *task = profile.tasks.back().get();
+  // Passes of the task that failed never ended; they are dropped with it.
+  auto it = find(profile.running, task);
+  if (it != profile.running.end())
+    profile.running.erase(it, profile.running.end());
+  record->nodes = std::move(task->children);
+  profile.tasks.pop_back();
+  if (profile.tasks.empty() && profile.running.empty() &&
+      profile.root.children.empty())
+    impl->profiles.erase();
+  return record;
+}
+
+void PassTimingInstrument::mergeTask(std::unique_ptr<TaskRecord> record) {
+  auto *task = static_cast<TaskProfile *>(record.get());
+  if (!task || task->nodes.empty())
+    return;
+  ThreadProfile &profile = impl->profiles.get();
+  ProfileNode *parent =
+      profile.running.empty() ? &profile.root : profile.running.back();
+  for (std::unique_ptr<ProfileNode> &node : task->nodes)
+    parent->children.push_back(std::move(node));
 }
 
 void nnir::addTimingToCurrentPass(StringRef name, double durationUs) {

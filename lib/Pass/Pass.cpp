@@ -8,6 +8,7 @@
 #include "nnir/Pass/Pass.h"
 
 #include "nnir/IR/StructuralEqual.h"
+#include "nnir/Pass/Parallel.h"
 #include "nnir/Pass/PassRegistry.h"
 #include "nnir/Support/Diagnostics.h"
 
@@ -142,27 +143,37 @@ Expected<Ref<IRModule>> FunctionPass::runImpl(Ref<IRModule> module,
                                               PassContext &ctx) const {
   const PassInfo &info = getInfo();
   // Every function sees the input module; updates are applied afterwards.
-  std::vector<IRModule::Entry> updates;
-  for (const IRModule::Entry &entry : module->getFunctions()) {
-    if (!isOptimizable(*entry.func))
-      continue;
-    Expected<Ref<Function>> func = [&] {
-      PassStackTraceEntry trace(info, entry.var.get());
-      TimeTraceScope time("Function", [&] {
-        return (info.name + " @" + entry.var->getName()).str();
+  // The functions run in parallel on the context's thread pool, if any.
+  ArrayRef<IRModule::Entry> entries = module->getFunctions();
+  std::vector<Ref<Function>> results(entries.size());
+  Error err = parallelForEach(
+      ctx, entries.size(), [&](size_t i, PassContext &taskCtx) -> Error {
+        const IRModule::Entry &entry = entries[i];
+        if (!isOptimizable(*entry.func))
+          return Error::success();
+        Expected<Ref<Function>> func = [&] {
+          PassStackTraceEntry trace(info, entry.var.get());
+          TimeTraceScope time("Function", [&] {
+            return (info.name + " @" + entry.var->getName()).str();
+          });
+          return fn(entry.func, *module, taskCtx);
+        }();
+        if (!func)
+          return func.takeError();
+        if (!*func)
+          return makeError(entry.func->getLoc(),
+                           "function pass '" + info.name +
+                               "' returned no function for @" +
+                               entry.var->getName());
+        results[i] = std::move(*func);
+        return Error::success();
       });
-      return fn(entry.func, *module, ctx);
-    }();
-    if (!func)
-      return func.takeError();
-    if (!*func)
-      return makeError(entry.func->getLoc(),
-                       "function pass '" + info.name +
-                           "' returned no function for @" +
-                           entry.var->getName());
-    if (*func != entry.func)
-      updates.push_back({entry.var, std::move(*func)});
-  }
+  if (err)
+    return err;
+  std::vector<IRModule::Entry> updates;
+  for (size_t i = 0, e = entries.size(); i != e; ++i)
+    if (results[i] && results[i] != entries[i].func)
+      updates.push_back({entries[i].var, std::move(results[i])});
   if (updates.empty())
     return module;
 

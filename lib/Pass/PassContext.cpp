@@ -12,6 +12,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -22,6 +23,7 @@ using namespace llvm;
 using namespace nnir;
 
 PassInstrument::~PassInstrument() = default;
+PassInstrument::TaskRecord::~TaskRecord() = default;
 
 //===----------------------------------------------------------------------===//
 // PassStatistics
@@ -145,8 +147,14 @@ Expected<PassContextScope> PassContext::enter(Ref<PassContext> context) {
   return PassContextScope(std::move(context));
 }
 
+PassContextScope PassContext::enterTask(Ref<PassContext> context) {
+  getContextStack().entered.push_back(context);
+  return PassContextScope(std::move(context), /*callInstruments=*/false);
+}
+
 PassContextScope::PassContextScope(PassContextScope &&other)
-    : context(std::move(other.context)) {
+    : context(std::move(other.context)),
+      callInstruments(other.callInstruments) {
   other.context = nullptr;
 }
 
@@ -162,6 +170,8 @@ Error PassContextScope::exit() {
     report_fatal_error("PassContext scopes must be exited in reverse order "
                        "of entry, on the thread that entered them");
   entered.pop_back();
+  if (!callInstruments)
+    return Error::success();
   return leaving->exitInstruments();
 }
 
@@ -339,7 +349,84 @@ Ref<PassContext> PassContext::createNestedContext() const {
     if (instrument->followsNestedPipelines())
       nested->instruments.push_back(instrument);
   nested->resources = resources;
+  nested->threadPool = threadPool;
   return nested;
+}
+
+unsigned PassContext::getNumThreads() const {
+  return threadPool ? std::max(1u, threadPool->getMaxConcurrency()) : 1;
+}
+
+/// A remark or a warning of a task, in the order they came.
+struct PassContext::TaskLog {
+  struct Event {
+    std::optional<Remark> remark;
+    SMLoc loc;
+    std::string warning;
+  };
+  std::vector<Event> events;
+};
+
+namespace {
+/// A task context's remark sink: it takes what the parent's takes and
+/// records it in the task's log.
+class TaskRemarkSink final : public RemarkSink {
+public:
+  TaskRemarkSink(std::shared_ptr<RemarkSink> parent,
+                 std::shared_ptr<PassContext::TaskLog> log)
+      : parent(std::move(parent)), log(std::move(log)) {}
+  bool isEnabled(RemarkKind kind, StringRef pass) const override {
+    return parent->isEnabled(kind, pass);
+  }
+  void emit(const Remark &remark) override;
+
+private:
+  std::shared_ptr<RemarkSink> parent;
+  std::shared_ptr<PassContext::TaskLog> log;
+};
+} // namespace
+
+void TaskRemarkSink::emit(const Remark &remark) {
+  log->events.push_back({remark, SMLoc(), std::string()});
+}
+
+Ref<PassContext> PassContext::createTaskContext() const {
+  Ref<PassContext> task = create();
+  task->optLevel = optLevel;
+  task->required = required;
+  task->disabled = disabled;
+  task->config = config;
+  for (const std::shared_ptr<PassInstrument> &instrument : instruments)
+    if (instrument->followsNestedPipelines())
+      task->instruments.push_back(instrument);
+  task->resources = resources;
+  task->threadPool = threadPool;
+  task->taskLog = std::make_shared<TaskLog>();
+  if (remarkSink)
+    task->remarkSink =
+        std::make_shared<TaskRemarkSink>(remarkSink, task->taskLog);
+  task->warningHandler = [log = task->taskLog.get()](SMLoc loc,
+                                                      const Twine &message) {
+    log->events.push_back({std::nullopt, loc, message.str()});
+  };
+  return task;
+}
+
+void PassContext::replay(PassContext &task) {
+  for (const PassStatistics::PassCounters &pass :
+       task.statistics.getCounters())
+    for (const PassStatistics::Counter &counter : pass.counters)
+      statistics.add(pass.pass, counter.name, counter.value,
+                     counter.description);
+  if (!task.taskLog)
+    return;
+  for (TaskLog::Event &event : task.taskLog->events) {
+    if (event.remark)
+      emitRemark(*event.remark);
+    else
+      emitWarning(event.loc, event.warning);
+  }
+  task.taskLog->events.clear();
 }
 
 /// One resource: given, or made by its factory on first use.

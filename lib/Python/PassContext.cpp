@@ -16,6 +16,9 @@
 
 #include "nnir/Pass/PassContext.h"
 
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+
 using namespace nnir;
 using namespace nnir::python;
 
@@ -71,8 +74,17 @@ static void setConfigFromPython(PassContext &ctx, py::handle config) {
 
 static Ref<PassContext> makeContext(int optLevel, py::handle required,
                                     py::handle disabled, py::handle instruments,
-                                    py::handle config) {
+                                    py::handle config, int numThreads) {
+  if (numThreads < 0)
+    throw py::value_error("num_threads must be at least 0 (0: one per core), "
+                          "got " +
+                          std::to_string(numThreads));
   Ref<PassContext> ctx = PassContext::create();
+  // nnir's extension: the context owns a pool of its own (nnir-opt's
+  // --threads=N); function passes run the module's functions on it.
+  llvm::ThreadPoolStrategy strategy = llvm::hardware_concurrency(numThreads);
+  if (strategy.compute_thread_count() > 1)
+    ctx->setThreadPool(std::make_shared<llvm::DefaultThreadPool>(strategy));
   ctx->setOptLevel(optLevel);
   ctx->setRequiredPasses(namesFromPython(
       required, "required_pass is expected to be the type of list/tuple/set."));
@@ -158,7 +170,8 @@ void python::populatePassContext(py::module_ &m) {
       .def(py::init(&makeContext), py::arg("opt_level") = 2,
            py::arg("required_pass") = py::none(),
            py::arg("disabled_pass") = py::none(),
-           py::arg("instruments") = py::none(), py::arg("config") = py::none())
+           py::arg("instruments") = py::none(), py::arg("config") = py::none(),
+           py::arg("num_threads") = 1)
       .def_static(
           "current", [] { return Ref<PassContext>(&PassContext::current()); },
           "The innermost entered context of this thread, or the thread's "
@@ -166,6 +179,10 @@ void python::populatePassContext(py::module_ &m) {
       .def("__enter__", &enterContext)
       .def("__exit__", &exitContext)
       .def_property_readonly("opt_level", &PassContext::getOptLevel)
+      .def_property_readonly("num_threads", &PassContext::getNumThreads,
+                             "Threads function passes run functions on "
+                             "(nnir's extension: PassContext(num_threads=N), "
+                             "0 for one per core)")
       .def_property_readonly("required_pass",
                              [](const PassContext &ctx) {
                                return std::vector<std::string>(

@@ -50,12 +50,18 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 
 #include <algorithm>
 #include <memory>
+
+#if defined(__GLIBC__)
+#include <pthread.h>
+#endif
 
 #ifndef NNIR_VERSION_STRING
 #error "NNIR_VERSION_STRING must be defined by the build (PROJECT_VERSION)"
@@ -77,6 +83,27 @@ namespace {
 using TimingReport = NNIROptConfig::TimingReport;
 using PrintChanged = NNIROptConfig::PrintChanged;
 enum class StatsFormat { None, Text, JSON };
+
+/// `--threads=N`. libLLVM.so already registers a hidden int option of that
+/// name, without a description; nnir-opt adopts it (as LLVM's tools adopt
+/// options of the libraries they link), or registers its own where it is
+/// absent (a static link that does not pull it in).
+static cl::opt<int> &getThreadsOption(cl::OptionCategory &cat) {
+  static cl::opt<int> *option = [&] {
+    auto *existing = dynamic_cast<cl::opt<int> *>(
+        cl::getRegisteredOptions().lookup("threads"));
+    if (!existing)
+      existing = new cl::opt<int>("threads", cl::init(0));
+    existing->setDescription(
+        "Run function passes on N threads (default 0: one per core)");
+    existing->setValueStr("N");
+    existing->setHiddenFlag(cl::NotHidden);
+    existing->addCategory(cat);
+    existing->setInitialValue(0);
+    return existing;
+  }();
+  return *option;
+}
 
 /// Every nnir-opt option. They exist only once registerCLOptions() has run,
 /// so linking NNIRTools into another tool adds no options behind its back.
@@ -287,6 +314,12 @@ struct CLOptions {
                  clEnumValN(PrintChanged::Diff, "diff",
                             "a unified diff against the previous module")),
       cl::cat(cat)};
+  // Threads.
+  cl::opt<int> &threads = getThreadsOption(cat);
+  cl::opt<bool> noThreading{
+      "no-threading",
+      cl::desc("Run every pass on one thread (--threads=1)"), cl::init(false),
+      cl::cat(cat)};
   cl::opt<bool> verifyEach{
       "verify-each",
       cl::desc("Verify and type-check the module after every pass"),
@@ -462,6 +495,11 @@ Expected<NNIROptConfig> NNIROptConfig::createFromCLOptions() {
                          flag);
   }
   config.verifyEach = options->verifyEach;
+  if (options->threads < 0)
+    return makeError("--threads expects a number of threads (0: one per "
+                     "core), got " +
+                     Twine(int(options->threads)));
+  config.threads = options->noThreading ? 1 : unsigned(options->threads);
   config.printStats = options->stats != StatsFormat::None;
   config.statsJSON = options->stats == StatsFormat::JSON;
   config.timeTraceFile = options->timeTrace;
@@ -688,6 +726,27 @@ static std::string getDumpName(StringRef inputFilename) {
   if (inputFilename == "-")
     return "stdin";
   return sys::path::stem(inputFilename).str();
+}
+
+/// The pool of `--threads=N` (null for one thread). Its workers run passes
+/// over input nested as deep as the parser accepts, so new threads get the
+/// stack the tool's own thread has (nnir/Support/Stack.h).
+static std::shared_ptr<ThreadPoolInterface>
+createThreadPool(const NNIROptConfig &config) {
+  ThreadPoolStrategy strategy = hardware_concurrency(config.threads);
+  if (strategy.compute_thread_count() < 2)
+    return nullptr;
+#if defined(__GLIBC__)
+  // LLVM's pool starts its threads with the default attributes.
+  pthread_attr_t attr;
+  if (pthread_getattr_default_np(&attr) == 0) {
+    pthread_attr_setstacksize(
+        &attr, getStackBytesForNesting(config.parserOptions.maxNestingDepth));
+    pthread_setattr_default_np(&attr);
+    pthread_attr_destroy(&attr);
+  }
+#endif
+  return std::make_shared<DefaultThreadPool>(strategy);
 }
 
 static Expected<Ref<PassContext>>
@@ -1305,6 +1364,8 @@ static int runNNIROptParts(const NNIROptConfig &config, raw_ostream &errs) {
   PipelineRun run{pipeline.get(), spellings, resolved};
   bool explainFailures =
       !config.crashReproducer.empty() || config.printIRAfterFailure;
+  std::shared_ptr<ThreadPoolInterface> pool =
+      explainFailures ? nullptr : createThreadPool(config);
   for (size_t i = 0, e = parts.size(); i != e; ++i) {
     // Each part runs under a context of its own (statistics, timing).
     std::shared_ptr<FailureTracker> tracker =
@@ -1314,6 +1375,7 @@ static int runNNIROptParts(const NNIROptConfig &config, raw_ostream &errs) {
     if (!context)
       return fail(context.takeError());
     (*context)->setResourceFactory<ExecutionEngine>(getEngine);
+    (*context)->setThreadPool(pool);
     if (*remarks)
       (*context)->setRemarkSink(*remarks);
     // Passes that carry on past a problem (FoldConstant) warn, located.

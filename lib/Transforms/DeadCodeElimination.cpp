@@ -25,6 +25,7 @@
 #include "nnir/IR/Op.h"
 #include "nnir/IR/OpProperties.h"
 #include "nnir/IR/Traversal.h"
+#include "nnir/Pass/Parallel.h"
 #include "nnir/Pass/PassRegistry.h"
 #include "nnir/Support/Diagnostics.h"
 
@@ -412,7 +413,8 @@ private:
 
 Expected<Ref<IRModule>> nnir::eliminateDeadCode(
     Ref<IRModule> module, const DeadCodeEliminationOptions &options,
-    int64_t *numRemoved, int64_t *numInlined, int64_t *numFunctionsRemoved) {
+    int64_t *numRemoved, int64_t *numInlined, int64_t *numFunctionsRemoved,
+    PassContext *ctx) {
   if (options.removeUnusedFunctions)
     for (const std::string &name : options.entryFunctions)
       if (!module->contains(name))
@@ -426,21 +428,41 @@ Expected<Ref<IRModule>> nnir::eliminateDeadCode(
     return options.ignoreImpurity || purity.isPure(var);
   };
 
-  Ref<IRModule> result;
-  for (const IRModule::Entry &entry : module->getFunctions()) {
+  // Each function on its own, in parallel when \p ctx has a thread pool.
+  ArrayRef<IRModule::Entry> entries = module->getFunctions();
+  std::vector<Ref<Expr>> rewritten(entries.size());
+  std::vector<std::pair<int64_t, int64_t>> counts(entries.size());
+  auto eliminate = [&](size_t i) {
     UsageCounter usage(isPure);
-    usage.count(entry.func.get());
+    usage.count(entries[i].func.get());
     Eliminator eliminator(usage, isPure, options.inlineOnce);
-    Ref<Expr> rewritten = eliminator.mutate(entry.func.get());
+    rewritten[i] = eliminator.mutate(entries[i].func.get());
+    counts[i] = {eliminator.numRemoved, eliminator.numInlined};
+  };
+  if (ctx) {
+    if (Error err = parallelForEach(*ctx, entries.size(),
+                                    [&](size_t i, PassContext &) {
+                                      eliminate(i);
+                                      return Error::success();
+                                    }))
+      return err;
+  } else {
+    for (size_t i = 0, e = entries.size(); i != e; ++i)
+      eliminate(i);
+  }
+
+  Ref<IRModule> result;
+  for (size_t i = 0, e = entries.size(); i != e; ++i) {
     if (numRemoved)
-      *numRemoved += eliminator.numRemoved;
+      *numRemoved += counts[i].first;
     if (numInlined)
-      *numInlined += eliminator.numInlined;
-    if (rewritten == entry.func)
+      *numInlined += counts[i].second;
+    if (rewritten[i] == entries[i].func)
       continue;
     if (!result)
       result = module->shallowCopy();
-    if (Error err = result->add(entry.var, cast<Function>(rewritten.get()),
+    if (Error err = result->add(entries[i].var,
+                                cast<Function>(rewritten[i].get()),
                                 /*update=*/true))
       return err;
   }
@@ -471,8 +493,9 @@ nnir::createDeadCodeEliminationPass(DeadCodeEliminationOptions options) {
       [options](Ref<IRModule> module,
                 PassContext &ctx) -> Expected<Ref<IRModule>> {
         int64_t removed = 0, inlined = 0, functions = 0;
-        Expected<Ref<IRModule>> result = eliminateDeadCode(
-            std::move(module), options, &removed, &inlined, &functions);
+        Expected<Ref<IRModule>> result =
+            eliminateDeadCode(std::move(module), options, &removed, &inlined,
+                              &functions, &ctx);
         if (!result)
           return result.takeError();
         PassStatistics &stats = ctx.getStatistics();

@@ -39,6 +39,7 @@
 #include "nnir/IR/Op.h"
 #include "nnir/IR/Traversal.h"
 #include "nnir/IR/TypeRelation.h"
+#include "nnir/Pass/Parallel.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -148,6 +149,22 @@ class TypeInferencer {
 public:
   /// \p module resolves GlobalVars (may be null for closed expressions).
   explicit TypeInferencer(const IRModule *module) : module(module) {}
+  /// An inferencer for one group of a parallel wave (inferModule): it reads
+  /// the global types and typed globals \p parent has (which do not change
+  /// while the wave runs) and keeps what it adds for mergeGroup().
+  TypeInferencer(const IRModule *module, const TypeInferencer *parent)
+      : module(module), parent(parent) {}
+
+  /// Takes the results of \p task, which inferred the group \p members.
+  void mergeGroup(const TypeInferencer &task,
+                  ArrayRef<std::pair<StringRef, Function *>> members) {
+    for (auto [name, func] : members)
+      globalTypes[name] = task.globalTypes.lookup(name);
+    for (const auto &entry : task.typedGlobals)
+      typedGlobals.try_emplace(entry.getKey(), entry.getValue());
+    numRebuilt += task.numRebuilt;
+    numKept += task.numKept;
+  }
 
   /// Nodes rebuilt with their type, and nodes that already had it.
   int64_t numRebuilt = 0;
@@ -289,6 +306,8 @@ private:
   Ref<Type> boolScalar = TensorType::getScalar(DataType::boolean());
 
   const IRModule *module;
+  /// See the constructor for parallel waves; null otherwise.
+  const TypeInferencer *parent = nullptr;
   StringMap<Ref<Type>> globalTypes;
   StringMap<Ref<GlobalVar>> typedGlobals;
   /// Type relations and argument type inference by operator (null: none
@@ -347,6 +366,15 @@ Ref<GlobalVar> TypeInferencer::getTypedGlobal(StringRef name,
   if (solver.mentionsVars(type.get()))
     return GlobalVar::get(name, loc, type);
   Ref<GlobalVar> &slot = typedGlobals[name];
+  // A slot made for another type (a group's first walk) is not reused.
+  if (slot && !hasType(slot.get(), type.get()))
+    slot = nullptr;
+  if (!slot && parent) {
+    auto it = parent->typedGlobals.find(name);
+    if (it != parent->typedGlobals.end() &&
+        hasType(it->second.get(), type.get()))
+      slot = it->second;
+  }
   if (!slot) {
     if (entry && hasType(entry, type.get()))
       slot = entry;
@@ -643,6 +671,11 @@ Expected<Ref<Type>> TypeInferencer::getGlobalType(const GlobalVar *var,
   auto it = globalTypes.find(name);
   if (it != globalTypes.end())
     return it->second;
+  if (parent) {
+    auto inParent = parent->globalTypes.find(name);
+    if (inParent != parent->globalTypes.end())
+      return inParent->second;
+  }
   auto member = llvm::find_if(
       group, [&](const GroupMember &m) { return m.name == name; });
   if (member == group.end()) {
@@ -1164,15 +1197,18 @@ private:
 /// The groups in which to infer the functions of \p module: the strongly
 /// connected components of the graph of references to functions without an
 /// annotated signature, callees first (Tarjan's algorithm, iterative).
-/// Within a group, functions keep their definition order.
+/// Within a group, functions keep their definition order. \p deps is set to
+/// the edges: the functions each function needs typed first.
 static SmallVector<SmallVector<size_t, 1>, 8>
-orderFunctions(const IRModule &module, ArrayRef<bool> hasSignature) {
+orderFunctions(const IRModule &module, ArrayRef<bool> hasSignature,
+               std::vector<SmallVector<size_t, 2>> &deps) {
   ArrayRef<IRModule::Entry> entries = module.getFunctions();
   size_t n = entries.size();
   SmallVector<SmallVector<size_t, 1>, 8> groups;
   // With every type annotated the order does not matter; a single function
   // is its own group (its recursion is found when it is typed).
   bool allAnnotated = llvm::all_of(hasSignature, [](bool b) { return b; });
+  deps.assign(n, {});
   if (allAnnotated || n == 1) {
     for (size_t i = 0; i != n; ++i)
       groups.push_back({i});
@@ -1182,7 +1218,6 @@ orderFunctions(const IRModule &module, ArrayRef<bool> hasSignature) {
   StringMap<size_t> position;
   for (size_t i = 0; i != n; ++i)
     position[entries[i].var->getName()] = i;
-  std::vector<SmallVector<size_t, 2>> deps(n);
   for (size_t i = 0; i != n; ++i) {
     GlobalRefCollector collector;
     collector.visit(entries[i].func.get());
@@ -1243,9 +1278,10 @@ orderFunctions(const IRModule &module, ArrayRef<bool> hasSignature) {
 }
 
 /// Infers the types of \p module with \p inferencer (which counts what it
-/// did).
+/// did), on \p ctx's thread pool when it has one.
 static Expected<Ref<IRModule>> inferModule(Ref<IRModule> module,
-                                           TypeInferencer &inferencer) {
+                                           TypeInferencer &inferencer,
+                                           PassContext *ctx) {
   ArrayRef<IRModule::Entry> entries = module->getFunctions();
   size_t n = entries.size();
 
@@ -1262,18 +1298,82 @@ static Expected<Ref<IRModule>> inferModule(Ref<IRModule> module,
     }
   }
 
-  SmallVector<Ref<Function>, 8> typed(n);
-  for (const SmallVector<size_t, 1> &indices :
-       orderFunctions(*module, hasSignature)) {
-    SmallVector<std::pair<StringRef, Function *>, 4> group;
+  std::vector<SmallVector<size_t, 2>> deps;
+  SmallVector<SmallVector<size_t, 1>, 8> groups =
+      orderFunctions(*module, hasSignature, deps);
+  auto membersOf = [&](ArrayRef<size_t> indices) {
+    SmallVector<std::pair<StringRef, Function *>, 4> members;
     for (size_t i : indices)
-      group.push_back({entries[i].var->getName(), entries[i].func.get()});
-    Expected<SmallVector<Ref<Function>, 4>> result =
-        inferencer.inferGroup(group);
-    if (!result)
-      return result.takeError();
+      members.push_back({entries[i].var->getName(), entries[i].func.get()});
+    return members;
+  };
+  SmallVector<Ref<Function>, 8> typed(n);
+  auto record = [&](ArrayRef<size_t> indices,
+                    ArrayRef<Ref<Function>> functions) {
     for (size_t k = 0, e = indices.size(); k != e; ++k)
-      typed[indices[k]] = (*result)[k];
+      typed[indices[k]] = functions[k];
+  };
+
+  // With a thread pool, the groups are typed in waves: a group whose
+  // callees were typed in earlier waves runs in the first wave after them,
+  // in parallel with the other groups of its wave, on an inferencer of its
+  // own that reads the types known so far; the results are merged in the
+  // order of the groups. A failure is reported as one thread would: the
+  // module is typed again one group after the other.
+  bool parallel = ctx && ctx->getNumThreads() > 1 && groups.size() > 1;
+  if (parallel) {
+    SmallVector<size_t, 8> groupOf(n), level(groups.size(), 0);
+    for (size_t g = 0, e = groups.size(); g != e; ++g)
+      for (size_t i : groups[g])
+        groupOf[i] = g;
+    size_t numLevels = 0;
+    for (size_t g = 0, e = groups.size(); g != e; ++g) {
+      for (size_t i : groups[g])
+        for (size_t d : deps[i])
+          if (groupOf[d] != g) // Callees come first (Tarjan's order).
+            level[g] = std::max(level[g], level[groupOf[d]] + 1);
+      numLevels = std::max(numLevels, level[g] + 1);
+    }
+    std::vector<SmallVector<size_t, 4>> waves(numLevels);
+    for (size_t g = 0, e = groups.size(); g != e; ++g)
+      waves[level[g]].push_back(g);
+    for (ArrayRef<size_t> wave : waves) {
+      std::vector<std::unique_ptr<TypeInferencer>> tasks(wave.size());
+      std::vector<SmallVector<Ref<Function>, 4>> results(wave.size());
+      Error err = parallelForEach(
+          *ctx, wave.size(), [&](size_t k, PassContext &) -> Error {
+            tasks[k] = std::make_unique<TypeInferencer>(module.get(),
+                                                        &inferencer);
+            Expected<SmallVector<Ref<Function>, 4>> result =
+                tasks[k]->inferGroup(membersOf(groups[wave[k]]));
+            if (!result)
+              return result.takeError();
+            results[k] = std::move(*result);
+            return Error::success();
+          });
+      if (err) {
+        consumeError(std::move(err));
+        parallel = false;
+        break;
+      }
+      for (size_t k = 0, e = wave.size(); k != e; ++k) {
+        inferencer.mergeGroup(*tasks[k], membersOf(groups[wave[k]]));
+        record(groups[wave[k]], results[k]);
+      }
+    }
+    if (!parallel) {
+      // Start over on one thread, for the error one thread reports.
+      TypeInferencer serial(module.get());
+      return inferModule(std::move(module), serial, nullptr);
+    }
+  } else {
+    for (const SmallVector<size_t, 1> &indices : groups) {
+      Expected<SmallVector<Ref<Function>, 4>> result =
+          inferencer.inferGroup(membersOf(indices));
+      if (!result)
+        return result.takeError();
+      record(indices, *result);
+    }
   }
 
   SmallVector<Ref<GlobalVar>, 8> vars(n);
@@ -1308,7 +1408,7 @@ Expected<Ref<IRModule>> nnir::inferTypes(Ref<IRModule> module) {
   if (!module)
     return makeError("cannot infer the types of a null module");
   TypeInferencer inferencer(module.get());
-  return inferModule(std::move(module), inferencer);
+  return inferModule(std::move(module), inferencer, nullptr);
 }
 
 Expected<Ref<Expr>> nnir::inferExprTypes(Ref<Expr> expr,
@@ -1338,7 +1438,8 @@ Ref<Pass> nnir::createInferTypePass() {
         if (!module)
           return makeError("cannot infer the types of a null module");
         TypeInferencer inferencer(module.get());
-        Expected<Ref<IRModule>> result = inferModule(module, inferencer);
+        Expected<Ref<IRModule>> result =
+            inferModule(module, inferencer, &ctx);
         PassStatistics &stats = ctx.getStatistics();
         if (inferencer.numRebuilt)
           stats.add("InferType", "num-rebuilt", inferencer.numRebuilt,

@@ -154,3 +154,31 @@ def test_register_config():
         transform.register_config("test.other", "number")
     with pytest.raises(ValueError, match="must not be empty"):
         transform.register_config("", "bool")
+
+
+def test_num_threads():
+    # nnir's extension: a context with a pool of its own runs function passes
+    # on it; the result is the one thread's.
+    text = '#[version = "0.0.5"]\n' + "".join(
+        "def @f%d(%%x: Tensor[(4), float32]) { log(abs(%%x)) }\n" % i
+        for i in range(16))
+    assert transform.PassContext().num_threads == 1
+    with pytest.raises(ValueError, match="num_threads"):
+        transform.PassContext(num_threads=-1)
+    seen = []
+
+    @transform.function_pass(opt_level=0)
+    def record(func, mod, ctx):
+        seen.append(threading.get_ident())
+        return func
+
+    results = []
+    for threads in (1, 4):
+        mod = nnir.parse(text)
+        with transform.PassContext(num_threads=threads) as ctx:
+            assert ctx.num_threads == threads
+            out = transform.Sequential(
+                [transform.InferType(), transform.SimplifyExpr(), record])(mod)
+        results.append(out.astext())
+    assert results[0] == results[1]
+    assert len(seen) == 32

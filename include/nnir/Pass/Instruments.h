@@ -105,6 +105,11 @@ public:
 
   /// Nested pipelines are timed under the pass that runs them.
   bool followsNestedPipelines() const override { return true; }
+  /// A task's passes are recorded on its worker and nested under the pass
+  /// that ran the tasks, in task order.
+  void beginTask() override;
+  std::unique_ptr<TaskRecord> endTask() override;
+  void mergeTask(std::unique_ptr<TaskRecord> record) override;
 
   llvm::Error exitPassContext() override;
   llvm::Error runBeforePass(const IRModule &module,

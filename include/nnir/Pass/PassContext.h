@@ -16,6 +16,12 @@
 /// is an RAII scope (TVM's With<PassContext>): PassContext::enter() calls the
 /// instruments' enter hooks, then pushes; the scope's exit() (or destructor)
 /// pops, then calls the exit hooks.
+///
+/// A context may carry a thread pool (setThreadPool): function passes then
+/// run the module's functions on it, each under a task context entered on
+/// the worker (nnir/Pass/Parallel.h), and the results, statistics, remarks,
+/// warnings and timings are merged in function order, so that the output is
+/// what one thread gives.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +44,10 @@
 
 #include <functional>
 #include <memory>
+
+namespace llvm {
+class ThreadPoolInterface;
+} // namespace llvm
 #include <optional>
 #include <string>
 #include <vector>
@@ -150,6 +160,19 @@ public:
   }
   PassGate *getPassGate() const { return passGate.get(); }
 
+  /// The pool function passes run the module's functions on
+  /// (nnir/Pass/Parallel.h). Like the ExecutionEngine, it belongs to the
+  /// caller, who sizes it (nnir-opt: `--threads=N`); nested and task
+  /// contexts share it. Null (the default) or a pool of one thread: one
+  /// function after the other, on the calling thread. Worker threads must
+  /// have a stack sized for the input's nesting (nnir/Support/Stack.h).
+  void setThreadPool(std::shared_ptr<llvm::ThreadPoolInterface> pool) {
+    threadPool = std::move(pool);
+  }
+  llvm::ThreadPoolInterface *getThreadPool() const { return threadPool.get(); }
+  /// How many functions may run at once: the pool's size, else 1.
+  unsigned getNumThreads() const;
+
   PassStatistics &getStatistics() { return statistics; }
   const PassStatistics &getStatistics() const { return statistics; }
 
@@ -226,6 +249,21 @@ public:
                                             const PassInfo &info);
   llvm::Error instrumentAfterPass(const IRModule &module, const PassInfo &info);
 
+  /// The context one task of a parallel loop runs under (Parallel.h): this
+  /// context's settings, resources and pool, the instruments that follow
+  /// nested pipelines, no pass gate, and its own statistics; its remarks
+  /// and warnings are recorded, in order, for replay() on this context.
+  Ref<PassContext> createTaskContext() const;
+  /// Hands what the task context \p task recorded (remarks and warnings, in
+  /// the order they came) to this context's sink and handler, and adds its
+  /// statistics to this context's.
+  void replay(PassContext &task);
+  /// Enters the task context \p context on this (worker) thread, without
+  /// calling the instruments' enter and exit hooks.
+  static PassContextScope enterTask(Ref<PassContext> context);
+  /// What a task context records for replay() (defined in PassContext.cpp).
+  struct TaskLog;
+
 private:
   friend class PassContextScope;
   PassContext() = default;
@@ -248,6 +286,8 @@ private:
   std::shared_ptr<RemarkSink> remarkSink;
   WarningHandler warningHandler;
   std::shared_ptr<PassGate> passGate;
+  std::shared_ptr<llvm::ThreadPoolInterface> threadPool;
+  std::shared_ptr<TaskLog> taskLog;
   /// Shared with no one: a slot's lock guards its lazy creation.
   llvm::DenseMap<TypeId, std::shared_ptr<ResourceSlot>> resources;
 };
@@ -270,9 +310,11 @@ public:
 
 private:
   friend class PassContext;
-  explicit PassContextScope(Ref<PassContext> context)
-      : context(std::move(context)) {}
+  explicit PassContextScope(Ref<PassContext> context,
+                            bool callInstruments = true)
+      : context(std::move(context)), callInstruments(callInstruments) {}
   Ref<PassContext> context;
+  bool callInstruments;
 };
 
 //===----------------------------------------------------------------------===//

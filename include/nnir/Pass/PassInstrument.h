@@ -32,6 +32,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <memory>
 #include <string>
 
 namespace nnir {
@@ -50,6 +51,24 @@ public:
   /// FoldConstant's evaluations), so they show up under the pass. Timing
   /// does; instruments that print or check the user's module do not.
   virtual bool followsNestedPipelines() const { return false; }
+
+  /// What an instrument recorded while one task of a pass ran on a worker
+  /// thread (a function of a FunctionPass run on the context's thread pool,
+  /// nnir/Pass/Parallel.h).
+  class TaskRecord {
+  public:
+    virtual ~TaskRecord();
+  };
+  /// Tasks: the instruments that follow nested pipelines also see the
+  /// pipelines a task runs, on the worker, under a task context. beginTask()
+  /// is called on the worker before the task and endTask() after it; the
+  /// record endTask() returns is handed to mergeTask() on the thread that
+  /// runs the pass, in the order of the tasks (functions), after all of them
+  /// ran, so what the instrument reports is what one thread would have
+  /// recorded. The defaults record nothing.
+  virtual void beginTask() {}
+  virtual std::unique_ptr<TaskRecord> endTask() { return nullptr; }
+  virtual void mergeTask(std::unique_ptr<TaskRecord> record) {}
 
   virtual llvm::Error enterPassContext() { return llvm::Error::success(); }
   virtual llvm::Error exitPassContext() { return llvm::Error::success(); }

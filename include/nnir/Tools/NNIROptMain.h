@@ -64,6 +64,13 @@ struct NNIROptConfig {
   /// node by node (0.1 s for a million nodes), as clang's -disable-free:
   /// for a process that exits right after, as nnirOptMain's does.
   bool disableFree = false;
+  /// `--threads=N`: the size of the thread pool function passes run the
+  /// module's functions on (nnir/Pass/Parallel.h); 0 (the default) is one
+  /// thread per core (llvm::hardware_concurrency()), 1 (`--no-threading`)
+  /// runs everything on the calling thread. A run that asks for a crash
+  /// reproducer or the IR after a failure uses one thread, so that a crash
+  /// is caught where the pass runs.
+  unsigned threads = 0;
 
   //===--------------------------------------------------------------------===//
   // Passes

@@ -49,11 +49,14 @@ struct DeadCodeEliminationOptions {
 
 /// Runs the elimination on \p module; returns \p module itself when nothing
 /// changed. \p numRemoved / \p numInlined, if given, count bindings.
+/// With \p ctx, the functions are rewritten in parallel on its thread pool
+/// (nnir/Pass/Parallel.h).
 llvm::Expected<Ref<IRModule>>
 eliminateDeadCode(Ref<IRModule> module,
                   const DeadCodeEliminationOptions &options = {},
                   int64_t *numRemoved = nullptr, int64_t *numInlined = nullptr,
-                  int64_t *numFunctionsRemoved = nullptr);
+                  int64_t *numFunctionsRemoved = nullptr,
+                  PassContext *ctx = nullptr);
 
 /// The "DeadCodeElimination" module pass (opt level 1, requires InferType).
 Ref<Pass>

@@ -1,0 +1,46 @@
+//===- Parallel.h - Run the parts of a pass on the context's pool -*- C++ -*-===//
+//
+/// \file
+/// MLIR's pass manager runs a function pass on the module's functions in
+/// parallel and keeps its diagnostics in the order of the functions;
+/// parallelForEach() does the same for nnir's passes, on the thread pool of
+/// the PassContext (PassContext::setThreadPool):
+///
+///  - each task (a function) runs under a task context of its own
+///    (PassContext::createTaskContext()), entered on the worker, so that
+///    PassContext::current() is the context the task is given;
+///  - what the task records there (statistics, remarks, warnings, and the
+///    nested pipelines that instruments following them see) is merged into
+///    the caller's context in task order once every task is done;
+///  - the result is the error of the first task (in task order) that
+///    failed; nothing a later task recorded is merged, as one thread would
+///    have stopped there.
+///
+/// Without a pool (or with one thread, or one task) the tasks run in order
+/// on the calling thread under \p ctx itself, stopping at the first error.
+/// Tasks must not share mutable state: each writes its own result slot.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNIR_PASS_PARALLEL_H
+#define NNIR_PASS_PARALLEL_H
+
+#include "nnir/Pass/PassContext.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/Error.h"
+
+#include <cstddef>
+
+namespace nnir {
+
+/// Runs \p task(i, taskContext) for every i in [0, \p n), in parallel on
+/// \p ctx's thread pool when it has one (see the file comment).
+llvm::Error
+parallelForEach(PassContext &ctx, size_t n,
+                llvm::function_ref<llvm::Error(size_t i, PassContext &taskCtx)>
+                    task);
+
+} // namespace nnir
+
+#endif // NNIR_PASS_PARALLEL_H
