@@ -259,10 +259,14 @@ bindParameter(const Var &param, const std::string *path, std::mt19937_64 &rng,
                            typeString(type) + " (pass --input " +
                            shellWord(name.str() + "=FILE.npy") +
                            " or --random-inputs)");
-    if (!tensorType)
+    if (!tensorType || tensorType->isDynamic())
       return makeError(param.getLoc(),
                        "cannot make random inputs for parameter '%" + name +
-                           "' of type " + typeString(type));
+                           "' of type " + typeString(type) +
+                           (tensorType ? " (its shape is dynamic: pass --input " +
+                                             shellWord(name.str() + "=FILE.npy") +
+                                             ")"
+                                       : ""));
     Expected<NDArray> array = randomArray(*tensorType, rng, engine);
     if (!array)
       return array.takeError();
@@ -281,9 +285,9 @@ bindParameter(const Var &param, const std::string *path, std::mt19937_64 &rng,
     loaded = inputArrays.try_emplace(name, *array).first;
   }
   const NDArray &array = loaded->second;
-  if (array.getDType() != tensorType->getDType() ||
-      array.getShape() != tensorType->getShape()) {
-    Ref<TensorType> got = TensorType::get(array.getShape(), array.getDType());
+  // A `?` extent takes the file's (the executor specialises the function).
+  Ref<TensorType> got = TensorType::get(array.getShape(), array.getDType());
+  if (!typesCompatible(tensorType, got.get())) {
     return makeError(param.getLoc(), "input '" + *path + "' for parameter '%" +
                                          name + "' has type " + got->str() +
                                          ", expected " + typeString(type));
