@@ -376,6 +376,13 @@ Expected<TEFunction> nnir::lowerToTE(const Function &fn,
       return makeError(param->getLoc(),
                        "cannot lower parameter '%" + param->getNameHint() +
                            "': its type is not known or not a tensor");
+    // A `?` extent is no extent to compile: the caller specialises the
+    // function to concrete shapes first (the Executor does).
+    if (hasDynamicShape(type))
+      return makeError(param->getLoc(),
+                       "cannot lower parameter '%" + param->getNameHint() +
+                           "' of dynamic type " + type->str() +
+                           ": kernels are compiled for static shapes");
     unsigned field = 0;
     values[param.get()] = makePlaceholders(param.get(), type, field, generic,
                                            result.dimVars, result.inputs);

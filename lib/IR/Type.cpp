@@ -11,6 +11,7 @@
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <mutex>
@@ -89,11 +90,16 @@ Ref<TensorType> TensorType::get(ArrayRef<int64_t> shape, DataType dtype,
 }
 
 Error TensorType::verifyShape(ArrayRef<int64_t> shape, SMLoc loc) {
-  for (int64_t dim : shape)
+  Shape known;
+  for (int64_t dim : shape) {
+    if (isAnyDim(dim))
+      continue;
     if (dim < 0)
       return makeError(loc,
                        "negative dimension " + Twine(dim) + " in tensor shape");
-  if (!nnir::getNumElements(shape))
+    known.push_back(dim);
+  }
+  if (!nnir::getNumElements(known))
     return makeError(loc, "tensor shape has more than 2^63-1 elements");
   return Error::success();
 }
@@ -108,6 +114,8 @@ Expected<Ref<TensorType>> TensorType::create(ArrayRef<int64_t> shape,
 }
 
 int64_t TensorType::getNumElements() const {
+  if (isDynamic())
+    return -1;
   return nnir::getNumElements(shape).value_or(0);
 }
 
@@ -180,7 +188,9 @@ raw_ostream &nnir::operator<<(raw_ostream &os, const Type &type) {
   return os;
 }
 
-bool nnir::typesEqual(const Type *a, const Type *b) {
+/// typesEqual, or typesCompatible when \p anyMatches (a `?` extent matches
+/// any extent).
+static bool typesMatch(const Type *a, const Type *b, bool anyMatches) {
   if (a == b)
     return true;
   if (!a || !b || a->getKind() != b->getKind())
@@ -188,14 +198,21 @@ bool nnir::typesEqual(const Type *a, const Type *b) {
   switch (a->getKind()) {
   case Type::Kind::Tensor: {
     const auto *ta = cast<TensorType>(a), *tb = cast<TensorType>(b);
-    return ta->getDType() == tb->getDType() && ta->getShape() == tb->getShape();
+    if (ta->getDType() != tb->getDType() || ta->getRank() != tb->getRank())
+      return false;
+    for (unsigned i = 0, e = ta->getRank(); i != e; ++i) {
+      int64_t x = ta->getShape()[i], y = tb->getShape()[i];
+      if (x != y && !(anyMatches && (isAnyDim(x) || isAnyDim(y))))
+        return false;
+    }
+    return true;
   }
   case Type::Kind::Tuple: {
     const auto *ta = cast<TupleType>(a), *tb = cast<TupleType>(b);
     if (ta->size() != tb->size())
       return false;
     for (size_t i = 0, e = ta->size(); i != e; ++i)
-      if (!typesEqual(ta->getField(i), tb->getField(i)))
+      if (!typesMatch(ta->getField(i), tb->getField(i), anyMatches))
         return false;
     return true;
   }
@@ -204,12 +221,45 @@ bool nnir::typesEqual(const Type *a, const Type *b) {
     if (ta->getParams().size() != tb->getParams().size())
       return false;
     for (size_t i = 0, e = ta->getParams().size(); i != e; ++i)
-      if (!typesEqual(ta->getParams()[i].get(), tb->getParams()[i].get()))
+      if (!typesMatch(ta->getParams()[i].get(), tb->getParams()[i].get(),
+                      anyMatches))
         return false;
-    return typesEqual(ta->getResult(), tb->getResult());
+    return typesMatch(ta->getResult(), tb->getResult(), anyMatches);
   }
   case Type::Kind::Incomplete:
     return true;
+  }
+  return false;
+}
+
+bool nnir::typesEqual(const Type *a, const Type *b) {
+  return typesMatch(a, b, /*anyMatches=*/false);
+}
+
+bool nnir::typesCompatible(const Type *a, const Type *b) {
+  return typesMatch(a, b, /*anyMatches=*/true);
+}
+
+bool nnir::hasDynamicShape(const Type *type) {
+  if (!type)
+    return false;
+  switch (type->getKind()) {
+  case Type::Kind::Tensor:
+    return cast<TensorType>(type)->isDynamic();
+  case Type::Kind::Tuple:
+    return llvm::any_of(cast<TupleType>(type)->getFields(),
+                        [](const Ref<Type> &field) {
+                          return hasDynamicShape(field.get());
+                        });
+  case Type::Kind::Func: {
+    const auto *f = cast<FuncType>(type);
+    return hasDynamicShape(f->getResult()) ||
+           llvm::any_of(f->getParams(), [](const Ref<Type> &p) {
+             return hasDynamicShape(p.get());
+           });
+  }
+  case Type::Kind::Incomplete:
+    return false;
   }
   return false;
 }

@@ -310,7 +310,9 @@ void VerifierImpl::checkCall(const Call *call) {
                                         numArgs)));
 }
 
-/// Structural type equality in which `_` (IncompleteType) matches anything.
+/// Structural type equality in which `_` (IncompleteType) matches anything
+/// and a `?` extent any extent (an annotation `Tensor[(?, 3), float32]`
+/// accepts a value of type `Tensor[(4, 3), float32]`, as TVM's unifier).
 static bool typesAgree(const Type *a, const Type *b) {
   if (isa<IncompleteType>(a) || isa<IncompleteType>(b))
     return true;
@@ -334,7 +336,7 @@ static bool typesAgree(const Type *a, const Type *b) {
         return false;
     return typesAgree(fa->getResult(), fb->getResult());
   }
-  return typesEqual(a, b);
+  return typesCompatible(a, b);
 }
 
 void VerifierImpl::checkAnnotation(const Type *declared, const Expr *value,

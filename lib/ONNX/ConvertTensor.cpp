@@ -10,6 +10,8 @@
 
 #include "Converters.h"
 
+#include "nnir/IR/Op.h"
+
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -75,6 +77,18 @@ Result convertShape(NodeContext &ctx) {
   };
   start = clampAxis(start);
   end = clampAxis(end);
+  if (ctx.input(0).type().isDynamic()) {
+    // A `?` extent is known at run time only: shape_of, which FoldConstant
+    // leaves in place, sliced to [start, end).
+    Ref<ShapeOfAttrs> attrs = ShapeOfAttrs::create();
+    attrs->dtype = DataType::int64();
+    TRY(all, ctx.typed(Call::get(Op::lookup("shape_of"), {ctx.input(0).expr},
+                                 std::move(attrs))));
+    if (start == 0 && end == rank)
+      return one(all);
+    TRY(part, ctx.typed(ops::stridedSlice(all, {start}, {end}, {1}, {0})));
+    return one(part);
+  }
   std::vector<int64_t> dims;
   for (int64_t i = start; i < end; ++i)
     dims.push_back(shape[i]);

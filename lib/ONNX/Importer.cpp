@@ -130,6 +130,10 @@ private:
   bool isDefined(StringRef name) const { return lookup(name); }
   Expected<std::vector<unsigned>> orderNodes(const onnx::GraphProto &graph);
   Error convertNode(const onnx::NodeProto &node, unsigned index);
+  /// An error if one of \p inputs has a `?` extent that the converter of
+  /// \p node does not accept.
+  Error checkDynamicInputs(const onnx::NodeProto &node, unsigned index,
+                           int64_t opset, ArrayRef<Value> inputs);
 
   StringRef bufferName;
   const ONNXImportOptions &options;
@@ -312,14 +316,11 @@ Error GraphImporter::bindInputs(const onnx::GraphProto &graph,
                      "=D0xD1x...");
       for (int i = 0; i < tensor.shape().dim_size(); ++i) {
         const onnx::TensorShapeProto::Dimension &dim = tensor.shape().dim(i);
+        // A symbolic (dim_param) or unknown extent is `?` (Relay's Any)
+        // unless --input-shape fixes it.
         if (!dim.has_dim_value() || dim.dim_value() < 0) {
-          std::string what = dim.has_dim_param()
-                                 ? "symbolic dimension '" + dim.dim_param() + "'"
-                                 : std::string("unknown dimension");
-          return error(formatv("graph input '{0}' has a {1} (axis {2}): fix it "
-                               "with --input-shape={0}=D0xD1x...",
-                               name, what, i)
-                           .str());
+          shape.push_back(kAnyDim);
+          continue;
         }
         shape.push_back(dim.dim_value());
       }
@@ -327,18 +328,31 @@ Error GraphImporter::bindInputs(const onnx::GraphProto &graph,
     Expected<Ref<TensorType>> type = TensorType::create(shape, *dtype);
     if (!type)
       return error("graph input '" + name + "': " + toString(type.takeError()));
+    auto value = givenValues.find(name);
+    // A value given for the input (nnir-run's --input) fixes its `?`
+    // extents: the model is imported for that shape.
+    Ref<TensorType> declared = *type;
+    if (value != givenValues.end() && value->second.isTensor() &&
+        (*type)->isDynamic()) {
+      const NDArray &array = value->second.getTensor();
+      if (typesCompatible(
+              type->get(),
+              TensorType::get(array.getShape(), array.getDType()).get()))
+        *type = TensorType::get(array.getShape(), *dtype);
+    }
     Ref<Var> var = Var::get(name, *type);
     params.push_back(var);
     bool known = false;
-    auto value = givenValues.find(name);
     if (value != givenValues.end()) {
       if (!value->second.isTensor())
         return error("graph input '" + name +
                      "' is a tensor, but the value given for it is not");
       const NDArray &array = value->second.getTensor();
-      if (array.getDType() != *dtype || array.getShape() != ArrayRef(shape))
+      if (!typesCompatible(type->get(),
+                           TensorType::get(array.getShape(), array.getDType())
+                               .get()))
         return error(
-            "graph input '" + name + "' is declared as " + (*type)->str() +
+            "graph input '" + name + "' is declared as " + declared->str() +
             ", but the value given for it is " +
             TensorType::get(array.getShape(), array.getDType())->str());
       knownInputs[var.get()] = RuntimeValue::tensor(array);
@@ -408,6 +422,44 @@ GraphImporter::orderNodes(const onnx::GraphProto &graph) {
   return order;
 }
 
+/// True if input \p input of an \p opType node may have `?` extents: the
+/// converter reads no extent of it (it builds operator calls whose relations
+/// handle `?`), or handles `?` itself (Shape; Gemm reads only B's extents).
+/// The converters of the others compute with extents, so an input with a
+/// `?` extent is an error there until they are taught about it.
+static bool acceptsDynamicInput(StringRef opType, int64_t opset,
+                                unsigned input) {
+  if (opType == "Gemm")
+    return input == 0;
+  static const StringSet<> unaryOrBinary = {
+      "Abs",  "Acos",  "Add",     "And",  "Asin",           "Atan",
+      "Ceil", "Cos",   "Div",     "Equal", "Erf",           "Exp",
+      "Floor", "Greater", "GreaterOrEqual", "Identity", "IsNaN", "Less",
+      "LessOrEqual", "Log", "Mul", "Neg", "Not", "Or",      "Relu",
+      "Round", "Sigmoid", "Sign", "Sin", "Sqrt", "Sub",      "Tan",
+      "Tanh", "Xor"};
+  if (opType == "Shape")
+    return true;
+  // Before opset 7, binary operators broadcast by reading shapes.
+  return opset >= 7 && unaryOrBinary.contains(opType);
+}
+
+Error GraphImporter::checkDynamicInputs(const onnx::NodeProto &node,
+                                        unsigned index, int64_t opset,
+                                        ArrayRef<Value> inputs) {
+  for (int i = 0, e = inputs.size(); i != e; ++i) {
+    if (!inputs[i] || !inputs[i].isTensor() || !inputs[i].type().isDynamic() ||
+        acceptsDynamicInput(node.op_type(), opset, i))
+      continue;
+    return error(describeNode(node, index, opset) + ": input " + Twine(i) +
+                 " ('" + node.input(i) + "') has the dynamic type " +
+                 inputs[i].type().str() + "; the " + node.op_type() +
+                 " converter needs static shapes: fix the graph inputs' "
+                 "symbolic dimensions with --input-shape=NAME=D0xD1x...");
+  }
+  return Error::success();
+}
+
 Error GraphImporter::convertNode(const onnx::NodeProto &node, unsigned index) {
   StringRef domain = node.domain();
   if (domain == "ai.onnx")
@@ -445,6 +497,8 @@ Error GraphImporter::convertNode(const onnx::NodeProto &node, unsigned index) {
                              "optional; {2} takes tensors",
                              i, node.input(i), node.op_type())
                          .str());
+  if (Error err = checkDynamicInputs(node, index, opset, inputs))
+    return err;
   NodeContext ctx(*this, node, index, opset, inputs);
   Expected<SmallVector<Value, 1>> outputs = row->convert(ctx);
   if (!outputs)

@@ -128,10 +128,10 @@ static Expected<Shape> inferNewShape(ArrayRef<int64_t> in,
         return ctx.error("newshape " + written + ": -3 at position " +
                          Twine(i) + " needs two more input dimensions of " +
                          data->str());
-      int64_t merged;
-      if (MulOverflow(in[src], in[src + 1], merged))
+      std::optional<int64_t> merged = mulDims(in[src], in[src + 1]);
+      if (!merged)
         return ctx.error("newshape " + written + ": dimension overflow");
-      out.push_back(merged);
+      out.push_back(*merged);
       src += 2;
     } else if (value == -4) {
       if (i + 2 >= e)
@@ -147,6 +147,13 @@ static Expected<Shape> inferNewShape(ArrayRef<int64_t> in,
         return ctx.error("newshape " + written + ": cannot split dimension " +
                          Twine(whole) + " into (" + Twine(a) + ", " + Twine(b) +
                          ")");
+      if (isAnyDim(whole)) {
+        // As TVM's InferNewShape: the -1 part of a dynamic extent is `?`
+        // (and -1 already spells kAnyDim).
+        out.push_back(a);
+        out.push_back(b);
+        continue;
+      }
       if (a == -1)
         a = whole / b;
       else if (b == -1)
@@ -164,6 +171,16 @@ static Expected<Shape> inferNewShape(ArrayRef<int64_t> in,
     }
   }
 
+  // With a dynamic extent in or out, -1 is `?` and the element count is
+  // checked at run time (TVM's InferNewShape).
+  bool dynamicOut = false;
+  for (size_t i = 0, e = out.size(); i != e; ++i)
+    dynamicOut |= (!inferIndex || i != *inferIndex) && isAnyDim(out[i]);
+  if (data->isDynamic() || dynamicOut) {
+    if (inferIndex)
+      out[*inferIndex] = kAnyDim;
+    return out;
+  }
   int64_t total = data->getNumElements();
   if (inferIndex) {
     int64_t others = 1;
@@ -262,6 +279,8 @@ static RelationResult reshapeLikeRelation(const ReshapeLikeAttrs *params,
   append_range(out,
                like->getShape().slice(rhs->first, rhs->second - rhs->first));
   append_range(out, in.drop_front(lhs->second));
+  if (data->isDynamic() || !isStaticShape(out))
+    return makeTensorType(out, data->getDType(), ctx);
   std::optional<int64_t> count = getNumElements(out);
   int64_t total = data->getNumElements();
   if (!count || *count != total)
@@ -341,6 +360,11 @@ static RelationResult squeezeRelation(const SqueezeAttrs *params,
 
   SmallBitVector dropped(rank);
   if (!params->axis) {
+    // Whether a `?` extent is 1 is known only at run time (TVM requires the
+    // axis for dynamic input too).
+    if (Error err = requireStaticShape(
+            data, "data", "squeeze needs its axis to drop it", ctx))
+      return err;
     for (unsigned i = 0; i != rank; ++i)
       dropped[i] = in[i] == 1;
   } else {
@@ -348,7 +372,8 @@ static RelationResult squeezeRelation(const SqueezeAttrs *params,
       Expected<unsigned> index = normalizeAxis(axis, rank, ctx);
       if (!index)
         return index.takeError();
-      if (in[*index] != 1)
+      // A listed `?` axis is dropped (it must be 1 at run time).
+      if (in[*index] != 1 && !isAnyDim(in[*index]))
         return ctx.error("cannot squeeze axis " + Twine(*index) + " of " +
                          data->str() + ": its extent is " + Twine(in[*index]) +
                          ", not 1");
@@ -390,13 +415,20 @@ static RelationResult concatenateRelation(const ConcatenateAttrs *concat,
     if (field->getDType() != first->getDType())
       return ctx.error("dtype mismatch " + first->getDType().str() + " vs " +
                        field->getDType().str());
-    for (unsigned d = 0; d != rank; ++d)
-      if (d != *axis && field->getShape()[d] != out[d])
+    for (unsigned d = 0; d != rank; ++d) {
+      if (d == *axis)
+        continue;
+      if (!dimsMatch(field->getShape()[d], out[d]))
         return ctx.error("cannot concatenate " + first->str() + " with " +
                          field->str() + " along axis " + Twine(*axis));
-    if (AddOverflow(out[*axis], field->getShape()[*axis], out[*axis]))
+      out[d] = unifyDims(out[d], field->getShape()[d]);
+    }
+    // A `?` part makes the axis `?`.
+    std::optional<int64_t> sum = addDims(out[*axis], field->getShape()[*axis]);
+    if (!sum)
       return ctx.error("the concatenated axis " + Twine(*axis) +
                        " has more than 2^63-1 elements");
+    out[*axis] = *sum;
   }
   return makeTensorType(out, first->getDType(), ctx);
 }
@@ -422,7 +454,7 @@ static RelationResult splitRelation(const SplitAttrs *split,
     if (sections <= 0)
       return ctx.error("the number of sections must be positive, got " +
                        Twine(sections));
-    if (dim % sections != 0)
+    if (!isAnyDim(dim) && dim % sections != 0)
       return ctx.error("axis " + Twine(*axis) + " of " + data->str() +
                        " cannot be split into " + Twine(sections) +
                        " equal sections");
@@ -431,7 +463,7 @@ static RelationResult splitRelation(const SplitAttrs *split,
       return ctx.error("cannot split into " + Twine(sections) +
                        " sections (at most 65536)");
     for (int64_t i = 0; i <= sections; ++i)
-      bounds.push_back(dim / sections * i);
+      bounds.push_back(isAnyDim(dim) ? 0 : dim / sections * i);
   } else if (spec.getKind() == AttrValue::Kind::Array) {
     SmallVector<int64_t, 8> indices;
     for (const AttrValue &index : spec.getArray()) {
@@ -443,7 +475,7 @@ static RelationResult splitRelation(const SplitAttrs *split,
     }
     bounds.push_back(0);
     for (int64_t index : indices) {
-      if (index <= bounds.back() || index >= dim)
+      if (index <= bounds.back() || (!isAnyDim(dim) && index >= dim))
         return ctx.error("indices " + formatIntList(indices) +
                          " must increase strictly within (0, " + Twine(dim) +
                          ") for axis " + Twine(*axis) + " of " + data->str());
@@ -459,7 +491,12 @@ static RelationResult splitRelation(const SplitAttrs *split,
   SmallVector<Ref<Type>, 8> fields;
   Shape shape(in.begin(), in.end());
   for (size_t i = 0, e = bounds.size() - 1; i != e; ++i) {
-    shape[*axis] = bounds[i + 1] - bounds[i];
+    // Of a `?` axis, every section and the last of the indexed parts are `?`
+    // (TVM's SplitRel).
+    bool dynamicPart =
+        isAnyDim(dim) &&
+        (spec.getKind() == AttrValue::Kind::Int || i + 1 == e);
+    shape[*axis] = dynamicPart ? kAnyDim : bounds[i + 1] - bounds[i];
     Expected<Ref<Type>> field = makeTensorType(shape, data->getDType(), ctx);
     if (!field)
       return field.takeError();
@@ -481,17 +518,21 @@ static RelationResult stackRelation(const StackAttrs *params,
     if (field->getDType() != first->getDType())
       return ctx.error("dtype mismatch " + first->getDType().str() + " vs " +
                        field->getDType().str());
-    if (field->getShape() != first->getShape())
+    if (!typesCompatible(field, first))
       return ctx.error("cannot stack " + first->str() + " with " +
                        field->str() + ": shapes differ");
   }
-  ArrayRef<int64_t> in = first->getShape();
+  // The fields' extents, static where one of them is.
+  Shape in(first->getShape().begin(), first->getShape().end());
+  for (const TensorType *field : ArrayRef(fields).drop_front())
+    for (unsigned d = 0, e = in.size(); d != e; ++d)
+      in[d] = unifyDims(in[d], field->getShape()[d]);
   Expected<unsigned> pivot = normalizeInsertAxis(params->axis, in.size(), ctx);
   if (!pivot)
     return pivot.takeError();
   Shape out(in.begin(), in.begin() + *pivot);
   out.push_back(fields.size());
-  append_range(out, in.drop_front(*pivot));
+  append_range(out, ArrayRef(in).drop_front(*pivot));
   return makeTensorType(out, first->getDType(), ctx);
 }
 
@@ -584,6 +625,12 @@ nnir::resolveStridedSlice(const StridedSliceAttrs &p, ArrayRef<int64_t> in,
     int64_t stride = sizeMode ? 1 : strides[i];
     int64_t extent = in[axes[i]];
     int64_t b = begin[i] ? *begin[i] : (stride > 0 ? 0 : maxRange);
+    if (isAnyDim(extent)) {
+      // Where the slice clamps is known at run time (TVM's relation gives
+      // `?` for a dynamic input extent too).
+      sliced.push_back({axes[i], 0, stride, kAnyDim});
+      continue;
+    }
     int64_t cb = canonicalizeIndex(b, extent, stride);
     int64_t ce;
     if (!end[i]) {
@@ -657,10 +704,11 @@ static RelationResult takeRelation(const TakeAttrs *params,
         "batch_dims " + Twine(params->batchDims) + " must be in [0, " +
         Twine(std::min<size_t>(idx.size(), *axis)) + "] for axis " +
         Twine(*axis) + " of " + data->str() + " and indices " + indices->str());
-  if (in.take_front(batchDims) != idx.take_front(batchDims))
-    return ctx.error("the first " + Twine(batchDims) +
-                     " (batch) dimensions of " + data->str() + " and indices " +
-                     indices->str() + " differ");
+  for (int64_t d = 0; d != batchDims; ++d)
+    if (!dimsMatch(in[d], idx[d]))
+      return ctx.error("the first " + Twine(batchDims) +
+                       " (batch) dimensions of " + data->str() +
+                       " and indices " + indices->str() + " differ");
   Shape out(in.begin(), in.begin() + *axis);
   append_range(out, idx.drop_front(batchDims));
   append_range(out, in.drop_front(*axis + 1));
@@ -685,7 +733,8 @@ static RelationResult gatherRelation(const GatherAttrs *params,
   if (!axis)
     return axis.takeError();
   for (unsigned d = 0, e = in.size(); d != e; ++d) {
-    if (d == *axis ? idx[d] < 1 : idx[d] != in[d])
+    if (d == *axis ? idx[d] < 1 && !isAnyDim(idx[d])
+                   : !dimsMatch(idx[d], in[d]))
       return ctx.error("cannot gather from " + data->str() + " with indices " +
                        indices->str() + " along axis " + Twine(*axis) +
                        ": dimension " + Twine(d) + " differs");
@@ -707,6 +756,10 @@ static RelationResult gatherNDRelation(const GatherNDAttrs *params,
   if (idx.empty())
     return ctx.error("expected indices of rank at least 1, got " +
                      indices->str());
+  if (Error err = requireStaticDim(
+          indices, 0, "indices",
+          "gather_nd needs the number of indexed dimensions", ctx))
+    return err;
   int64_t m = idx[0];
   int64_t batchDims = params->batchDims;
   if (batchDims < 0 || batchDims + 1 > int64_t(idx.size()))
@@ -721,10 +774,11 @@ static RelationResult gatherNDRelation(const GatherNDAttrs *params,
     return ctx.error("indices " + indices->str() + " index " + Twine(m) +
                      " dimensions of " + data->str() + " after " +
                      Twine(batchDims) + " batch dimensions");
-  if (in.take_front(batchDims) != idx.slice(1, batchDims))
-    return ctx.error("the " + Twine(batchDims) + " batch dimensions of " +
-                     data->str() + " and indices " + indices->str() +
-                     " differ");
+  for (int64_t d = 0; d != batchDims; ++d)
+    if (!dimsMatch(in[d], idx[1 + d]))
+      return ctx.error("the " + Twine(batchDims) + " batch dimensions of " +
+                       data->str() + " and indices " + indices->str() +
+                       " differ");
   Shape out(idx.begin() + 1, idx.end());
   append_range(out, in.drop_front(batchDims + m));
   return makeTensorType(out, data->getDType(), ctx);
@@ -774,7 +828,10 @@ static RelationResult broadcastTo(const TensorType *data,
                                   ArrayRef<int64_t> shape, const Twine &target,
                                   const TypeRelationContext &ctx) {
   std::optional<Shape> result = broadcastShapes(data->getShape(), shape);
-  if (!result || ArrayRef<int64_t>(*result) != shape)
+  bool fits = result && result->size() == shape.size();
+  for (size_t i = 0; fits && i != shape.size(); ++i)
+    fits = dimsMatch((*result)[i], shape[i]);
+  if (!fits)
     return ctx.error("cannot broadcast " + data->str() + " to " + target);
   return makeTensorType(shape, data->getDType(), ctx);
 }
@@ -1003,7 +1060,10 @@ static RelationResult tileRelation(const TileAttrs *params,
     // Position i counted from the right.
     int64_t dim = i < in.size() ? in[in.size() - 1 - i] : 1;
     int64_t rep = i < reps.size() ? reps[reps.size() - 1 - i] : 1;
-    if (MulOverflow(dim, rep, out[rank - 1 - i]))
+    std::optional<int64_t> tiled = mulDims(dim, rep);
+    if (tiled)
+      out[rank - 1 - i] = *tiled;
+    else
       return ctx.error("tiling " + data->str() + " by reps " +
                        formatIntList(reps) + " overflows");
   }
@@ -1024,7 +1084,10 @@ static RelationResult repeatRelation(const RepeatAttrs *params,
   if (!axis)
     return axis.takeError();
   Shape out(data->getShape().begin(), data->getShape().end());
-  if (MulOverflow(out[*axis], repeats, out[*axis]))
+  std::optional<int64_t> repeated = mulDims(out[*axis], repeats);
+  if (repeated)
+    out[*axis] = *repeated;
+  else
     return ctx.error("repeating axis " + Twine(*axis) + " of " + data->str() +
                      " " + Twine(repeats) + " times overflows");
   return makeTensorType(out, data->getDType(), ctx);
@@ -1425,4 +1488,14 @@ void nnir::registerDataMovementOps() {
         {data}, P::Injective,
         makeRelation<ReshapeAttrs>(reverseReshapeRelation, "data"))
       .setAttrsType<ReshapeAttrs>();
+
+  // The relations that keep `?` extents with TVM's rules; the others
+  // (layout_transform, scatters, reverse_sequence, slice_like, the
+  // collapse_sums) need static argument shapes.
+  markDynamicShapeRelations(
+      {"reshape", "reshape_like", "transpose", "expand_dims", "squeeze",
+       "concatenate", "split", "stack", "strided_slice", "take", "gather",
+       "gather_nd", "full", "full_like", "broadcast_to", "broadcast_to_like",
+       "shape_of", "ndarray_size", "tile", "repeat", "reverse", "one_hot",
+       "reverse_reshape"});
 }

@@ -181,7 +181,7 @@ static RelationResult preluRelation(const PReluAttrs *prelu,
     return axis.takeError();
   int64_t channels = data->getShape()[*axis];
   ArrayRef<int64_t> alphaShape = alpha->getShape();
-  if (alphaShape.size() != 1 || alphaShape[0] != channels ||
+  if (alphaShape.size() != 1 || !dimsMatch(alphaShape[0], channels) ||
       alpha->getDType() != data->getDType())
     return ctx.error("expected alpha of type " +
                      TensorType::get({channels}, data->getDType())->str() +
@@ -542,6 +542,9 @@ void nnir::registerElementwiseOps() {
         .setAttr<TECompute>(kTEComputeAttr, makeCompute(def))
         // The scalar functions mapped by NumPy's rule; rows with their own
         // compute (nn.prelu reads an axis) are shape-specific.
-        .setAttr<bool>(kTEBroadcastRuleAttr, !def.compute);
+        .setAttr<bool>(kTEBroadcastRuleAttr, !def.compute)
+        // Every relation above keeps `?` extents (broadcastShapes has TVM's
+        // rules for them).
+        .setAttr<bool>(kDynamicShapesAttr, true);
   }
 }

@@ -69,7 +69,7 @@ window::getSpatialAxes(const TensorType *data, const Layout &layout,
                      data->str() + " has rank " + Twine(data->getRank()));
   for (unsigned i = 0, e = layout.getRank(); i != e; ++i) {
     const LayoutAxis &axis = layout[i];
-    if (axis.factor && data->getShape()[i] != axis.factor)
+    if (axis.factor && !dimsMatch(data->getShape()[i], axis.factor))
       return ctx.error("data " + data->str() + " does not fit layout '" +
                        layoutText + "': axis " + Twine(i) + " (" +
                        Twine(axis.factor) + Twine(axis.name) + ") has extent " +
@@ -151,6 +151,10 @@ Expected<int64_t> window::windowOutput(int64_t in, int64_t before,
   if (kernel <= 0)
     return ctx.error("the kernel " + dimName + " must be positive, got " +
                      Twine(kernel));
+  // A dynamic extent slides to a dynamic extent (TVM's Conv2DRel and
+  // Pool2DRel give `?`).
+  if (isAnyDim(in))
+    return kAnyDim;
   int64_t padded, dilated, span;
   if (AddOverflow(in, before, padded) || AddOverflow(padded, after, padded) ||
       MulOverflow(kernel - 1, dilation, dilated) ||
@@ -203,7 +207,7 @@ static Error checkChannelParam(const TensorType *param, StringRef name,
                                const TypeRelationContext &ctx) {
   Ref<TensorType> expected =
       TensorType::get({data->getShape()[axis]}, data->getDType());
-  if (typesEqual(param, expected.get()))
+  if (typesCompatible(param, expected.get()))
     return Error::success();
   return ctx.error(name + " " + param->str() + " does not match axis " +
                    Twine(axis) + " of data " + data->str() + ": expected " +
@@ -378,6 +382,18 @@ static Expected<Ref<Type>> convolution(const ConvView &a,
   if (!pads)
     return pads.takeError();
 
+  // A dynamic batch or spatial extent passes through (TVM's Conv2DRel);
+  // the channels and the weight must be static.
+  if (Error err = requireStaticShape(*weight, "weight",
+                                     "the convolution needs a static weight",
+                                     ctx))
+    return err;
+  for (unsigned i = 0, e = layouts->data.getRank(); i != e; ++i)
+    if (toUpper(layouts->data[i].name) == 'C')
+      if (Error err = requireStaticDim(*data, i, "data",
+                                       "the convolution needs static channels",
+                                       ctx))
+        return err;
   Shape d = layouts->data.toCanonicalShape((*data)->getShape(),
                                            a.dataCanonical);
   Shape w = layouts->kernel.toCanonicalShape((*weight)->getShape(),
@@ -649,17 +665,17 @@ matmulShape(ArrayRef<const Type *> args, StringRef aName, StringRef bName,
   int64_t k = transposeA ? as[n - 2] : as[n - 1];
   int64_t bk = transposeB ? bs[1] : bs[0];
   int64_t bn = transposeB ? bs[0] : bs[1];
-  if (k != bk)
+  if (!dimsMatch(k, bk))
     return ctx.error(aName + " " + (*a)->str() + " and " + bName + " " +
                      (*b)->str() + " disagree on the reduced dimension (" +
                      Twine(k) + " vs " + Twine(bk) + ")");
-  if (units && *units != bn)
+  if (units && !dimsMatch(*units, bn))
     return ctx.error("units=" + Twine(*units) + " does not match " + bName +
                      " " + (*b)->str());
   Shape shape(as.begin(), as.end());
   if (transposeA)
     shape[n - 2] = as[n - 1];
-  shape[n - 1] = bn;
+  shape[n - 1] = units ? *units : bn;
   return makeTensorType(shape, outDtype.isVoid() ? (*a)->getDType() : outDtype,
                         ctx);
 }
@@ -734,15 +750,16 @@ static RelationResult batchMatmulRelation(const BatchMatmulAttrs *batchMatmul,
   int64_t xk = xs[a.transposeA ? 1 : 2];
   int64_t yb = ys[0], yk = ys[a.transposeB ? 2 : 1];
   int64_t yj = ys[a.transposeB ? 1 : 2];
-  if (xb != yb && xb != 1 && yb != 1)
+  if (!dimsMatch(xb, yb) && xb != 1 && yb != 1)
     return ctx.error("the batch dimensions of tensor_a " + x->str() +
                      " and tensor_b " + y->str() + " do not broadcast (" +
                      Twine(xb) + " vs " + Twine(yb) + ")");
-  if (xk != yk)
+  if (!dimsMatch(xk, yk))
     return ctx.error("tensor_a " + x->str() + " and tensor_b " + y->str() +
                      " disagree on the reduced dimension (" + Twine(xk) +
                      " vs " + Twine(yk) + ")");
-  int64_t batch = xb == 1 ? yb : xb;
+  // Broadcast as ConcreteBroadcast does: 1 gives way, then `?`.
+  int64_t batch = broadcastShapes({xb}, {yb})->front();
   DataType dtype = a.outDtype.isVoid() ? x->getDType() : a.outDtype;
   return makeTensorType({batch, xi, yj}, dtype, ctx);
 }
@@ -849,7 +866,7 @@ static Expected<Ref<Type>> normalization(ArrayRef<const Type *> args,
     int64_t channels = (*data)->getShape()[*axis];
     if (*numGroups <= 0)
       return ctx.error("num_groups must be positive, got " + Twine(*numGroups));
-    if (channels % *numGroups != 0)
+    if (!isAnyDim(channels) && channels % *numGroups != 0)
       return ctx.error("num_groups=" + Twine(*numGroups) +
                        " does not divide the " + Twine(channels) +
                        " channels (axis " + Twine(*axis) + ") of data " +
@@ -935,10 +952,13 @@ static RelationResult batchFlattenRelation(const TensorType *data,
     return ctx.error("expected a tensor of rank 1 or more for 'data', got " +
                      data->str());
   int64_t rest = 1;
-  for (int64_t dim : shape.drop_front())
-    if (MulOverflow(rest, dim, rest))
+  for (int64_t dim : shape.drop_front()) {
+    std::optional<int64_t> product = mulDims(rest, dim);
+    if (!product)
       return ctx.error("the flattened extent of data " + data->str() +
                        " overflows");
+    rest = *product;
+  }
   return makeTensorType({shape[0], rest}, data->getDType(), ctx);
 }
 
@@ -967,6 +987,11 @@ static RelationResult padRelation(const PadAttrs *pad, const TensorType *data,
       return ctx.error("pad_width[" + Twine(i) +
                        "] must be a (before, after) pair, got " +
                        formatIntList(pair));
+    if (isAnyDim(in[i])) {
+      // Checked against the extent at run time.
+      out[i] = kAnyDim;
+      continue;
+    }
     if (a.padMode == "reflect" && (pair[0] >= in[i] || pair[1] >= in[i]))
       return ctx.error("reflect padding " + formatIntList(pair) + " of axis " +
                        Twine(i) + " must be less than its extent " +
@@ -1188,4 +1213,16 @@ void nnir::registerNNOps() {
 
   registerPoolingOps();
   registerImageOps();
+
+  // The relations that keep `?` extents with TVM's rules (a dynamic batch
+  // or spatial extent passes through; channels and weights stay static).
+  // nn.conv2d_transpose and the image operators need static shapes.
+  markDynamicShapeRelations(
+      {"nn.conv1d", "nn.conv2d", "nn.conv3d", "nn.batch_norm",
+       "nn.layer_norm", "nn.group_norm", "nn.instance_norm", "nn.l2_normalize",
+       "nn.lrn", "nn.dense", "nn.matmul", "nn.batch_matmul", "nn.bias_add",
+       "nn.softmax", "nn.log_softmax", "nn.dropout", "nn.batch_flatten",
+       "nn.pad", "nn.max_pool2d", "nn.avg_pool2d", "nn.global_avg_pool2d",
+       "nn.global_max_pool2d", "nn.adaptive_avg_pool2d",
+       "nn.adaptive_max_pool2d"});
 }

@@ -113,7 +113,7 @@ static RelationResult varianceRelation(const VarianceAttrs *variance,
                      mean->str());
   for (unsigned i = 0; i != rank; ++i) {
     int64_t m = mean->getShape()[i];
-    if (m != 1 && m != data->getShape()[i])
+    if (m != 1 && !dimsMatch(m, data->getShape()[i]))
       return ctx.error("mean " + mean->str() + " does not broadcast to data " +
                        data->str());
   }
@@ -136,7 +136,8 @@ void nnir::registerReductionOps() {
         .setAttr<TypeRelationFn>(
             kTypeRelationAttr,
             reduceRelation(opName == "all" || opName == "any"))
-        .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::CommReduce);
+        .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::CommReduce)
+        .setAttr<bool>(kDynamicShapesAttr, true);
   }
   for (const char *name : {"argmax", "argmin"})
     registry.add(name)
@@ -147,7 +148,8 @@ void nnir::registerReductionOps() {
         .setAttr<TypeRelationFn>(
             kTypeRelationAttr,
             makeRelation<ArgReduceAttrs>(argReduceRelation, "data"))
-        .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::CommReduce);
+        .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::CommReduce)
+        .setAttr<bool>(kDynamicShapesAttr, true);
   registry.add("variance")
       .describe("variance over axes, given the mean (keepdims shape)")
       .setNumInputs(2)
@@ -157,5 +159,6 @@ void nnir::registerReductionOps() {
       .setAttr<TypeRelationFn>(
           kTypeRelationAttr,
           makeRelation<VarianceAttrs>(varianceRelation, "data", "mean"))
-      .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::CommReduce);
+      .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::CommReduce)
+      .setAttr<bool>(kDynamicShapesAttr, true);
 }

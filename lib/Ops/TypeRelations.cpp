@@ -8,6 +8,7 @@
 
 #include "nnir/Ops/TypeRelations.h"
 
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -63,11 +64,16 @@ nnir::getSpecifiedTensorArg(ArrayRef<const Type *> args, unsigned index,
 Expected<Ref<Type>> nnir::makeTensorType(ArrayRef<int64_t> shape,
                                          DataType dtype,
                                          const TypeRelationContext &ctx) {
-  for (int64_t dim : shape)
+  Shape known;
+  for (int64_t dim : shape) {
+    if (isAnyDim(dim))
+      continue;
     if (dim < 0)
       return ctx.error("result shape " + formatIntList(shape) +
                        " has a negative dimension");
-  if (!getNumElements(shape))
+    known.push_back(dim);
+  }
+  if (!getNumElements(known))
     return ctx.error("result shape " + formatIntList(shape) +
                      " has more than 2^63-1 elements");
   return Ref<Type>(TensorType::get(shape, dtype));
@@ -82,10 +88,14 @@ std::optional<Shape> nnir::broadcastShapes(ArrayRef<int64_t> lhs,
     int64_t l = i < lhs.size() ? lhs[lhs.size() - 1 - i] : 1;
     int64_t r = i < rhs.size() ? rhs[rhs.size() - 1 - i] : 1;
     int64_t dim;
-    if (l == r || r == 1)
-      dim = l;
-    else if (l == 1)
+    if (l == 1)
       dim = r;
+    else if (r == 1)
+      dim = l;
+    else if (isAnyDim(l))
+      dim = r;
+    else if (isAnyDim(r) || l == r)
+      dim = l;
     else
       return std::nullopt;
     out[rank - 1 - i] = dim;
@@ -123,10 +133,56 @@ Expected<unsigned> nnir::normalizeAxis(int64_t axis, unsigned rank,
   return unsigned(axis < 0 ? axis + r : axis);
 }
 
+std::optional<int64_t> nnir::addDims(int64_t a, int64_t b) {
+  if (isAnyDim(a) || isAnyDim(b))
+    return kAnyDim;
+  int64_t sum;
+  if (AddOverflow(a, b, sum))
+    return std::nullopt;
+  return sum;
+}
+
+std::optional<int64_t> nnir::mulDims(int64_t a, int64_t b) {
+  if (a == 0 || b == 0)
+    return 0;
+  if (isAnyDim(a) || isAnyDim(b))
+    return kAnyDim;
+  int64_t product;
+  if (MulOverflow(a, b, product))
+    return std::nullopt;
+  return product;
+}
+
+Error nnir::requireStaticDim(const TensorType *tensor, unsigned axis,
+                             StringRef name, const Twine &why,
+                             const TypeRelationContext &ctx) {
+  if (axis >= tensor->getRank() || !isAnyDim(tensor->getShape()[axis]))
+    return Error::success();
+  return ctx.error("dimension " + Twine(axis) + " of '" + name + "' (" +
+                   tensor->str() + ") is dynamic; " + why);
+}
+
+Error nnir::requireStaticShape(const TensorType *tensor, StringRef name,
+                               const Twine &why,
+                               const TypeRelationContext &ctx) {
+  for (unsigned i = 0, e = tensor->getRank(); i != e; ++i)
+    if (Error err = requireStaticDim(tensor, i, name, why, ctx))
+      return err;
+  return Error::success();
+}
+
+void nnir::markDynamicShapeRelations(ArrayRef<StringRef> names) {
+  for (StringRef name : names) {
+    Op *op = OpRegistry::instance().lookup(name);
+    assert(op && "marking an operator that is not registered");
+    OpBuilder(op).setAttr<bool>(kDynamicShapesAttr, true);
+  }
+}
+
 std::string nnir::formatIntList(ArrayRef<int64_t> values) {
   std::string text;
   raw_string_ostream os(text);
-  printShape(os, values);
+  printIntList(os, values);
   return text;
 }
 

@@ -130,7 +130,11 @@ bool Parser::parseAttrLeaf(AttrValue &out, SMLoc loc) {
     consume();
     return true;
   case TokenKind::Question:
-    return emitError(loc, "dynamic dimensions ('?') are not supported by nnir");
+    // TVM's attributes of the operators nnir has hold integers (reshape's
+    // newshape, full's shape): `Any` appears only in types.
+    return emitError(loc, "a dynamic dimension ('?') is not allowed in an "
+                          "attribute value; only tensor types have '?' "
+                          "dimensions");
   case TokenKind::MetaRef:
     if (!resolveMetaValue(tok, out))
       return false;

@@ -37,6 +37,10 @@ Ref<Expr> Parser::parseDense() {
               "a dense literal needs a tensor type, got " + type->str());
     return nullptr;
   }
+  if (tensorType->isDynamic()) {
+    emitError(typeLoc, "a constant has a static shape, got " + type->str());
+    return nullptr;
+  }
   if (!checkDenseStructure(elems, *tensorType))
     return nullptr;
   DataType dtype = tensorType->getDType();

@@ -91,7 +91,8 @@ Ref<Type> Parser::parseType() {
     emitError(loc, "reference types are not supported by nnir");
     return nullptr;
   case TokenKind::Question:
-    emitError(loc, "dynamic dimensions ('?') are not supported by nnir");
+    emitError(loc, "'?' is a dynamic dimension, not a type; write "
+                   "Tensor[(?, ...), dtype]");
     return nullptr;
   default:
     emitUnexpected("a type");
@@ -149,9 +150,14 @@ bool Parser::parseShape(Shape &shape) {
   if (!expect(TokenKind::LParen, "'(' to start the shape"))
     return false;
   while (tok.isNot(TokenKind::RParen)) {
-    if (tok.is(TokenKind::Question))
-      return emitError(tok.getLoc(),
-                       "dynamic dimensions ('?') are not supported by nnir");
+    if (tok.is(TokenKind::Question)) {
+      // Relay's `Any`: an extent known only at run time.
+      shape.push_back(kAnyDim);
+      consume();
+      if (!consumeIf(TokenKind::Comma))
+        break;
+      continue;
+    }
     if (tok.is(TokenKind::MetaRef))
       return emitError(tok.getLoc(),
                        "symbolic dimensions are not supported by nnir");
@@ -160,6 +166,11 @@ bool Parser::parseShape(Shape &shape) {
     if (tok.dtype == DataType::uint64())
       return emitError(tok.getLoc(), "dimension " + tok.spelling +
                                          " is out of range for int64");
+    // A negative literal is an error, never a spelling of `?`.
+    if (tok.intValue < 0)
+      return emitError(tok.getLoc(), "negative dimension " +
+                                         Twine(tok.intValue) +
+                                         " in tensor shape");
     if (Error err = TensorType::verifyShape({tok.intValue}, tok.getLoc()))
       return emitError(std::move(err), tok.getLoc());
     shape.push_back(tok.intValue);

@@ -11,6 +11,7 @@
 
 #include "nnir/IR/Type.h"
 #include "nnir/Runtime/DataType.h"
+#include "nnir/Support/Diagnostics.h"
 
 using namespace nnir;
 using namespace nnir::python;
@@ -54,6 +55,14 @@ void python::populateTypes(py::module_ &m) {
   py::class_<TensorType, Type, Ref<TensorType>>(
       m, "TensorType", "A tensor type: a static shape and a dtype")
       .def(py::init([](std::vector<int64_t> shape, const std::string &dtype) {
+             // -1 is kAnyDim in C++; Python spells no `?` (yet), so a
+             // negative extent stays an error here.
+             for (int64_t dim : shape)
+               if (dim < 0)
+                 unwrap(llvm::Expected<Ref<TensorType>>(
+                     makeError(llvm::SMLoc(), "negative dimension " +
+                                                  llvm::Twine(dim) +
+                                                  " in tensor shape")));
              return unwrap(TensorType::create(shape, parseDType(dtype)));
            }),
            py::arg("shape"), py::arg("dtype") = "float32")

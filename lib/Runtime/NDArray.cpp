@@ -13,6 +13,7 @@
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cassert>
 #include <cmath>
@@ -57,6 +58,14 @@ Expected<NDArray::Storage *> NDArray::makeStorage(DataType dtype,
   if (!dtype.isSupported())
     return createStringError(inconvertibleErrorCode(),
                              "unsupported dtype '%s'", dtype.str().c_str());
+  if (!isStaticShape(shape)) {
+    std::string text;
+    raw_string_ostream os(text);
+    printShape(os, shape);
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot allocate a tensor of dynamic shape " +
+                                 text);
+  }
   std::optional<int64_t> count = nnir::getNumElements(shape);
   std::optional<int64_t> bytes =
       nnir::getByteSize(shape, dtype.getStorageBytes());

@@ -7,6 +7,7 @@
 
 #include "nnir/Runtime/Shape.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -37,12 +38,28 @@ std::optional<int64_t> nnir::getByteSize(ArrayRef<int64_t> shape,
   return bytes;
 }
 
-void nnir::printShape(raw_ostream &os, ArrayRef<int64_t> shape) {
+bool nnir::isStaticShape(ArrayRef<int64_t> shape) {
+  return llvm::none_of(shape, isAnyDim);
+}
+
+static void printList(raw_ostream &os, ArrayRef<int64_t> values,
+                      bool anyAsQuestion) {
   os << '(';
-  for (size_t i = 0, e = shape.size(); i != e; ++i) {
+  for (size_t i = 0, e = values.size(); i != e; ++i) {
     if (i)
       os << ", ";
-    os << shape[i];
+    if (anyAsQuestion && isAnyDim(values[i]))
+      os << '?';
+    else
+      os << values[i];
   }
   os << ')';
+}
+
+void nnir::printShape(raw_ostream &os, ArrayRef<int64_t> shape) {
+  printList(os, shape, /*anyAsQuestion=*/true);
+}
+
+void nnir::printIntList(raw_ostream &os, ArrayRef<int64_t> values) {
+  printList(os, values, /*anyAsQuestion=*/false);
 }

@@ -278,10 +278,14 @@ bindParameter(const Var &param, const std::string *path, std::mt19937_64 &rng,
                            typeString(type) + " (pass --input " +
                            shellWord(name.str() + "=FILE.npy") +
                            " or --random-inputs)");
-    if (!tensorType)
+    if (!tensorType || tensorType->isDynamic())
       return makeError(param.getLoc(),
                        "cannot make random inputs for parameter '%" + name +
-                           "' of type " + typeString(type));
+                           "' of type " + typeString(type) +
+                           (tensorType ? " (its shape is dynamic: pass --input " +
+                                             shellWord(name.str() + "=FILE.npy") +
+                                             ")"
+                                       : ""));
     Expected<NDArray> array = randomArray(*tensorType, rng, engine);
     if (!array)
       return array.takeError();
@@ -300,8 +304,9 @@ bindParameter(const Var &param, const std::string *path, std::mt19937_64 &rng,
     loaded =
         inputValues.try_emplace(name, RuntimeValue::tensor(*array)).first;
   }
+  // A `?` extent takes the file's (the executor specialises the function).
   Ref<nnir::Type> got = typeOfValue(loaded->second);
-  if (!type || got->str() != type->str())
+  if (!type || !typesCompatible(type, got.get()))
     return makeError(param.getLoc(), "input '" + *path + "' for parameter '%" +
                                          name + "' has type " + got->str() +
                                          ", expected " + typeString(type));

@@ -8,6 +8,7 @@
 #include "nnir/Transforms/Executor.h"
 
 #include "nnir/ExecutionEngine/ExecutionEngine.h"
+#include "nnir/IR/ExprMutator.h"
 #include "nnir/IR/Traversal.h"
 #include "nnir/Pass/Pass.h"
 #include "nnir/Support/Diagnostics.h"
@@ -27,11 +28,32 @@ Executor::~Executor() = default;
 Expected<std::unique_ptr<Executor>>
 Executor::create(Ref<IRModule> module, ExecutionEngine &engine,
                  const ExecutorOptions &options, PassContext *ctx) {
-  Ref<PassContext> fresh;
-  if (!ctx) {
-    fresh = PassContext::create();
-    ctx = fresh.get();
-  }
+  Ref<PassContext> context(ctx);
+  if (!context)
+    context = PassContext::create();
+  // Kept for specialisations: the passes may reuse the module they are
+  // given.
+  Ref<IRModule> source = module->shallowCopy();
+  Expected<Ref<IRModule>> prepared =
+      prepare(std::move(module), options, *context);
+  if (!prepared)
+    return prepared.takeError();
+  std::unique_ptr<Executor> executor(
+      new Executor(std::move(*prepared), engine, options.evaluator));
+  executor->source = std::move(source);
+  executor->options = options;
+  executor->context = std::move(context);
+  // The module's kernels compile concurrently when the engine has threads.
+  std::vector<const Function *> primitives;
+  for (const Primitive &p : executor->getPrimitiveFunctions())
+    primitives.push_back(p.function);
+  engine.precompile(primitives);
+  return executor;
+}
+
+Expected<Ref<IRModule>> Executor::prepare(Ref<IRModule> module,
+                                          const ExecutorOptions &options,
+                                          PassContext &ctx) {
   std::vector<Ref<Pass>> passes = {createInferTypePass()};
   // Quantized operators run as the primitives they canonicalize to.
   if (hasQnnCalls(*module)) {
@@ -43,19 +65,19 @@ Executor::create(Ref<IRModule> module, ExecutionEngine &engine,
     passes.push_back(createInferTypePass());
   }
   for (const Ref<Pass> &pass : passes) {
-    Expected<Ref<IRModule>> result = pass->run(std::move(module), *ctx);
+    Expected<Ref<IRModule>> result = pass->run(std::move(module), ctx);
     if (!result)
       return result.takeError();
     module = std::move(*result);
   }
-  std::unique_ptr<Executor> executor(
-      new Executor(std::move(module), engine, options.evaluator));
-  // The module's kernels compile concurrently when the engine has threads.
-  std::vector<const Function *> primitives;
-  for (const Primitive &p : executor->getPrimitiveFunctions())
-    primitives.push_back(p.function);
-  engine.precompile(primitives);
-  return executor;
+  return module;
+}
+
+/// True if a parameter of \p fn has a `?` extent.
+static bool hasDynamicParams(const Function &fn) {
+  return any_of(fn.getParams(), [](const Ref<Var> &param) {
+    return hasDynamicShape(param->getCheckedType().get());
+  });
 }
 
 Expected<RuntimeValue> Executor::call(StringRef entry,
@@ -63,7 +85,94 @@ Expected<RuntimeValue> Executor::call(StringRef entry,
   const Function *fn = module->lookup(entry);
   if (!fn)
     return makeError("no function @" + entry + " in the module");
-  return evaluator.call(*fn, args);
+  if (!source || !hasDynamicParams(*fn))
+    return evaluator.call(*fn, args);
+  Expected<Executor *> specialized = specialize(entry, args);
+  if (!specialized)
+    return specialized.takeError();
+  return (*specialized)->call(entry, args);
+}
+
+namespace {
+/// Replaces the parameters of a function by new variables.
+class ParamRebinder : public ExprMutator {
+public:
+  explicit ParamRebinder(DenseMap<const Var *, Ref<Var>> map)
+      : map(std::move(map)) {}
+  Ref<Expr> visitVar(Var *var) override {
+    auto it = map.find(var);
+    return it == map.end() ? ExprMutator::visitVar(var) : it->second;
+  }
+
+private:
+  DenseMap<const Var *, Ref<Var>> map;
+};
+} // namespace
+
+Expected<Executor *> Executor::specialize(StringRef entry,
+                                          ArrayRef<RuntimeValue> args) {
+  const Function *prepared = module->lookup(entry);
+  const Function *fn = source->lookup(entry);
+  if (!fn || fn->getNumParams() != prepared->getNumParams())
+    return makeError("no function @" + entry + " to specialise");
+  if (args.size() != fn->getNumParams())
+    return makeError("@" + entry + " expects " + Twine(fn->getNumParams()) +
+                     " arguments, got " + Twine(args.size()));
+  // The key: the entry and the arguments' types.
+  std::string key = entry.str();
+  SmallVector<Ref<Type>, 4> types;
+  for (size_t i = 0, e = args.size(); i != e; ++i) {
+    const Var &param = *prepared->getParam(i);
+    const Type *declared = param.getCheckedType().get();
+    if (!args[i].isTensor()) {
+      if (hasDynamicShape(declared))
+        return makeError(param.getLoc(),
+                         "cannot specialise parameter " + param.getNameHint() +
+                             " of dynamic type " + declared->str() +
+                             " on an argument that is not a tensor");
+      types.push_back(param.getCheckedType());
+      continue;
+    }
+    const NDArray &array = args[i].getTensor();
+    Ref<Type> type = TensorType::get(array.getShape(), array.getDType());
+    if (!typesCompatible(declared, type.get()))
+      return makeError(param.getLoc(), "argument #" + Twine(i) + " of @" +
+                                           entry + " (parameter %" +
+                                           param.getNameHint() + ") has type " +
+                                           type->str() + ", expected " +
+                                           declared->str());
+    key += "|" + type->str();
+    types.push_back(std::move(type));
+  }
+  auto found = specializations.find(key);
+  if (found != specializations.end())
+    return found->second.get();
+
+  // The function with parameters of the arguments' types; InferType gives
+  // every other node its static type.
+  DenseMap<const Var *, Ref<Var>> map;
+  SmallVector<Ref<Var>, 4> params;
+  for (size_t i = 0, e = fn->getNumParams(); i != e; ++i) {
+    const Var &param = *fn->getParam(i);
+    params.push_back(Var::get(param.getNameHint(), types[i], param.getLoc()));
+    map[&param] = params.back();
+  }
+  ParamRebinder rebinder(std::move(map));
+  Ref<Expr> body = rebinder.mutate(fn->getBody());
+  Ref<Function> specialized =
+      Function::get(params, body, fn->getRetType(), fn->getAttrs(),
+                    fn->getLoc());
+  Ref<IRModule> copy = source->shallowCopy();
+  copy->addOrUpdate(entry, specialized);
+  copy->setValidTypes(false);
+  Expected<Ref<IRModule>> ready = prepare(copy, options, *context);
+  if (!ready)
+    return ready.takeError();
+  std::unique_ptr<Executor> executor(
+      new Executor(std::move(*ready), engine, options.evaluator));
+  Executor *result = executor.get();
+  specializations.emplace(std::move(key), std::move(executor));
+  return result;
 }
 
 std::vector<Executor::Primitive> Executor::getPrimitiveFunctions() const {

@@ -397,7 +397,8 @@ Ref<Expr> ConstantFolder::foldShapeQuery(const Call *pre, Op *op) {
   else
     return nullptr;
   ArrayRef<int64_t> dims = input->getShape();
-  if (any_of(dims, [](int64_t dim) { return dim < 0; }))
+  // A `?` extent is known at run time only: TVM leaves the query too.
+  if (!isStaticShape(dims))
     return nullptr;
   bool isFloat = dtype.isFloatingPoint();
   if (op == shapeOf) {

@@ -58,7 +58,7 @@ using namespace nnir;
 //===----------------------------------------------------------------------===//
 
 /// True if \p type fits the partial \p annotation, where `_` stands for any
-/// type.
+/// type and a `?` extent for any extent (TVM's unifier).
 static bool matchesAnnotation(const Type *annotation, const Type *type) {
   if (isa<IncompleteType>(annotation))
     return true;
@@ -67,7 +67,7 @@ static bool matchesAnnotation(const Type *annotation, const Type *type) {
   switch (annotation->getKind()) {
   case Type::Kind::Tensor:
   case Type::Kind::Incomplete:
-    return typesEqual(annotation, type);
+    return typesCompatible(annotation, type);
   case Type::Kind::Tuple: {
     ArrayRef<Ref<Type>> a = cast<TupleType>(annotation)->getFields();
     ArrayRef<Ref<Type>> t = cast<TupleType>(type)->getFields();

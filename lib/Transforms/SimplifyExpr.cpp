@@ -60,6 +60,11 @@ class ExprSimplifier;
 struct Rewrite {
   StringLiteral name;
   Ref<Expr> (*apply)(ExprSimplifier &s, const Call &call);
+  /// True if the rewrite reads no extent, so it also applies to calls with
+  /// `?` extents; the others would take a `?` for an extent, and TVM's
+  /// patterns skip dynamic shapes too (SimplifyReshape needs a static
+  /// result, ConcretizeLike a static `like`).
+  bool shapeAgnostic = false;
 };
 
 //===----------------------------------------------------------------------===//
@@ -324,6 +329,16 @@ Ref<Expr> refTo(const Expr *e) { return Ref<Expr>(const_cast<Expr *>(e)); }
 //===----------------------------------------------------------------------===//
 // ConcretizeLike: the *_like operators become their static forms
 //===----------------------------------------------------------------------===//
+
+/// cast_like(data, like) is cast(data, like's dtype): no shape involved, so
+/// it applies with `?` extents (TVM's test_concretize_cast_like).
+Ref<Expr> concretizeCastLike(ExprSimplifier &s, const Call &call) {
+  if (call.getCalledOp() != s.op("cast_like") || call.getNumArgs() != 2)
+    return nullptr;
+  const TensorType *type = tensorTypeOf(&call);
+  return s.make(ops::cast(call.getArg(0), type->getDType(), call.getLoc()),
+                type);
+}
 
 Ref<Expr> concretizeLike(ExprSimplifier &s, const Call &call) {
   Op *op = call.getCalledOp();
@@ -1013,6 +1028,7 @@ Ref<Expr> simplifyClip(ExprSimplifier &s, const Call &call) {
 /// The rewrites, in Relay's order (the first that applies wins; the result
 /// is simplified again).
 const Rewrite kRewrites[] = {
+    {"ConcretizeCastLike", concretizeCastLike, /*shapeAgnostic=*/true},
     {"ConcretizeLike", concretizeLike},
     {"SimplifyAdd", simplifyAdd},
     {"SimplifyRSqrt", simplifyRSqrt},
@@ -1020,8 +1036,9 @@ const Rewrite kRewrites[] = {
     {"SimplifyReshape", simplifyReshape},
     {"SimplifyTranspose", simplifyTranspose},
     {"SimplifyNoOpTranspose", simplifyNoOpTranspose},
-    {"SimplifySameCast", simplifySameCast},
-    {"SimplifyConsecutiveCast", simplifyConsecutiveCast},
+    {"SimplifySameCast", simplifySameCast, /*shapeAgnostic=*/true},
+    {"SimplifyConsecutiveCast", simplifyConsecutiveCast,
+     /*shapeAgnostic=*/true},
     {"FullElementwise", fullElementwise},
     {"SwitchAddMultiply", switchAddMultiply},
     {"SimplifyAdjacentMultiplyOrAdd", simplifyAdjacentMultiplyOrAdd},
@@ -1036,9 +1053,14 @@ Ref<Expr> ExprSimplifier::simplify(Ref<Expr> e) {
     const auto *call = dyn_cast<Call>(e.get());
     if (!call || !call->getCalledOp() || !tensorTypeOf(call))
       return e;
+    bool dynamic = hasDynamicShape(call->getCheckedType().get()) ||
+                   any_of(call->getArgs(), [](const Ref<Expr> &arg) {
+                     return hasDynamicShape(arg->getCheckedType().get());
+                   });
     Ref<Expr> next;
     for (const Rewrite &rewrite : kRewrites)
-      if ((next = rewrite.apply(*this, *call)))
+      if ((!dynamic || rewrite.shapeAgnostic) &&
+          (next = rewrite.apply(*this, *call)))
         break;
     if (!next || next == e)
       return e;

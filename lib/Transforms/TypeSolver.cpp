@@ -14,6 +14,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 using namespace nnir;
@@ -73,14 +74,42 @@ TypeSolver::getRelationContext(const Call *call,
   return TypeRelationContext{call->getCalledOp()->getName(), loc, typedArgs};
 }
 
+/// The shape of the first dynamic tensor in \p type, with -1 for `?`.
+static std::string describeDynamicResult(const Type *type) {
+  if (const auto *tuple = dyn_cast<TupleType>(type)) {
+    for (const Ref<Type> &field : tuple->getFields())
+      if (hasDynamicShape(field.get()))
+        return describeDynamicResult(field.get());
+    return type->str();
+  }
+  const auto *tensor = dyn_cast<TensorType>(type);
+  if (!tensor)
+    return type->str();
+  std::string text;
+  raw_string_ostream os(text);
+  printIntList(os, tensor->getShape());
+  return text;
+}
+
 Expected<Ref<Type>> TypeSolver::runRelation(const Call *call,
                                             const TypeRelationFn &relation,
                                             ArrayRef<const Type *> argTypes,
                                             ArrayRef<Ref<Expr>> typedArgs) {
   TypeRelationContext ctx = getRelationContext(call, typedArgs);
+  // A relation written for static shapes never sees a `?` extent.
+  const Op *op = call->getCalledOp();
+  if (!supportsDynamicShapes(op))
+    if (Error err = checkStaticArgTypes(op, argTypes, ctx))
+      return err;
   Expected<Ref<Type>> result = relation(argTypes, getRelationAttrs(call), ctx);
   if (result && !*result)
     return ctx.error("the type relation gave no type");
+  // Static arguments give a static result: a `?` there is an attribute's
+  // -1 (kAnyDim) taken for an extent.
+  if (result && hasDynamicShape(result->get()) &&
+      none_of(argTypes, [](const Type *t) { return hasDynamicShape(t); }))
+    return ctx.error("result shape " + describeDynamicResult(result->get()) +
+                     " has a negative dimension");
   return result;
 }
 
@@ -127,7 +156,7 @@ bool TypeSolver::unify(const Ref<Type> &a, const Ref<Type> &b) {
   if (a == b)
     return true;
   if (!numVars)
-    return typesEqual(a.get(), b.get());
+    return typesCompatible(a.get(), b.get());
   unifying.clear();
   return unifyRec(a, b, 0);
 }
@@ -150,7 +179,8 @@ bool TypeSolver::unifyRec(const Ref<Type> &a, const Ref<Type> &b,
   switch (x->getKind()) {
   case Type::Kind::Tensor:
   case Type::Kind::Incomplete:
-    return typesEqual(x.get(), y.get());
+    // As TVM's unifier, a `?` extent unifies with any extent.
+    return typesCompatible(x.get(), y.get());
   case Type::Kind::Tuple: {
     ArrayRef<Ref<Type>> xs = cast<TupleType>(x.get())->getFields();
     ArrayRef<Ref<Type>> ys = cast<TupleType>(y.get())->getFields();

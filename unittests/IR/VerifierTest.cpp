@@ -250,11 +250,15 @@ TEST_F(VerifierTest, FunctionCallArity) {
 }
 
 TEST_F(VerifierTest, InvalidTypes) {
-  Ref<Var> neg = Var::get("x", tensor({2, -1}), loc(3));
+  Ref<Var> neg = Var::get("x", tensor({2, -2}), loc(3));
   Diag diag = verifyMain(Function::get({neg}, neg));
   EXPECT_EQ(diag.message, "invalid type annotation of %x: negative dimension "
-                          "-1 in tensor shape");
+                          "-2 in tensor shape");
   EXPECT_EQ(column(diag.loc), 3u);
+
+  // A dynamic extent (`?`) is valid in a type.
+  Ref<Var> any = Var::get("a", tensor({kAnyDim, 3}));
+  EXPECT_EQ(verifyMain(Function::get({any}, any)).message, "");
 
   Ref<Var> noDtype = Var::get("v", TensorType::get({2}, DataType()));
   EXPECT_EQ(verifyMain(Function::get({noDtype}, noDtype)).message,

@@ -644,7 +644,8 @@ TEST_F(ParserTest, AttributeValueKinds) {
   EXPECT_EQ(exprError("fn (%x, a=1, a=2) { %x }"),
             "1:14: attribute 'a' of the function is given twice");
   EXPECT_EQ(exprError("fn (%x, a=?) { %x }"),
-            "1:11: dynamic dimensions ('?') are not supported by nnir");
+            "1:11: a dynamic dimension ('?') is not allowed in an attribute "
+            "value; only tensor types have '?' dimensions");
 }
 
 TEST_F(ParserTest, CurriedCalls) {
@@ -818,6 +819,22 @@ TEST_F(ParserTest, Types) {
   EXPECT_EQ(type("fn () -> fn (int8) -> int8")->str(),
             "fn () -> fn (int8) -> int8");
   EXPECT_TRUE(isa<IncompleteType>(type("_").get()));
+  // Relay's `Any`: a dynamic extent, printed back as `?`.
+  Ref<Type> dyn = type("Tensor[(?, 3, ?), float32]");
+  EXPECT_EQ(cast<TensorType>(dyn.get())->getShape(),
+            ArrayRef<int64_t>({kAnyDim, 3, kAnyDim}));
+  EXPECT_TRUE(cast<TensorType>(dyn.get())->isDynamic());
+  EXPECT_EQ(dyn->str(), "Tensor[(?, 3, ?), float32]");
+  EXPECT_EQ(type("Tensor[(?,), int8]")->str(), "Tensor[(?), int8]");
+  EXPECT_TRUE(typesEqual(dyn.get(), type("Tensor[(?, 3, ?), float32]").get()));
+  EXPECT_EQ(hashType(dyn.get()),
+            hashType(type("Tensor[(?, 3, ?), float32]").get()));
+  EXPECT_FALSE(typesEqual(dyn.get(), type("Tensor[(2, 3, 4), float32]").get()));
+  EXPECT_TRUE(
+      typesCompatible(dyn.get(), type("Tensor[(2, 3, 4), float32]").get()));
+  EXPECT_FALSE(
+      typesCompatible(dyn.get(), type("Tensor[(2, 4, 4), float32]").get()));
+  EXPECT_FALSE(typesCompatible(dyn.get(), type("Tensor[(2, 3), float32]").get()));
   EXPECT_EQ(type("  /* c */ int64")->getLoc().getPointer() -
                 sm.getMemoryBuffer(sm.getNumBuffers())->getBufferStart(),
             10);
@@ -834,8 +851,9 @@ TEST_F(ParserTest, TypeErrors) {
   EXPECT_EQ(typeError("List[int32]"),
             "1:1: unknown type 'List'; nnir supports tensor, tuple and "
             "function types (ADTs and type variables are not supported)");
-  EXPECT_EQ(typeError("Tensor[(1, ?), float32]"),
-            "1:12: dynamic dimensions ('?') are not supported by nnir");
+  EXPECT_EQ(typeError("?"), "1:1: '?' is a dynamic dimension, not a type; "
+                            "write Tensor[(?, ...), dtype]");
+  EXPECT_EQ(typeError("Tensor[(1, ??), float32]"), "1:13: expected ',' or ')'");
   EXPECT_EQ(typeError("Tensor[(meta[tir.SizeVar][0]), float32]"),
             "1:9: symbolic dimensions are not supported by nnir");
   EXPECT_EQ(typeError("Tensor[(2, -1), float32]"),

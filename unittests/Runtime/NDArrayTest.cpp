@@ -128,9 +128,12 @@ TEST(NDArrayTest, CreateZeroDimAndEmpty) {
 
 TEST(NDArrayTest, CreateErrors) {
   const int64_t big = std::numeric_limits<int64_t>::max();
-  EXPECT_NE(errorOf(NDArray::create(DataType::float32(), {2, -1}))
+  EXPECT_NE(errorOf(NDArray::create(DataType::float32(), {2, -2}))
                 .find("negative extent"),
             std::string::npos);
+  // A dynamic extent (a type's `?`) never sizes an allocation.
+  EXPECT_EQ(errorOf(NDArray::create(DataType::float32(), {2, kAnyDim})),
+            "cannot allocate a tensor of dynamic shape (2, ?)");
   // The element count overflows int64.
   EXPECT_NE(errorOf(NDArray::create(DataType::int8(), {big, 2}))
                 .find("overflows"),

@@ -88,6 +88,59 @@ TEST_F(ExecutorTest, FusesAndRuns) {
   EXPECT_EQ(toString(missing.takeError()), "no function @nothere in the module");
 }
 
+/// A tensor of \p shape counting 0, 1, 2, ...
+static NDArray iota(ArrayRef<int64_t> shape) {
+  NDArray a = cantFail(NDArray::create(DataType::float32(), shape));
+  for (int64_t i = 0; i < a.getNumElements(); ++i)
+    a.setElementFromDouble(i, double(i));
+  return a;
+}
+
+TEST_F(ExecutorTest, DynamicBatchIsSpecialisedPerShape) {
+  std::shared_ptr<ExecutionEngine> engine = makeEngine();
+  Expected<std::unique_ptr<Executor>> executor = Executor::create(
+      parse(R"(
+def @main(%x: Tensor[(?, 3), float32], %w: Tensor[(2, 3), float32]) {
+  nn.relu(add(nn.dense(%x, %w, units=None), 1f))
+}
+)"),
+      *engine);
+  ASSERT_TRUE(bool(executor)) << toString(executor.takeError());
+  NDArray w = iota({2, 3});
+  auto run = [&](int64_t batch) {
+    Expected<RuntimeValue> result = (*executor)->call(
+        "main", {RuntimeValue::tensor(iota({batch, 3})),
+                 RuntimeValue::tensor(w)});
+    EXPECT_TRUE(bool(result)) << toString(result.takeError());
+    return result ? result->getTensor() : NDArray();
+  };
+  NDArray two = run(2);
+  ASSERT_EQ(two.getShape(), ArrayRef<int64_t>({2, 2}));
+  // Row 1 of x is (3, 4, 5); row 1 of w is (3, 4, 5): 9 + 16 + 25 + 1.
+  EXPECT_EQ(two.getElementAsDouble(3), 51.0);
+  uint64_t compiled = engine->getStats().kernelsCompiled;
+  EXPECT_GE(compiled, 1u);
+  NDArray four = run(4);
+  ASSERT_EQ(four.getShape(), ArrayRef<int64_t>({4, 2}));
+  EXPECT_EQ(four.getElementAsDouble(3), 51.0);
+  uint64_t afterFour = engine->getStats().kernelsCompiled;
+  EXPECT_LE(afterFour, 2 * compiled);
+  // The batch of 2 again: the specialisation and its kernels are reused.
+  run(2);
+  EXPECT_EQ(engine->getStats().kernelsCompiled, afterFour);
+  EXPECT_EQ((*executor)->getNumSpecializations(), 2u);
+
+  // An argument that does not fit its parameter's type.
+  Expected<RuntimeValue> bad = (*executor)->call(
+      "main", {RuntimeValue::tensor(iota({2, 4})), RuntimeValue::tensor(w)});
+  ASSERT_FALSE(bool(bad));
+  EXPECT_NE(toString(bad.takeError())
+                .find("argument #0 of @main (parameter %x) has type "
+                      "Tensor[(2, 4), float32], expected Tensor[(?, 3), "
+                      "float32]"),
+            std::string::npos);
+}
+
 TEST_F(ExecutorTest, UnfusedRunsEachOperatorAsAKernel) {
   std::shared_ptr<ExecutionEngine> engine = makeEngine();
   ExecutorOptions options;

@@ -1,7 +1,8 @@
 //===- Type.h - Types of the graph IR ----------------------------*- C++ -*-===//
 //
 /// \file
-/// The types of Relay: TensorType (static int64 shape and a dtype), TupleType,
+/// The types of Relay: TensorType (int64 shape, whose extents may be dynamic
+/// (kAnyDim, Relay's `Any`, printed `?`), and a dtype), TupleType,
 /// FuncType, and IncompleteType (written `_`: a placeholder that type
 /// inference fills in). Types are immutable and compared structurally.
 //
@@ -60,8 +61,8 @@ public:
   static Ref<TensorType> getScalar(DataType dtype, llvm::SMLoc loc = {}) {
     return get({}, dtype, loc);
   }
-  /// Checks the shape (non-negative extents, element count within int64) and
-  /// the dtype, and reports problems at \p loc.
+  /// Checks the shape (non-negative or dynamic extents, static element count
+  /// within int64) and the dtype, and reports problems at \p loc.
   static llvm::Expected<Ref<TensorType>>
   create(llvm::ArrayRef<int64_t> shape, DataType dtype, llvm::SMLoc loc = {});
 
@@ -72,7 +73,10 @@ public:
   llvm::ArrayRef<int64_t> getShape() const { return shape; }
   unsigned getRank() const { return shape.size(); }
   DataType getDType() const { return dtype; }
-  /// Element count; always fits int64 for a valid type.
+  /// True if some extent is dynamic (`?`).
+  bool isDynamic() const { return !isStaticShape(shape); }
+  /// Element count of a static type (fits int64 for a valid type); -1 for a
+  /// dynamic one (check isDynamic() before sizing anything).
   int64_t getNumElements() const;
 
   static bool classof(const Type *t) { return t->getKind() == Kind::Tensor; }
@@ -136,8 +140,16 @@ private:
 
 llvm::raw_ostream &operator<<(llvm::raw_ostream &os, const Type &type);
 
-/// True if the two types are structurally equal (shapes, dtypes, fields).
+/// True if the two types are structurally equal (shapes, dtypes, fields);
+/// a dynamic extent equals only a dynamic extent (`?` == `?`, as TVM's
+/// structural equality of two `Any`).
 bool typesEqual(const Type *a, const Type *b);
+/// True if the two types agree where both are known: as typesEqual, but a
+/// dynamic extent matches any extent (what TVM's unifier accepts when it
+/// unifies `Any` with a dimension). Ranks and dtypes must still agree.
+bool typesCompatible(const Type *a, const Type *b);
+/// True if \p type is or contains a tensor type with a dynamic extent.
+bool hasDynamicShape(const Type *type);
 /// A hash consistent with typesEqual.
 llvm::hash_code hashType(const Type *type);
 

@@ -113,6 +113,26 @@ inline constexpr llvm::StringLiteral kTypeReadsArgValuesAttr =
 /// True if \p op's type relation reads argument values (kTypeReadsArgValuesAttr).
 bool typeDependsOnArgValues(const Op *op);
 
+/// The key of the operator property (bool) saying that the operator's type
+/// relation handles dynamic extents (kAnyDim, Relay's `Any`, written `?`) in
+/// its argument types, with TVM's rules (broadcasting `?` with 1 gives `?`,
+/// with n gives n; a dynamic batch passes through conv2d and dense). Type
+/// inference never hands a dynamic argument type to a relation without it:
+/// the call is an error that names the argument and the dynamic dimension,
+/// so a relation written for static shapes never computes with `?` as if it
+/// were an extent.
+inline constexpr llvm::StringLiteral kDynamicShapesAttr = "TDynamicShapes";
+
+/// True if \p op's type relation accepts dynamic extents (kDynamicShapesAttr).
+bool supportsDynamicShapes(const Op *op);
+
+/// The first dynamic extent in \p argTypes (searching tuple fields), as an
+/// error "<op>: dimension D of <argument> (<type>) is dynamic; ..." located
+/// at \p ctx; success when every extent is static. \p op names arguments.
+llvm::Error checkStaticArgTypes(const Op *op,
+                                llvm::ArrayRef<const Type *> argTypes,
+                                const TypeRelationContext &ctx);
+
 /// The type relation registered for \p op, or null when it has none.
 inline const TypeRelationFn *getTypeRelation(const Op *op) {
   const OpAttrMap<TypeRelationFn> *map =

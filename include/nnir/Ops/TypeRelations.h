@@ -175,13 +175,17 @@ TypeRelationFn makeRelationForArgs(Fn *fn,
 }
 
 /// A tensor type of \p shape and \p dtype, or an error when an extent is
-/// negative or the element count overflows int64.
+/// negative (other than kAnyDim, `?`) or the static element count overflows
+/// int64.
 llvm::Expected<Ref<Type>> makeTensorType(llvm::ArrayRef<int64_t> shape,
                                          DataType dtype,
                                          const TypeRelationContext &ctx);
 
 /// Numpy broadcasting of two shapes, aligned from the right: extents must be
-/// equal or one of them 1. std::nullopt when they do not broadcast.
+/// equal or one of them 1. With TVM's rules for `?` (ConcreteBroadcast):
+/// 1 with anything gives the other, `?` with n gives n (the `?` must be 1 or
+/// n at run time), `?` with `?` gives `?`. std::nullopt when they do not
+/// broadcast.
 std::optional<Shape> broadcastShapes(llvm::ArrayRef<int64_t> lhs,
                                      llvm::ArrayRef<int64_t> rhs);
 
@@ -206,6 +210,42 @@ llvm::Error getTensorTuple(llvm::ArrayRef<const Type *> args,
                            llvm::StringRef verb,
                            llvm::SmallVectorImpl<const TensorType *> &fields,
                            const TypeRelationContext &ctx);
+
+//===----------------------------------------------------------------------===//
+// Dynamic extents (`?`, kAnyDim)
+//===----------------------------------------------------------------------===//
+
+/// True if extents \p a and \p b may be equal: equal, or either is `?`.
+inline bool dimsMatch(int64_t a, int64_t b) {
+  return a == b || isAnyDim(a) || isAnyDim(b);
+}
+
+/// The extent two matching extents stand for: the static one if either is
+/// (TVM's relations prefer the known extent), else `?`.
+inline int64_t unifyDims(int64_t a, int64_t b) {
+  return isAnyDim(a) ? b : a;
+}
+
+/// a + b, `?` if either is; std::nullopt on overflow.
+std::optional<int64_t> addDims(int64_t a, int64_t b);
+/// a * b, `?` if either is (a static 0 times `?` is 0); std::nullopt on
+/// overflow.
+std::optional<int64_t> mulDims(int64_t a, int64_t b);
+
+/// An error unless dimension \p axis of \p tensor (the argument \p name) is
+/// static: "<op>: dimension 1 of 'weight' (Tensor[(4, ?), float32]) is
+/// dynamic; <why>". A relation that needs a static extent calls it.
+llvm::Error requireStaticDim(const TensorType *tensor, unsigned axis,
+                             llvm::StringRef name, const llvm::Twine &why,
+                             const TypeRelationContext &ctx);
+/// requireStaticDim for every dimension of \p tensor.
+llvm::Error requireStaticShape(const TensorType *tensor, llvm::StringRef name,
+                               const llvm::Twine &why,
+                               const TypeRelationContext &ctx);
+
+/// Sets kDynamicShapesAttr on the registered operators \p names: their
+/// relations keep `?` extents with TVM's rules.
+void markDynamicShapeRelations(llvm::ArrayRef<llvm::StringRef> names);
 
 /// Prints a list of integers the way shapes print: `(1, 2)`.
 std::string formatIntList(llvm::ArrayRef<int64_t> values);

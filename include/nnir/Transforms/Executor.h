@@ -19,6 +19,16 @@
 ///  3. Run: call() evaluates a function of the module on run-time values
 ///     (nnir/ExecutionEngine/Evaluator.h); getPrimitiveFunctions() and
 ///     getKernelIR() give the kernels' LLVM IR.
+///
+/// Dynamic shapes. A function whose parameters have `?` extents is
+/// specialised on the shapes of the arguments of each call (TVM's VM
+/// would size its buffers from shape functions; nnir compiles the
+/// function for the concrete shapes): its parameters get the arguments'
+/// types, the module is prepared again (InferType re-infers every type, so
+/// no `?` reaches a kernel) and the call runs on that. Specialisations are
+/// kept per distinct argument types, and kernels go through the engine's
+/// caches (keyed by shape where a kernel bakes it in), so calls with
+/// different batch sizes compile each distinct kernel once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +42,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -63,9 +74,14 @@ public:
   ExecutionEngine &getEngine() const { return engine; }
 
   /// Calls the function \p entry of the module on \p args (one per
-  /// parameter). Errors are located at the offending node.
+  /// parameter). Errors are located at the offending node. A function with
+  /// `?` extents in its parameter types runs specialised to the shapes of
+  /// \p args (see the file comment); an argument whose type does not fit
+  /// its parameter's is an error located at the parameter.
   llvm::Expected<RuntimeValue> call(llvm::StringRef entry,
                                     llvm::ArrayRef<RuntimeValue> args);
+  /// The number of shape specialisations made by call() so far.
+  size_t getNumSpecializations() const { return specializations.size(); }
 
   /// A primitive function of the module and the global function it is in.
   struct Primitive {
@@ -83,9 +99,23 @@ public:
 private:
   Executor(Ref<IRModule> module, ExecutionEngine &engine,
            const EvaluatorOptions &options);
+  /// The preparation passes on \p module.
+  static llvm::Expected<Ref<IRModule>> prepare(Ref<IRModule> module,
+                                               const ExecutorOptions &options,
+                                               PassContext &ctx);
+  /// The executor of \p entry specialised to the types of \p args.
+  llvm::Expected<Executor *> specialize(llvm::StringRef entry,
+                                        llvm::ArrayRef<RuntimeValue> args);
+
   Ref<IRModule> module;
   ExecutionEngine &engine;
   Evaluator evaluator;
+  /// For specialisations: the module as given, the options and context.
+  Ref<IRModule> source;
+  ExecutorOptions options;
+  Ref<PassContext> context;
+  /// Specialisations by entry and argument types.
+  std::map<std::string, std::unique_ptr<Executor>> specializations;
 };
 
 } // namespace nnir

@@ -46,6 +46,23 @@ def mlp():
         [arr("W", w), arr("B", np.ones(4, np.float32))])
 
 
+def symbolic_shape():
+    # A symbolic batch stays `?`: Shape of it is shape_of (known at run
+    # time), elementwise operators keep it.
+    return model(
+        [helper.make_node("Shape", ["x"], ["s"]),
+         helper.make_node("Shape", ["x"], ["s1"], start=1),
+         helper.make_node("Add", ["x", "x"], ["y"])],
+        [vi("x", ["N", 3])], [vi("s", None), vi("s1", None), vi("y", None)])
+
+
+def symbolic_conv():
+    # Conv's converter needs static shapes: an error that says so.
+    w = np.ones((2, 1, 3, 3), np.float32)
+    return model([helper.make_node("Conv", ["x", "w"], ["y"], name="conv")],
+                 [vi("x", ["N", 1, 5, 5])], [vi("y", None)], [arr("w", w)])
+
+
 def big_weights():
     # 300 floats: printed through the metadata section.
     w = np.linspace(-1, 1, 300, dtype=np.float32).reshape(3, 100)
