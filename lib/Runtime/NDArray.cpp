@@ -10,6 +10,9 @@
 
 #include "nnir/Runtime/NDArray.h"
 
+#include "nnir/Support/Base64.h"
+
+#include "llvm/Support/Base64.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
@@ -535,18 +538,35 @@ std::string NDArray::saveHeader() const {
   return out;
 }
 
-Expected<NDArray> NDArray::load(StringRef bytes, uint64_t maxBytes) {
+namespace {
+/// What the header of a saved tensor says.
+struct SavedHeader {
+  DataType dtype;
+  Shape shape;
+  /// Bytes of the header; the data follows.
+  size_t size = 0;
+};
+} // namespace
+
+/// The largest header: 40 bytes and 64 extents.
+static constexpr size_t kMaxSavedHeaderBytes = 40 + 8 * 64;
+
+/// Reads and checks the header at the start of \p prefix, a saved tensor of
+/// \p totalBytes bytes in all (of which \p prefix holds at least the first
+/// min(totalBytes, kMaxSavedHeaderBytes)).
+static Expected<SavedHeader> readSavedHeader(StringRef prefix,
+                                             uint64_t totalBytes) {
   size_t pos = 0;
   auto truncated = [&]() {
     return createStringError(
         inconvertibleErrorCode(),
-        formatv("truncated tensor data: {0} bytes", bytes.size()).str());
+        formatv("truncated tensor data: {0} bytes", totalBytes).str());
   };
   auto get = [&](auto &value) -> bool {
     using T = std::remove_reference_t<decltype(value)>;
-    if (bytes.size() - pos < sizeof(T))
+    if (prefix.size() - pos < sizeof(T))
       return false;
-    value = support::endian::read<T, llvm::endianness::little>(bytes.data() +
+    value = support::endian::read<T, llvm::endianness::little>(prefix.data() +
                                                                pos);
     pos += sizeof(T);
     return true;
@@ -570,25 +590,26 @@ Expected<NDArray> NDArray::load(StringRef bytes, uint64_t maxBytes) {
     return createStringError(
         inconvertibleErrorCode(),
         formatv("invalid tensor data: rank {0}", ndim).str());
-  DataType dtype(static_cast<DataType::Code>(code), bits, lanes);
-  if (!dtype.isSupported())
+  SavedHeader header;
+  header.dtype = DataType(static_cast<DataType::Code>(code), bits, lanes);
+  if (!header.dtype.isSupported())
     return createStringError(
         inconvertibleErrorCode(),
         formatv("unsupported tensor dtype (code {0}, bits {1}, lanes {2})",
                 code, bits, lanes)
             .str());
-  Shape shape;
   for (int32_t i = 0; i < ndim; ++i) {
     int64_t dim;
     if (!get(dim))
       return truncated();
-    shape.push_back(dim);
+    header.shape.push_back(dim);
   }
   int64_t dataBytes;
   if (!get(dataBytes))
     return truncated();
+  header.size = pos;
   std::optional<int64_t> expected =
-      nnir::getByteSize(shape, dtype.getStorageBytes());
+      nnir::getByteSize(header.shape, header.dtype.getStorageBytes());
   if (!expected)
     return createStringError(inconvertibleErrorCode(),
                              "invalid tensor data: shape overflows or has a "
@@ -599,18 +620,60 @@ Expected<NDArray> NDArray::load(StringRef bytes, uint64_t maxBytes) {
         formatv("invalid tensor data: {0} data bytes for a tensor of {1} bytes",
                 dataBytes, *expected)
             .str());
-  if (bytes.size() - pos < static_cast<uint64_t>(dataBytes))
+  if (totalBytes - pos < static_cast<uint64_t>(dataBytes))
     return truncated();
-  if (bytes.size() - pos != static_cast<uint64_t>(dataBytes))
+  if (totalBytes - pos != static_cast<uint64_t>(dataBytes))
     return createStringError(
         inconvertibleErrorCode(),
         formatv("invalid tensor data: {0} trailing bytes",
-                bytes.size() - pos - dataBytes)
+                totalBytes - pos - dataBytes)
             .str());
-  Expected<NDArray> array = create(dtype, shape, maxBytes);
+  return header;
+}
+
+Expected<NDArray> NDArray::load(StringRef bytes, uint64_t maxBytes) {
+  Expected<SavedHeader> header = readSavedHeader(bytes, bytes.size());
+  if (!header)
+    return header.takeError();
+  // Little-endian data, as the host's: one copy.
+  Expected<NDArray> array =
+      create(header->dtype, header->shape, maxBytes, /*zeroFill=*/false);
   if (!array)
     return array.takeError();
-  if (dataBytes)
-    std::memcpy(array->getMutableData(), bytes.data() + pos, dataBytes);
+  if (size_t dataBytes = array->getByteSize())
+    std::memcpy(array->getMutableData(), bytes.data() + header->size,
+                dataBytes);
   return array;
+}
+
+Expected<NDArray> NDArray::loadBase64(StringRef text, uint64_t maxBytes) {
+  if (std::optional<size_t> size = getBase64DecodedSize(text)) {
+    uint8_t prefix[kMaxSavedHeaderBytes];
+    size_t prefixBytes = std::min(*size, sizeof(prefix));
+    if (decodeBase64Range(text, 0, MutableArrayRef(prefix, prefixBytes))) {
+      Expected<SavedHeader> header = readSavedHeader(
+          StringRef(reinterpret_cast<const char *>(prefix), prefixBytes),
+          *size);
+      if (!header) {
+        // A base64 error further on is reported first, below.
+        consumeError(header.takeError());
+      } else {
+        Expected<NDArray> array =
+            create(header->dtype, header->shape, maxBytes, /*zeroFill=*/false);
+        if (!array)
+          return array.takeError();
+        auto *data = static_cast<uint8_t *>(array->getMutableData());
+        if (decodeBase64Range(text, header->size,
+                              MutableArrayRef(data, array->getByteSize())))
+          return array;
+      }
+    }
+  }
+  // Text this decoder does not take (not canonical, not base64) or a bad
+  // header: llvm's decoder and load() say what is wrong.
+  std::vector<char> bytes;
+  if (Error err = decodeBase64(text, bytes))
+    return createStringError(inconvertibleErrorCode(),
+                             "invalid base64: " + toString(std::move(err)));
+  return load(StringRef(bytes.data(), bytes.size()), maxBytes);
 }
