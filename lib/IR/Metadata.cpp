@@ -168,6 +168,7 @@ public:
   explicit JSONScanner(StringRef text) : text(text) {}
 
   size_t getPos() const { return pos; }
+  void setPos(size_t newPos) { pos = newPos; }
   void skipSpace() {
     while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\n' ||
                                  text[pos] == '\r' || text[pos] == '\t'))
@@ -197,6 +198,21 @@ public:
       return std::nullopt;
     pos = close + 1;
     return contents;
+  }
+  /// The string of a tensor's base64, after white space, as long as its
+  /// header says (if a '"' follows there): the text is then read once, by
+  /// the decoder. Only a string that decodes is known to be the whole JSON
+  /// string (no '"' or '\\' can be in it); if it does not decode, the caller
+  /// reads it again with plainString().
+  std::optional<StringRef> tensorString() {
+    if (!peek('"'))
+      return std::nullopt;
+    StringRef rest = text.drop_front(pos + 1);
+    std::optional<size_t> length = NDArray::getBase64SavedLength(rest);
+    if (!length || *length >= rest.size() || rest[*length] != '"')
+      return plainString();
+    pos += *length + 2;
+    return rest.take_front(*length);
   }
   /// Skips one value of any kind, to the ',' or the closing bracket that
   /// follows it (not checked: llvm::json checks what is skipped later).
@@ -259,13 +275,20 @@ splitTensors(StringRef json, const MetadataLimits &limits,
       size_t open = scanner.getPos();
       if (!scanner.peek(']')) {
         do {
-          std::optional<StringRef> tensor = scanner.plainString();
+          size_t start = scanner.getPos();
+          std::optional<StringRef> tensor = scanner.tensorString();
           if (!tensor)
             return std::nullopt;
           Expected<NDArray> array =
               NDArray::loadBase64(*tensor, limits.maxTensorBytes);
-          if (!array)
+          if (!array) {
             consumeError(array.takeError());
+            // Not what its header said: find where the string really ends.
+            scanner.setPos(start);
+            tensor = scanner.plainString();
+            if (!tensor)
+              return std::nullopt;
+          }
           split->tensors.push_back(
               {*tensor, array ? std::move(*array) : NDArray()});
           if (release)

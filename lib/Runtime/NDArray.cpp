@@ -17,6 +17,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <cstdlib>
@@ -644,6 +645,37 @@ Expected<NDArray> NDArray::load(StringRef bytes, uint64_t maxBytes) {
     std::memcpy(array->getMutableData(), bytes.data() + header->size,
                 dataBytes);
   return array;
+}
+
+std::optional<size_t> NDArray::getBase64SavedLength(StringRef text) {
+  // Only the groups that hold the header are read: what follows the text of
+  // a small tensor is not base64.
+  uint8_t prefix[kMaxSavedHeaderBytes];
+  auto decodePrefix = [&](size_t bytes) {
+    StringRef groups = text.take_front((bytes + 2) / 3 * 4);
+    return groups.size() % 4 == 0 &&
+           *getBase64DecodedSize(groups) >= bytes &&
+           decodeBase64Range(groups, 0, MutableArrayRef(prefix, bytes));
+  };
+  // The rank gives the header's size and so where the data size is; the
+  // header is then checked as load() checks it, against that size.
+  if (!decodePrefix(28))
+    return std::nullopt;
+  int32_t ndim = int32_t(support::endian::read32le(prefix + 24));
+  size_t headerBytes = 40 + 8 * size_t(std::clamp(ndim, 0, 64));
+  if (!decodePrefix(headerBytes))
+    return std::nullopt;
+  uint64_t dataBytes = support::endian::read64le(prefix + headerBytes - 8);
+  if (dataBytes > (uint64_t(1) << 62))
+    return std::nullopt;
+  uint64_t total = headerBytes + dataBytes;
+  Expected<SavedHeader> header = readSavedHeader(
+      StringRef(reinterpret_cast<const char *>(prefix), headerBytes), total);
+  if (!header) {
+    consumeError(header.takeError());
+    return std::nullopt;
+  }
+  return size_t((total + 2) / 3 * 4);
 }
 
 Expected<NDArray> NDArray::loadBase64(StringRef text, uint64_t maxBytes) {

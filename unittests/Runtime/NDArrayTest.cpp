@@ -680,6 +680,28 @@ TEST(NDArrayTest, LoadBase64MatchesLoad) {
   }
 }
 
+TEST(NDArrayTest, Base64SavedLengthComesFromTheHeader) {
+  for (const std::vector<int64_t> &shape :
+       {std::vector<int64_t>{}, {0}, {7}, {2, 3, 4}, {1, 1, 1, 1, 1, 5}}) {
+    std::string text =
+        llvm::encodeBase64(patterned(DataType::float32(), shape).save());
+    EXPECT_EQ(NDArray::getBase64SavedLength(text), text.size());
+    // Whatever follows the tensor's text is not read.
+    EXPECT_EQ(NDArray::getBase64SavedLength(text + "\", \"xyz"), text.size());
+  }
+  std::string text =
+      llvm::encodeBase64(patterned(DataType::float32(), {2, 3}).save());
+  // Too short for the header, not base64, or a header load() rejects.
+  EXPECT_FALSE(NDArray::getBase64SavedLength(text.substr(0, 40)));
+  EXPECT_FALSE(NDArray::getBase64SavedLength("\"" + text));
+  EXPECT_FALSE(NDArray::getBase64SavedLength(
+      llvm::encodeBase64(withField64(0, 0x1234))));
+  EXPECT_FALSE(NDArray::getBase64SavedLength(
+      llvm::encodeBase64(withField32(24, 65))));
+  EXPECT_FALSE(NDArray::getBase64SavedLength(
+      llvm::encodeBase64(withField64(48, uint64_t(-24)))));
+}
+
 TEST(NDArrayTest, LoadBase64Errors) {
   std::string text =
       llvm::encodeBase64(patterned(DataType::float32(), {2, 3}).save());

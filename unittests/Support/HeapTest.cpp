@@ -1,9 +1,9 @@
 //===- HeapTest.cpp - Tests of the heap and mapping helpers ---------------===//
 //
 /// \file
-/// releaseMappedPages drops a mapped file's resident pages (read from the
-/// mapping's Rss line in /proc/self/smaps) and keeps its contents readable;
-/// it leaves a heap buffer alone.
+/// releaseMappedPages drops a mapped file's resident pages, or those of a
+/// part of it (read from the mapping's Rss line in /proc/self/smaps), and
+/// keeps its contents readable; it leaves a heap buffer alone.
 //
 //===----------------------------------------------------------------------===//
 
@@ -85,6 +85,29 @@ TEST(HeapTest, ReleaseDropsResidentPagesOfAMappedFile) {
   EXPECT_LE(residentKB(buffer.getBufferStart()), 8);
   // The contents come back from the page cache.
   EXPECT_EQ(sumOfBytes(buffer.getBuffer()), expected);
+  EXPECT_EQ(buffer.getBuffer()[kSize - 1], char('a' + (kSize - 1) % 26));
+  sys::fs::remove(path);
+}
+
+TEST(HeapTest, ReleaseDropsThePagesOfAPart) {
+  constexpr size_t kSize = 4 << 20;
+  std::string path = writeFile(kSize);
+  ErrorOr<std::unique_ptr<MemoryBuffer>> file = MemoryBuffer::getFile(
+      path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  ASSERT_TRUE(bool(file));
+  const MemoryBuffer &buffer = **file;
+  ASSERT_EQ(buffer.getBufferKind(), MemoryBuffer::MemoryBuffer_MMap);
+  unsigned expected = sumOfBytes(buffer.getBuffer());
+  long before = residentKB(buffer.getBufferStart());
+  // The first half, from an unaligned offset (its first page goes too).
+  releaseMappedPages(buffer, buffer.getBuffer().slice(100, kSize / 2));
+  long after = residentKB(buffer.getBufferStart());
+  EXPECT_LE(after, before - long(kSize / 2 / 1024) + 8);
+  EXPECT_GE(after, long(kSize / 2 / 1024) - 8);
+  EXPECT_EQ(sumOfBytes(buffer.getBuffer()), expected);
+  // An empty part, and one at the very end, are fine.
+  releaseMappedPages(buffer, buffer.getBuffer().take_back(0));
+  releaseMappedPages(buffer, buffer.getBuffer().take_back(10));
   EXPECT_EQ(buffer.getBuffer()[kSize - 1], char('a' + (kSize - 1) % 26));
   sys::fs::remove(path);
 }

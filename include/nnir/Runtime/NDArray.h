@@ -29,6 +29,7 @@
 
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <string>
 
 namespace nnir {
@@ -78,6 +79,11 @@ public:
   /// message) first when \p text is not base64.
   static llvm::Expected<NDArray> loadBase64(llvm::StringRef text,
                                             uint64_t maxBytes = UINT64_MAX);
+  /// The length of the base64 text of the saved tensor that \p text starts
+  /// with, as its header announces it (\p text may go on after it: a caller
+  /// finds the end of a tensor's text without scanning it), or std::nullopt
+  /// if \p text does not start with the base64 of a well-formed header.
+  static std::optional<size_t> getBase64SavedLength(llvm::StringRef text);
   /// Writes TVM's binary tensor format: saveHeader(), then the data bytes.
   std::string save() const;
   /// The header of TVM's binary tensor format (what precedes the data).
