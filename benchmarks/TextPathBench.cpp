@@ -96,18 +96,22 @@ const std::string &getChainText(unsigned n) {
   return text;
 }
 
-/// Parses the chain from its text in place (as nnir-opt parses a file it
-/// maps, without copying it first).
-Ref<IRModule> parseChain(unsigned n) {
+/// Parses \p text in place (as nnir-opt parses a file it maps, without
+/// copying it first).
+Ref<IRModule> parseText(StringRef text, StringRef name) {
   SourceMgr sourceMgr;
   unsigned id = sourceMgr.AddNewSourceBuffer(
-      MemoryBuffer::getMemBuffer(getChainText(n), "chain"), SMLoc());
+      MemoryBuffer::getMemBuffer(text, name), SMLoc());
   Expected<Ref<IRModule>> module = parseModule(sourceMgr, id);
   if (!module) {
     errs() << toString(module.takeError()) << "\n";
     return nullptr;
   }
   return std::move(*module);
+}
+
+Ref<IRModule> parseChain(unsigned n) {
+  return parseText(getChainText(n), "chain");
 }
 
 /// A field of /proc/self/status in bytes (VmRSS, VmHWM), or 0.
@@ -204,6 +208,30 @@ void BM_Verify(benchmark::State &state) {
   report(state, n, getChainText(n).size(), memory, /*retains=*/false);
 }
 
+/// Times printing \p module into a string reserved once, checks that it
+/// gives \p text back and measures one more print; false (the error set on
+/// \p state) if the text differs.
+bool timePrint(benchmark::State &state, const IRModule &module,
+               const std::string &text, StageMemory &memory) {
+  std::string out;
+  out.reserve(text.size());
+  for (auto _ : state) {
+    out.clear();
+    raw_string_ostream os(out);
+    printModule(module, os);
+  }
+  if (out != text) {
+    state.SkipWithError("printing does not give the parsed text back");
+    return false;
+  }
+  memory = measure([&] {
+    out.clear();
+    raw_string_ostream os(out);
+    printModule(module, os);
+  });
+  return true;
+}
+
 void BM_Print(benchmark::State &state) {
   unsigned n = state.range(0);
   const std::string &text = getChainText(n);
@@ -212,24 +240,9 @@ void BM_Print(benchmark::State &state) {
     state.SkipWithError("the chain does not parse");
     return;
   }
-  std::string out;
-  out.reserve(text.size());
-  for (auto _ : state) {
-    out.clear();
-    raw_string_ostream os(out);
-    printModule(*module, os);
-    os.flush();
-  }
-  if (out != text) {
-    state.SkipWithError("printing does not give the parsed text back");
-    return;
-  }
-  StageMemory memory = measure([&] {
-    out.clear();
-    raw_string_ostream os(out);
-    printModule(*module, os);
-  });
-  report(state, n, text.size(), memory, /*retains=*/false);
+  StageMemory memory;
+  if (timePrint(state, *module, text, memory))
+    report(state, n, text.size(), memory, /*retains=*/false);
 }
 
 void BM_InferType(benchmark::State &state) {
@@ -329,15 +342,7 @@ const std::string &getWeightsText() {
 }
 
 Ref<IRModule> parseWeights() {
-  SourceMgr sourceMgr;
-  unsigned id = sourceMgr.AddNewSourceBuffer(
-      MemoryBuffer::getMemBuffer(getWeightsText(), "weights"), SMLoc());
-  Expected<Ref<IRModule>> module = parseModule(sourceMgr, id);
-  if (!module) {
-    errs() << toString(module.takeError()) << "\n";
-    return nullptr;
-  }
-  return std::move(*module);
+  return parseText(getWeightsText(), "weights");
 }
 
 /// Sets the counters of a weights stage.
@@ -375,24 +380,10 @@ void BM_PrintWeights(benchmark::State &state) {
     state.SkipWithError("the weights module does not parse");
     return;
   }
-  std::string out;
-  out.reserve(text.size());
-  for (auto _ : state) {
-    out.clear();
-    raw_string_ostream os(out);
-    printModule(*module, os);
-  }
-  if (out != text) {
-    state.SkipWithError("printing does not give the parsed text back");
+  StageMemory memory;
+  if (!timePrint(state, *module, text, memory))
     return;
-  }
-  // Printing into a string holds the text: only what printing adds to it.
-  StageMemory memory = measure([&] {
-    out.clear();
-    raw_string_ostream os(out);
-    printModule(*module, os);
-  });
-  memory.peakBytes -= double(out.size());
+  // The string was filled before the measured print: what printing adds.
   reportWeights(state, memory);
 }
 

@@ -63,6 +63,15 @@ std::string writeFile(size_t size) {
   return std::string(path);
 }
 
+/// \p path mapped (MemoryBuffer maps a file this large), or null.
+std::unique_ptr<MemoryBuffer> mapFile(const std::string &path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> file = MemoryBuffer::getFile(
+      path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!file || (*file)->getBufferKind() != MemoryBuffer::MemoryBuffer_MMap)
+    return nullptr;
+  return std::move(*file);
+}
+
 unsigned sumOfBytes(StringRef bytes) {
   unsigned sum = 0;
   for (char c : bytes)
@@ -73,11 +82,9 @@ unsigned sumOfBytes(StringRef bytes) {
 TEST(HeapTest, ReleaseDropsResidentPagesOfAMappedFile) {
   constexpr size_t kSize = 4 << 20;
   std::string path = writeFile(kSize);
-  ErrorOr<std::unique_ptr<MemoryBuffer>> file = MemoryBuffer::getFile(
-      path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
-  ASSERT_TRUE(bool(file));
-  const MemoryBuffer &buffer = **file;
-  ASSERT_EQ(buffer.getBufferKind(), MemoryBuffer::MemoryBuffer_MMap);
+  std::unique_ptr<MemoryBuffer> file = mapFile(path);
+  ASSERT_TRUE(file);
+  const MemoryBuffer &buffer = *file;
   unsigned expected = sumOfBytes(buffer.getBuffer()); // Faults every page in.
   EXPECT_GE(residentKB(buffer.getBufferStart()), long(kSize / 1024) - 8);
 
@@ -92,11 +99,9 @@ TEST(HeapTest, ReleaseDropsResidentPagesOfAMappedFile) {
 TEST(HeapTest, ReleaseDropsThePagesOfAPart) {
   constexpr size_t kSize = 4 << 20;
   std::string path = writeFile(kSize);
-  ErrorOr<std::unique_ptr<MemoryBuffer>> file = MemoryBuffer::getFile(
-      path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
-  ASSERT_TRUE(bool(file));
-  const MemoryBuffer &buffer = **file;
-  ASSERT_EQ(buffer.getBufferKind(), MemoryBuffer::MemoryBuffer_MMap);
+  std::unique_ptr<MemoryBuffer> file = mapFile(path);
+  ASSERT_TRUE(file);
+  const MemoryBuffer &buffer = *file;
   unsigned expected = sumOfBytes(buffer.getBuffer());
   long before = residentKB(buffer.getBufferStart());
   // The first half, from an unaligned offset (its first page goes too).
