@@ -16,6 +16,7 @@
 #include "nnir/IR/Metadata.h"
 
 #include "nnir/IR/Expr.h"
+#include "nnir/Support/Base64.h"
 #include "nnir/Support/Numbers.h"
 
 #include "llvm/ADT/APFloat.h"
@@ -132,12 +133,188 @@ static bool exceedsJSONDepth(StringRef text) {
   return false;
 }
 
+//===----------------------------------------------------------------------===//
+// Taking the tensors out of the JSON
+//===----------------------------------------------------------------------===//
+//
+// The b64ndarrays strings are nearly all of a section's bytes (130 MB for
+// ResNet-50). llvm::json::parse would copy each into a json::Value, and the
+// decoder would then decode each into a vector before copying it into its
+// array. Instead the array of strings is found with a shallow scan and
+// left in place: llvm::json parses the rest (the node graph, a few hundred
+// KB), and each tensor is decoded from the text straight into its buffer.
+// Whatever the scan does not expect (an escape in a string, the key twice,
+// malformed JSON) leaves the text to be read in one piece as before.
+
+namespace {
+
+/// An element of b64ndarrays: its string (std::nullopt if it is not one)
+/// and, once decoded, the tensor.
+struct TensorText {
+  std::optional<StringRef> text;
+  NDArray array;
+};
+
+/// The metadata JSON with its b64ndarrays array emptied, and the tensors
+/// that array held, decoded as they were met.
+struct SplitMetadata {
+  std::string rest;
+  std::vector<TensorText> tensors;
+};
+
+/// A forward scan over JSON text.
+class JSONScanner {
+public:
+  explicit JSONScanner(StringRef text) : text(text) {}
+
+  size_t getPos() const { return pos; }
+  void setPos(size_t newPos) { pos = newPos; }
+  void skipSpace() {
+    while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\n' ||
+                                 text[pos] == '\r' || text[pos] == '\t'))
+      ++pos;
+  }
+  /// Consumes \p c after white space.
+  bool consume(char c) {
+    skipSpace();
+    if (pos == text.size() || text[pos] != c)
+      return false;
+    ++pos;
+    return true;
+  }
+  bool peek(char c) {
+    skipSpace();
+    return pos < text.size() && text[pos] == c;
+  }
+  /// A string without escapes (the contents, unquoted), after white space.
+  std::optional<StringRef> plainString() {
+    if (!consume('"'))
+      return std::nullopt;
+    size_t close = text.find('"', pos);
+    if (close == StringRef::npos)
+      return std::nullopt;
+    StringRef contents = text.slice(pos, close);
+    if (contents.contains('\\'))
+      return std::nullopt;
+    pos = close + 1;
+    return contents;
+  }
+  /// The string of a tensor's base64, after white space, as long as its
+  /// header says (if a '"' follows there): the text is then read once, by
+  /// the decoder. Only a string that decodes is known to be the whole JSON
+  /// string (no '"' or '\\' can be in it); if it does not decode, the caller
+  /// reads it again with plainString().
+  std::optional<StringRef> tensorString() {
+    if (!peek('"'))
+      return std::nullopt;
+    StringRef rest = text.drop_front(pos + 1);
+    std::optional<size_t> length = NDArray::getBase64SavedLength(rest);
+    if (!length || *length >= rest.size() || rest[*length] != '"')
+      return plainString();
+    pos += *length + 2;
+    return rest.take_front(*length);
+  }
+  /// Skips one value of any kind, to the ',' or the closing bracket that
+  /// follows it (not checked: llvm::json checks what is skipped later).
+  bool skipValue() {
+    unsigned depth = 0;
+    while (pos < text.size()) {
+      char c = text[pos];
+      if (c == '"') {
+        size_t i = pos + 1;
+        while (i < text.size() && text[i] != '"')
+          i += text[i] == '\\' ? 2 : 1;
+        if (i >= text.size())
+          return false;
+        pos = i + 1;
+        continue;
+      }
+      if ((c == ',' || c == ']' || c == '}') && depth == 0)
+        return true;
+      if (c == '[' || c == '{')
+        ++depth;
+      else if (c == ']' || c == '}')
+        --depth;
+      ++pos;
+    }
+    return false;
+  }
+
+private:
+  StringRef text;
+  size_t pos = 0;
+};
+
+} // namespace
+
+/// Takes the strings of the top-level "b64ndarrays" array out of \p json
+/// and decodes each as it is met (calling \p release with its text then, so
+/// that only one tensor's text need be resident at a time); std::nullopt
+/// when the section is not the plain JSON TVM writes. A string that does not
+/// decode is kept undecoded: the decoder reports it if a constant uses it.
+static std::optional<SplitMetadata>
+splitTensors(StringRef json, const MetadataLimits &limits,
+             function_ref<void(StringRef)> release) {
+  JSONScanner scanner(json);
+  if (!scanner.consume('{'))
+    return std::nullopt;
+  std::optional<SplitMetadata> split;
+  if (scanner.consume('}'))
+    return std::nullopt;
+  while (true) {
+    std::optional<StringRef> key = scanner.plainString();
+    if (!key || !scanner.consume(':'))
+      return std::nullopt;
+    if (*key != "b64ndarrays") {
+      if (!scanner.skipValue())
+        return std::nullopt;
+    } else {
+      if (split || !scanner.consume('['))
+        return std::nullopt;
+      split.emplace();
+      size_t open = scanner.getPos();
+      if (!scanner.peek(']')) {
+        do {
+          size_t start = scanner.getPos();
+          std::optional<StringRef> tensor = scanner.tensorString();
+          if (!tensor)
+            return std::nullopt;
+          Expected<NDArray> array =
+              NDArray::loadBase64(*tensor, limits.maxTensorBytes);
+          if (!array) {
+            consumeError(array.takeError());
+            // Not what its header said: find where the string really ends.
+            scanner.setPos(start);
+            tensor = scanner.plainString();
+            if (!tensor)
+              return std::nullopt;
+          }
+          split->tensors.push_back(
+              {*tensor, array ? std::move(*array) : NDArray()});
+          if (release)
+            release(*tensor);
+        } while (scanner.consume(','));
+      }
+      if (!scanner.consume(']'))
+        return std::nullopt;
+      size_t close = scanner.getPos() - 1;
+      split->rest = (json.take_front(open) + json.drop_front(close)).str();
+    }
+    if (scanner.consume('}'))
+      break;
+    if (!scanner.consume(','))
+      return std::nullopt;
+  }
+  return split;
+}
+
 namespace {
 
 /// Reads the node graph of one metadata section.
 class MetadataDecoder {
 public:
-  MetadataDecoder(const json::Array &nodes, const json::Array *tensors,
+  /// \p tensors holds the b64ndarrays elements, decoded or not.
+  MetadataDecoder(const json::Array &nodes, ArrayRef<TensorText> tensors,
                   const MetadataLimits &limits)
       : nodes(nodes), tensors(tensors), limits(limits) {}
 
@@ -166,7 +343,7 @@ private:
   Error checkType(int64_t typeId, const NDArray &array, int64_t constantId);
 
   const json::Array &nodes;
-  const json::Array *tensors;
+  ArrayRef<TensorText> tensors;
   const MetadataLimits &limits;
   DenseMap<int64_t, Ref<Constant>> constantsById;
   DenseMap<int64_t, Ref<MetaObject>> objectsById;
@@ -275,14 +452,23 @@ Expected<NDArray> MetadataDecoder::decodeTensor(int64_t index,
   std::string where = ("relay.Constant node " + Twine(constantId) +
                        ": b64ndarrays[" + Twine(index) + "]")
                           .str();
-  if (!tensors || index < 0 || size_t(index) >= tensors->size())
+  if (index < 0 || size_t(index) >= tensors.size())
     return metadataError("relay.Constant node " + Twine(constantId) +
                          ": tensor index " + Twine(index) +
-                         " is out of range (" +
-                         Twine(tensors ? tensors->size() : 0) + " tensors)");
-  std::optional<StringRef> text = (*tensors)[index].getAsString();
+                         " is out of range (" + Twine(tensors.size()) +
+                         " tensors)");
+  if (tensors[index].array)
+    return tensors[index].array;
+  std::optional<StringRef> text = tensors[index].text;
   if (!text)
     return metadataError(where + " is not a string");
+  // Decoded straight into the array's buffer; what is wrong with a tensor
+  // that does not load is said below, in the order the checks have always
+  // been made (base64, then the size limit, then the tensor format).
+  Expected<NDArray> loaded = NDArray::loadBase64(*text, limits.maxTensorBytes);
+  if (loaded)
+    return loaded;
+  consumeError(loaded.takeError());
   std::vector<char> bytes;
   if (Error err = decodeBase64(*text, bytes))
     return metadataError(where +
@@ -727,8 +913,11 @@ Expected<MetadataTable> MetadataDecoder::decode(int64_t root) {
   return table;
 }
 
-Expected<MetadataTable> nnir::decodeMetadata(StringRef json,
-                                             const MetadataLimits &limits) {
+/// Decodes the metadata JSON \p json; \p split, if given, holds its
+/// tensors, taken out of \p json by splitTensors.
+static Expected<MetadataTable> decodeJSON(StringRef json,
+                                          const MetadataLimits &limits,
+                                          const SplitMetadata *split) {
   if (exceedsJSONDepth(json))
     return metadataError("JSON nested deeper than " + Twine(kMaxJSONDepth) +
                          " levels");
@@ -744,14 +933,46 @@ Expected<MetadataTable> nnir::decodeMetadata(StringRef json,
   const json::Array *nodes = object->getArray("nodes");
   if (!nodes)
     return metadataError("missing array field 'nodes'");
-  const json::Array *tensors = nullptr;
+  std::vector<TensorText> tensors;
   if (const json::Value *b64 = object->get("b64ndarrays")) {
-    tensors = b64->getAsArray();
-    if (!tensors)
+    const json::Array *array = b64->getAsArray();
+    if (!array)
       return metadataError("'b64ndarrays' is not an array");
+    for (const json::Value &element : *array)
+      tensors.push_back({element.getAsString(), NDArray()});
+  }
+  if (split) {
+    assert(tensors.empty() && "the tensors were taken out of the JSON");
+    tensors = split->tensors;
   }
   MetadataDecoder decoder(*nodes, tensors, limits);
-  return decoder.decode(*root);
+  Expected<MetadataTable> table = decoder.decode(*root);
+  if (!table || !split)
+    return table;
+  // A string that did not decode and that no constant refers to has not
+  // been checked to be what llvm::json accepts; printable ASCII is.
+  for (const TensorText &tensor : tensors)
+    if (!tensor.array &&
+        !llvm::all_of(*tensor.text, [](char c) { return isPrint(c); }))
+      return metadataError("a b64ndarrays string is not ASCII");
+  return table;
+}
+
+Expected<MetadataTable>
+nnir::decodeMetadata(StringRef json, const MetadataLimits &limits,
+                     function_ref<void(StringRef)> release) {
+  std::optional<SplitMetadata> split = splitTensors(json, limits, release);
+  if (!split)
+    return decodeJSON(json, limits, nullptr);
+  Expected<MetadataTable> table = decodeJSON(split->rest, limits, &*split);
+  if (table)
+    return table;
+  // The JSON without its tensors may be well-formed where the whole is not
+  // (a control character in a tensor's string): the error is the one reading
+  // the whole in one piece gives, as it always was.
+  consumeError(table.takeError());
+  split.reset();
+  return decodeJSON(json, limits, nullptr);
 }
 
 //===----------------------------------------------------------------------===//
@@ -855,33 +1076,16 @@ public:
     for (const NDArray *tensor : tensors) {
       arrayItem();
       os << '"';
-      writeBase64(tensor->saveHeader(), tensor->getBytes());
+      Base64Writer base64(os);
+      base64.write(tensor->saveHeader());
+      base64.write(tensor->getBytes());
+      base64.finish();
       os << '"';
     }
     endArray();
   }
 
 private:
-  /// Writes the base64 encoding of \p header followed by \p data. Chunks
-  /// whose size is a multiple of 3 encode without padding, so their
-  /// encodings concatenate to the encoding of the whole.
-  void writeBase64(StringRef header, ArrayRef<uint8_t> data) {
-    constexpr size_t kChunk = 3 << 14;
-    SmallString<kChunk + 64> pending(header);
-    auto flush = [&](bool last) {
-      size_t n = last ? pending.size() : pending.size() / 3 * 3;
-      os << encodeBase64(pending.str().take_front(n));
-      pending.erase(pending.begin(), pending.begin() + n);
-    };
-    while (!data.empty()) {
-      ArrayRef<uint8_t> piece = data.take_front(kChunk);
-      pending.append(piece.begin(), piece.end());
-      data = data.drop_front(piece.size());
-      flush(/*last=*/false);
-    }
-    flush(/*last=*/true);
-  }
-
   void begin(char open, bool multiLine) {
     os << open;
     multiLines.push_back(multiLine);

@@ -282,7 +282,12 @@ bool Parser::loadMetadata(const Token &metadataTok) {
   metadataSearched = true;
   MetadataLimits limits;
   limits.maxTensorBytes = options.maxConstantBytes;
-  Expected<MetadataTable> table = decodeMetadata(metadataTok.name, limits);
+  // Each tensor's text is dropped from memory once it is decoded, so the
+  // file and the weights it holds are not resident together.
+  Expected<MetadataTable> table =
+      decodeMetadata(metadataTok.name, limits, [&](StringRef text) {
+        releaseMappedPages(buffer, text);
+      });
   if (!table) {
     emitError(metadataTok.getLoc(),
               "invalid metadata section: " + toString(table.takeError()));

@@ -946,8 +946,8 @@ Ref<Expr> Parser::parseIf() {
 Expected<Ref<IRModule>> nnir::parseModule(SourceMgr &sourceMgr,
                                           unsigned bufferId,
                                           const ParserOptions &options) {
-  StringRef buffer = sourceMgr.getMemoryBuffer(bufferId)->getBuffer();
-  Parser parser(buffer, options, ParseMode::Module);
+  Parser parser(*sourceMgr.getMemoryBuffer(bufferId), options,
+                ParseMode::Module);
   return parser.parseModuleTop();
 }
 
@@ -969,8 +969,7 @@ Expected<Ref<Expr>> nnir::parseExpr(StringRef text, SourceMgr &sourceMgr,
                                     StringRef bufferName,
                                     const ParserOptions &options) {
   unsigned id = addBuffer(text, sourceMgr, bufferName);
-  Parser parser(sourceMgr.getMemoryBuffer(id)->getBuffer(), options,
-                ParseMode::Expr);
+  Parser parser(*sourceMgr.getMemoryBuffer(id), options, ParseMode::Expr);
   return parser.parseExprTop();
 }
 
@@ -978,7 +977,6 @@ Expected<Ref<Type>> nnir::parseType(StringRef text, SourceMgr &sourceMgr,
                                     StringRef bufferName) {
   unsigned id = addBuffer(text, sourceMgr, bufferName);
   ParserOptions options;
-  Parser parser(sourceMgr.getMemoryBuffer(id)->getBuffer(), options,
-                ParseMode::Type);
+  Parser parser(*sourceMgr.getMemoryBuffer(id), options, ParseMode::Type);
   return parser.parseTypeTop();
 }

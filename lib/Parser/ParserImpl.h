@@ -20,6 +20,7 @@
 #include "nnir/IR/Op.h"
 #include "nnir/IR/Printer.h"
 #include "nnir/Support/Diagnostics.h"
+#include "nnir/Support/Heap.h"
 #include "nnir/Support/Numbers.h"
 #include "nnir/Support/Suggestions.h"
 
@@ -60,9 +61,10 @@ enum class ParseMode { Module, Expr, Type };
 
 class Parser {
 public:
-  Parser(StringRef buffer, const ParserOptions &options, ParseMode mode)
-      : lexer(buffer), options(options), mode(mode),
-        denseGraphLimit(buffer.size() / 8 + 1024) {}
+  Parser(const llvm::MemoryBuffer &buffer, const ParserOptions &options,
+         ParseMode mode)
+      : buffer(buffer), lexer(buffer.getBuffer()), options(options),
+        mode(mode), denseGraphLimit(buffer.getBufferSize() / 8 + 1024) {}
 
   Expected<Ref<IRModule>> parseModuleTop();
   Expected<Ref<Expr>> parseExprTop();
@@ -404,6 +406,9 @@ private:
   /// The attribute value any supported `meta[K][i]` stands for.
   bool resolveMetaValue(const Token &refTok, AttrValue &out);
 
+  /// The text parsed (the metadata decoder drops the pages of a mapped
+  /// file's tensors once they are decoded).
+  const llvm::MemoryBuffer &buffer;
   Lexer lexer;
   Token tok;
   const ParserOptions &options;

@@ -10,11 +10,15 @@
 
 #include "nnir/Runtime/NDArray.h"
 
+#include "nnir/Support/Base64.h"
+
+#include "llvm/Support/Base64.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <cstdlib>
@@ -544,18 +548,35 @@ std::string NDArray::saveHeader() const {
   return out;
 }
 
-Expected<NDArray> NDArray::load(StringRef bytes, uint64_t maxBytes) {
+namespace {
+/// What the header of a saved tensor says.
+struct SavedHeader {
+  DataType dtype;
+  Shape shape;
+  /// Bytes of the header; the data follows.
+  size_t size = 0;
+};
+} // namespace
+
+/// The largest header: 40 bytes and 64 extents.
+static constexpr size_t kMaxSavedHeaderBytes = 40 + 8 * 64;
+
+/// Reads and checks the header at the start of \p prefix, a saved tensor of
+/// \p totalBytes bytes in all (of which \p prefix holds at least the first
+/// min(totalBytes, kMaxSavedHeaderBytes)).
+static Expected<SavedHeader> readSavedHeader(StringRef prefix,
+                                             uint64_t totalBytes) {
   size_t pos = 0;
   auto truncated = [&]() {
     return createStringError(
         inconvertibleErrorCode(),
-        formatv("truncated tensor data: {0} bytes", bytes.size()).str());
+        formatv("truncated tensor data: {0} bytes", totalBytes).str());
   };
   auto get = [&](auto &value) -> bool {
     using T = std::remove_reference_t<decltype(value)>;
-    if (bytes.size() - pos < sizeof(T))
+    if (prefix.size() - pos < sizeof(T))
       return false;
-    value = support::endian::read<T, llvm::endianness::little>(bytes.data() +
+    value = support::endian::read<T, llvm::endianness::little>(prefix.data() +
                                                                pos);
     pos += sizeof(T);
     return true;
@@ -579,25 +600,26 @@ Expected<NDArray> NDArray::load(StringRef bytes, uint64_t maxBytes) {
     return createStringError(
         inconvertibleErrorCode(),
         formatv("invalid tensor data: rank {0}", ndim).str());
-  DataType dtype(static_cast<DataType::Code>(code), bits, lanes);
-  if (!dtype.isSupported())
+  SavedHeader header;
+  header.dtype = DataType(static_cast<DataType::Code>(code), bits, lanes);
+  if (!header.dtype.isSupported())
     return createStringError(
         inconvertibleErrorCode(),
         formatv("unsupported tensor dtype (code {0}, bits {1}, lanes {2})",
                 code, bits, lanes)
             .str());
-  Shape shape;
   for (int32_t i = 0; i < ndim; ++i) {
     int64_t dim;
     if (!get(dim))
       return truncated();
-    shape.push_back(dim);
+    header.shape.push_back(dim);
   }
   int64_t dataBytes;
   if (!get(dataBytes))
     return truncated();
+  header.size = pos;
   std::optional<int64_t> expected =
-      nnir::getByteSize(shape, dtype.getStorageBytes());
+      nnir::getByteSize(header.shape, header.dtype.getStorageBytes());
   if (!expected)
     return createStringError(inconvertibleErrorCode(),
                              "invalid tensor data: shape overflows or has a "
@@ -608,18 +630,91 @@ Expected<NDArray> NDArray::load(StringRef bytes, uint64_t maxBytes) {
         formatv("invalid tensor data: {0} data bytes for a tensor of {1} bytes",
                 dataBytes, *expected)
             .str());
-  if (bytes.size() - pos < static_cast<uint64_t>(dataBytes))
+  if (totalBytes - pos < static_cast<uint64_t>(dataBytes))
     return truncated();
-  if (bytes.size() - pos != static_cast<uint64_t>(dataBytes))
+  if (totalBytes - pos != static_cast<uint64_t>(dataBytes))
     return createStringError(
         inconvertibleErrorCode(),
         formatv("invalid tensor data: {0} trailing bytes",
-                bytes.size() - pos - dataBytes)
+                totalBytes - pos - dataBytes)
             .str());
-  Expected<NDArray> array = create(dtype, shape, maxBytes);
+  return header;
+}
+
+Expected<NDArray> NDArray::load(StringRef bytes, uint64_t maxBytes) {
+  Expected<SavedHeader> header = readSavedHeader(bytes, bytes.size());
+  if (!header)
+    return header.takeError();
+  // Little-endian data, as the host's: one copy.
+  Expected<NDArray> array =
+      create(header->dtype, header->shape, maxBytes, /*zeroFill=*/false);
   if (!array)
     return array.takeError();
-  if (dataBytes)
-    std::memcpy(array->getMutableData(), bytes.data() + pos, dataBytes);
+  if (size_t dataBytes = array->getByteSize())
+    std::memcpy(array->getMutableData(), bytes.data() + header->size,
+                dataBytes);
   return array;
+}
+
+std::optional<size_t> NDArray::getBase64SavedLength(StringRef text) {
+  // Only the groups that hold the header are read: what follows the text of
+  // a small tensor is not base64.
+  uint8_t prefix[kMaxSavedHeaderBytes];
+  auto decodePrefix = [&](size_t bytes) {
+    StringRef groups = text.take_front((bytes + 2) / 3 * 4);
+    return groups.size() % 4 == 0 &&
+           *getBase64DecodedSize(groups) >= bytes &&
+           decodeBase64Range(groups, 0, MutableArrayRef(prefix, bytes));
+  };
+  // The rank gives the header's size and so where the data size is; the
+  // header is then checked as load() checks it, against that size.
+  if (!decodePrefix(28))
+    return std::nullopt;
+  int32_t ndim = int32_t(support::endian::read32le(prefix + 24));
+  size_t headerBytes = 40 + 8 * size_t(std::clamp(ndim, 0, 64));
+  if (!decodePrefix(headerBytes))
+    return std::nullopt;
+  uint64_t dataBytes = support::endian::read64le(prefix + headerBytes - 8);
+  if (dataBytes > (uint64_t(1) << 62))
+    return std::nullopt;
+  uint64_t total = headerBytes + dataBytes;
+  Expected<SavedHeader> header = readSavedHeader(
+      StringRef(reinterpret_cast<const char *>(prefix), headerBytes), total);
+  if (!header) {
+    consumeError(header.takeError());
+    return std::nullopt;
+  }
+  return size_t((total + 2) / 3 * 4);
+}
+
+Expected<NDArray> NDArray::loadBase64(StringRef text, uint64_t maxBytes) {
+  if (std::optional<size_t> size = getBase64DecodedSize(text)) {
+    uint8_t prefix[kMaxSavedHeaderBytes];
+    size_t prefixBytes = std::min(*size, sizeof(prefix));
+    if (decodeBase64Range(text, 0, MutableArrayRef(prefix, prefixBytes))) {
+      Expected<SavedHeader> header = readSavedHeader(
+          StringRef(reinterpret_cast<const char *>(prefix), prefixBytes),
+          *size);
+      if (!header) {
+        // A base64 error further on is reported first, below.
+        consumeError(header.takeError());
+      } else {
+        Expected<NDArray> array =
+            create(header->dtype, header->shape, maxBytes, /*zeroFill=*/false);
+        if (!array)
+          return array.takeError();
+        auto *data = static_cast<uint8_t *>(array->getMutableData());
+        if (decodeBase64Range(text, header->size,
+                              MutableArrayRef(data, array->getByteSize())))
+          return array;
+      }
+    }
+  }
+  // Text this decoder does not take (not canonical, not base64) or a bad
+  // header: llvm's decoder and load() say what is wrong.
+  std::vector<char> bytes;
+  if (Error err = decodeBase64(text, bytes))
+    return createStringError(inconvertibleErrorCode(),
+                             "invalid base64: " + toString(std::move(err)));
+  return load(StringRef(bytes.data(), bytes.size()), maxBytes);
 }

@@ -5,6 +5,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Process.h"
 
+#include <algorithm>
+#include <cassert>
 #include <cstdint>
 #include <dlfcn.h>
 #include <malloc.h>
@@ -62,16 +64,33 @@ void nnir::releaseFreeHeap() {
   malloc_trim(0);
 }
 
-void nnir::releaseMappedPages(const llvm::MemoryBuffer &buffer) {
+/// Drops the pages of [\p begin, \p end) rounded outwards, but none outside
+/// the pages wholly inside \p buffer: its first and last page may hold
+/// memory that is not the file's.
+static void releasePages(const llvm::MemoryBuffer &buffer, uintptr_t begin,
+                         uintptr_t end) {
   if (buffer.getBufferKind() != llvm::MemoryBuffer::MemoryBuffer_MMap)
     return;
-  // Only the pages wholly inside the buffer: its first and last page may
-  // hold memory that is not the file's.
   uintptr_t pageSize = llvm::sys::Process::getPageSizeEstimate();
-  uintptr_t begin = reinterpret_cast<uintptr_t>(buffer.getBufferStart());
-  uintptr_t end = reinterpret_cast<uintptr_t>(buffer.getBufferEnd());
-  begin = (begin + pageSize - 1) & ~(pageSize - 1);
-  end &= ~(pageSize - 1);
+  uintptr_t first = reinterpret_cast<uintptr_t>(buffer.getBufferStart());
+  uintptr_t last = reinterpret_cast<uintptr_t>(buffer.getBufferEnd());
+  first = (first + pageSize - 1) & ~(pageSize - 1);
+  last &= ~(pageSize - 1);
+  begin = std::max(begin & ~(pageSize - 1), first);
+  end = std::min((end + pageSize - 1) & ~(pageSize - 1), last);
   if (begin < end)
     madvise(reinterpret_cast<void *>(begin), end - begin, MADV_DONTNEED);
+}
+
+void nnir::releaseMappedPages(const llvm::MemoryBuffer &buffer) {
+  releasePages(buffer, reinterpret_cast<uintptr_t>(buffer.getBufferStart()),
+               reinterpret_cast<uintptr_t>(buffer.getBufferEnd()));
+}
+
+void nnir::releaseMappedPages(const llvm::MemoryBuffer &buffer,
+                              llvm::StringRef text) {
+  assert(text.begin() >= buffer.getBufferStart() &&
+         text.end() <= buffer.getBufferEnd() && "text outside the buffer");
+  releasePages(buffer, reinterpret_cast<uintptr_t>(text.begin()),
+               reinterpret_cast<uintptr_t>(text.end()));
 }

@@ -12,6 +12,7 @@
 #include "nnir/IR/Expr.h"
 
 #include "llvm/Support/Base64.h"
+#include "llvm/Support/JSON.h"
 
 #include "gtest/gtest.h"
 
@@ -277,6 +278,74 @@ TEST(MetadataTest, RejectsMalformedJSON) {
   // Deep nesting is rejected before llvm::json recurses on it.
   EXPECT_EQ(decodeError(std::string(100000, '[')),
             "JSON nested deeper than 64 levels");
+}
+
+TEST(MetadataTest, DecodesTensorsInPlace) {
+  Ref<Constant> owned[] = {makeConstant(DataType::float32(), {2, 3}),
+                           makeConstant(DataType::int8(), {5}),
+                           makeConstant(DataType::float64(), {})};
+  std::string json = encodeAll(owned);
+  // Each tensor's text is handed to the release callback once decoded, in
+  // order, as a part of the section (not a copy).
+  std::vector<StringRef> released;
+  Expected<MetadataTable> table =
+      decodeMetadata(json, {}, [&](StringRef text) { released.push_back(text); });
+  ASSERT_TRUE(bool(table)) << toString(table.takeError());
+  ASSERT_EQ(released.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_GE(released[i].data(), json.data());
+    EXPECT_LE(released[i].end(), json.data() + json.size());
+    EXPECT_EQ(released[i], encodeBase64(owned[i]->getData().save()));
+    EXPECT_TRUE(
+        table->constants[i]->getData().bitwiseEqual(owned[i]->getData()));
+  }
+  // What the in-place scan does not take is read in one piece, as before:
+  // an escape in a tensor's string, the tensors before the nodes, a string
+  // that is not base64 in the array (not referenced, so never decoded).
+  std::string blob = encodeBase64(owned[0]->getData().save());
+  std::string escaped = "\\u0050" + blob.substr(1);
+  ASSERT_EQ(blob[0], 'P');
+  expectDecodesTo(replaceFirst(json, blob, escaped), owned);
+  size_t b64 = json.find("\n  \"b64ndarrays\"") + 1;
+  size_t attrs = json.find("\n  \"attrs\"") + 1;
+  size_t nodes = json.find("\n  \"nodes\"") + 1;
+  std::string reordered = json.substr(0, nodes) +
+                          json.substr(b64, attrs - b64) +
+                          json.substr(nodes, b64 - nodes) + json.substr(attrs);
+  expectDecodesTo(reordered, owned);
+  std::string last = encodeBase64(owned[2]->getData().save());
+  std::string extra = replaceFirst(json, "\"" + last + "\"",
+                                   "\"" + last + "\", \"not base64!\"");
+  expectDecodesTo(extra, owned);
+  // Other keys may hold anything, brackets and escapes in strings too.
+  expectDecodesTo(replaceFirst(json, "{", R"({"x": [{"]\"": "}"}, 1], )"),
+                  owned);
+}
+
+TEST(MetadataTest, ReportsJSONErrorsInTensorStringsAsBefore) {
+  Ref<Constant> owned[] = {makeConstant(DataType::float32(), {2, 3})};
+  std::string json = encodeAll(owned);
+  std::string blob = encodeBase64(owned[0]->getData().save());
+  // A control character in a string no constant refers to: llvm::json's
+  // error for the whole section.
+  for (StringRef bad : {StringRef("A\x01" "AA"), StringRef("A\xff" "AA")}) {
+    std::string text = replaceFirst(json, "\"" + blob + "\"",
+                                    "\"" + blob + "\", \"" + bad.str() + "\"");
+    Expected<json::Value> parsed = json::parse(text);
+    ASSERT_FALSE(bool(parsed));
+    EXPECT_EQ(decodeError(text),
+              "malformed JSON: " + toString(parsed.takeError()));
+  }
+  // In a referenced tensor's string, the same.
+  std::string text = replaceFirst(json, blob, "A\x01" + blob.substr(2));
+  Expected<json::Value> parsed = json::parse(text);
+  ASSERT_FALSE(bool(parsed));
+  EXPECT_EQ(decodeError(text), "malformed JSON: " + toString(parsed.takeError()));
+  // Malformed JSON after the tensors.
+  text = json + ",";
+  parsed = json::parse(text);
+  ASSERT_FALSE(bool(parsed));
+  EXPECT_EQ(decodeError(text), "malformed JSON: " + toString(parsed.takeError()));
 }
 
 TEST(MetadataTest, RejectsCorruptConstants) {

@@ -651,6 +651,80 @@ TEST(NDArrayTest, LoadErrors) {
   EXPECT_TRUE(bool(NDArray::load(blob, 24)));
 }
 
+TEST(NDArrayTest, LoadBase64MatchesLoad) {
+  // Every dtype and rank (headers of 40 + 8 * rank bytes end at every
+  // position of a base64 group), and every corrupt header of LoadErrors:
+  // the same array, or the same error, as decoding first and loading.
+  const std::vector<int64_t> shapes[] = {{}, {0}, {3}, {2, 0, 4}, {2, 3, 4},
+                                         {1, 1, 1, 5}, {2, 1, 1, 1, 3}};
+  std::vector<std::string> blobs;
+  for (const char *name : kAllDTypeNames)
+    for (const std::vector<int64_t> &shape : shapes)
+      blobs.push_back(patterned(*DataType::parse(name), shape).save());
+  for (size_t offset : {0, 16, 24, 32, 48})
+    for (uint64_t value : {uint64_t(2), uint64_t(-1), uint64_t(1) << 62})
+      blobs.push_back(withField64(offset, value));
+  std::string blob = patterned(DataType::float32(), {2, 3}).save();
+  blobs.push_back(blob + "xy");
+  for (size_t n = 0; n < blob.size(); n += 5)
+    blobs.push_back(blob.substr(0, n));
+  for (const std::string &bytes : blobs) {
+    std::string text = llvm::encodeBase64(bytes);
+    SCOPED_TRACE(text);
+    llvm::Expected<NDArray> expected = NDArray::load(bytes, 100);
+    llvm::Expected<NDArray> actual = NDArray::loadBase64(text, 100);
+    ASSERT_EQ(bool(expected), bool(actual));
+    if (!expected) {
+      EXPECT_EQ(errorOf(std::move(actual)), errorOf(std::move(expected)));
+      continue;
+    }
+    EXPECT_TRUE(actual->bitwiseEqual(*expected));
+    EXPECT_TRUE(isAligned(actual->getData()));
+  }
+}
+
+TEST(NDArrayTest, Base64SavedLengthComesFromTheHeader) {
+  for (const std::vector<int64_t> &shape :
+       {std::vector<int64_t>{}, {0}, {7}, {2, 3, 4}, {1, 1, 1, 1, 1, 5}}) {
+    std::string text =
+        llvm::encodeBase64(patterned(DataType::float32(), shape).save());
+    EXPECT_EQ(NDArray::getBase64SavedLength(text), text.size());
+    // Whatever follows the tensor's text is not read.
+    EXPECT_EQ(NDArray::getBase64SavedLength(text + "\", \"xyz"), text.size());
+  }
+  std::string text =
+      llvm::encodeBase64(patterned(DataType::float32(), {2, 3}).save());
+  // Too short for the header, not base64, or a header load() rejects.
+  EXPECT_FALSE(NDArray::getBase64SavedLength(text.substr(0, 40)));
+  EXPECT_FALSE(NDArray::getBase64SavedLength("\"" + text));
+  EXPECT_FALSE(NDArray::getBase64SavedLength(
+      llvm::encodeBase64(withField64(0, 0x1234))));
+  EXPECT_FALSE(NDArray::getBase64SavedLength(
+      llvm::encodeBase64(withField32(24, 65))));
+  EXPECT_FALSE(NDArray::getBase64SavedLength(
+      llvm::encodeBase64(withField64(48, uint64_t(-24)))));
+}
+
+TEST(NDArrayTest, LoadBase64Errors) {
+  std::string text =
+      llvm::encodeBase64(patterned(DataType::float32(), {2, 3}).save());
+  // Not base64: llvm's message, before what the header says.
+  std::string bad = text;
+  bad[60] = '!';
+  EXPECT_EQ(errorOf(NDArray::loadBase64(bad)),
+            "invalid base64: Invalid Base64 character 0x21 at index 60");
+  std::string badMagic = llvm::encodeBase64(withField64(0, 0x1234));
+  badMagic[60] = '!';
+  EXPECT_EQ(errorOf(NDArray::loadBase64(badMagic)),
+            "invalid base64: Invalid Base64 character 0x21 at index 60");
+  EXPECT_NE(errorOf(NDArray::loadBase64(text.substr(1))).find("invalid base64"),
+            std::string::npos);
+  // The size limit.
+  EXPECT_NE(errorOf(NDArray::loadBase64(text, 23)).find("exceeds the limit"),
+            std::string::npos);
+  EXPECT_TRUE(bool(NDArray::loadBase64(text, 24)));
+}
+
 TEST(NDArrayTest, LoadNeverCrashesOnCorruptHeaders) {
   // Flip every bit of the header of a small blob: each load either fails
   // cleanly or yields an array that saves back to the same bytes.

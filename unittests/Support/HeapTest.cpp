@@ -1,9 +1,9 @@
 //===- HeapTest.cpp - Tests of the heap and mapping helpers ---------------===//
 //
 /// \file
-/// releaseMappedPages drops a mapped file's resident pages (read from the
-/// mapping's Rss line in /proc/self/smaps) and keeps its contents readable;
-/// it leaves a heap buffer alone.
+/// releaseMappedPages drops a mapped file's resident pages, or those of a
+/// part of it (read from the mapping's Rss line in /proc/self/smaps), and
+/// keeps its contents readable; it leaves a heap buffer alone.
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,6 +63,15 @@ std::string writeFile(size_t size) {
   return std::string(path);
 }
 
+/// \p path mapped (MemoryBuffer maps a file this large), or null.
+std::unique_ptr<MemoryBuffer> mapFile(const std::string &path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> file = MemoryBuffer::getFile(
+      path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!file || (*file)->getBufferKind() != MemoryBuffer::MemoryBuffer_MMap)
+    return nullptr;
+  return std::move(*file);
+}
+
 unsigned sumOfBytes(StringRef bytes) {
   unsigned sum = 0;
   for (char c : bytes)
@@ -73,11 +82,9 @@ unsigned sumOfBytes(StringRef bytes) {
 TEST(HeapTest, ReleaseDropsResidentPagesOfAMappedFile) {
   constexpr size_t kSize = 4 << 20;
   std::string path = writeFile(kSize);
-  ErrorOr<std::unique_ptr<MemoryBuffer>> file = MemoryBuffer::getFile(
-      path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
-  ASSERT_TRUE(bool(file));
-  const MemoryBuffer &buffer = **file;
-  ASSERT_EQ(buffer.getBufferKind(), MemoryBuffer::MemoryBuffer_MMap);
+  std::unique_ptr<MemoryBuffer> file = mapFile(path);
+  ASSERT_TRUE(file);
+  const MemoryBuffer &buffer = *file;
   unsigned expected = sumOfBytes(buffer.getBuffer()); // Faults every page in.
   EXPECT_GE(residentKB(buffer.getBufferStart()), long(kSize / 1024) - 8);
 
@@ -85,6 +92,27 @@ TEST(HeapTest, ReleaseDropsResidentPagesOfAMappedFile) {
   EXPECT_LE(residentKB(buffer.getBufferStart()), 8);
   // The contents come back from the page cache.
   EXPECT_EQ(sumOfBytes(buffer.getBuffer()), expected);
+  EXPECT_EQ(buffer.getBuffer()[kSize - 1], char('a' + (kSize - 1) % 26));
+  sys::fs::remove(path);
+}
+
+TEST(HeapTest, ReleaseDropsThePagesOfAPart) {
+  constexpr size_t kSize = 4 << 20;
+  std::string path = writeFile(kSize);
+  std::unique_ptr<MemoryBuffer> file = mapFile(path);
+  ASSERT_TRUE(file);
+  const MemoryBuffer &buffer = *file;
+  unsigned expected = sumOfBytes(buffer.getBuffer());
+  long before = residentKB(buffer.getBufferStart());
+  // The first half, from an unaligned offset (its first page goes too).
+  releaseMappedPages(buffer, buffer.getBuffer().slice(100, kSize / 2));
+  long after = residentKB(buffer.getBufferStart());
+  EXPECT_LE(after, before - long(kSize / 2 / 1024) + 8);
+  EXPECT_GE(after, long(kSize / 2 / 1024) - 8);
+  EXPECT_EQ(sumOfBytes(buffer.getBuffer()), expected);
+  // An empty part, and one at the very end, are fine.
+  releaseMappedPages(buffer, buffer.getBuffer().take_back(0));
+  releaseMappedPages(buffer, buffer.getBuffer().take_back(10));
   EXPECT_EQ(buffer.getBuffer()[kSize - 1], char('a' + (kSize - 1) % 26));
   sys::fs::remove(path);
 }

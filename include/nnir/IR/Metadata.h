@@ -23,6 +23,7 @@
 #include "nnir/IR/Object.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
@@ -110,8 +111,16 @@ struct MetadataLimits {
 /// describe what is wrong (malformed JSON, missing fields, bad base64, a
 /// tensor whose size does not match its shape, a malformed boxed value, an
 /// entry whose node is not of its key's kind, ...).
-llvm::Expected<MetadataTable> decodeMetadata(llvm::StringRef json,
-                                             const MetadataLimits &limits = {});
+///
+/// The tensors are decoded from \p json in place, each straight into its
+/// array's buffer. \p release, if given, is called with the text of each
+/// tensor once it has been decoded: a caller whose \p json is a mapped file
+/// can drop those pages, so the text and the tensors it encodes are not
+/// resident together (the section is not read again, except to describe an
+/// error).
+llvm::Expected<MetadataTable>
+decodeMetadata(llvm::StringRef json, const MetadataLimits &limits = {},
+               llvm::function_ref<void(llvm::StringRef)> release = {});
 
 /// Encodes \p constants and \p objects as TVM's metadata JSON (no trailing
 /// newline), so that `meta[relay.Constant][i]` refers to constants[i] and

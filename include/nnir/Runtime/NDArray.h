@@ -29,6 +29,7 @@
 
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <string>
 
 namespace nnir {
@@ -71,6 +72,18 @@ public:
   /// Reads TVM's binary tensor format. Trailing bytes are an error.
   static llvm::Expected<NDArray> load(llvm::StringRef bytes,
                                       uint64_t maxBytes = UINT64_MAX);
+  /// Reads TVM's binary tensor format from its base64 encoding (as metadata
+  /// sections hold it), decoding the data straight into the new array's
+  /// buffer: no copy of the decoded bytes is made. Errors are load()'s for
+  /// the decoded bytes, or "invalid base64: ..." (llvm::decodeBase64's
+  /// message) first when \p text is not base64.
+  static llvm::Expected<NDArray> loadBase64(llvm::StringRef text,
+                                            uint64_t maxBytes = UINT64_MAX);
+  /// The length of the base64 text of the saved tensor that \p text starts
+  /// with, as its header announces it (\p text may go on after it: a caller
+  /// finds the end of a tensor's text without scanning it), or std::nullopt
+  /// if \p text does not start with the base64 of a well-formed header.
+  static std::optional<size_t> getBase64SavedLength(llvm::StringRef text);
   /// Writes TVM's binary tensor format: saveHeader(), then the data bytes.
   std::string save() const;
   /// The header of TVM's binary tensor format (what precedes the data).

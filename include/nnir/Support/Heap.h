@@ -11,6 +11,8 @@
 #ifndef NNIR_SUPPORT_HEAP_H
 #define NNIR_SUPPORT_HEAP_H
 
+#include "llvm/ADT/StringRef.h"
+
 #include <cstddef>
 #include <string>
 
@@ -38,6 +40,10 @@ void releaseFreeHeap();
 /// the printer run; diagnostics that quote a line still work. No effect on a
 /// buffer that is not a mapping of a file.
 void releaseMappedPages(const llvm::MemoryBuffer &buffer);
+/// The same for the pages that hold \p text, a part of \p buffer (those it
+/// shares with the text around it too: they are read back if needed).
+void releaseMappedPages(const llvm::MemoryBuffer &buffer,
+                        llvm::StringRef text);
 
 } // namespace nnir
 
