@@ -163,6 +163,22 @@ Error KernelJIT::link(KernelCode &code) {
 
 Expected<std::string> KernelJIT::compileObject(Module &module,
                                               unsigned optLevel) {
+  // LLVM's optimiser and code generator make some globals on first use
+  // (ManagedStatic timer and option tables). Their publication happens in
+  // the uninstrumented libLLVM, where ThreadSanitizer cannot see it, so the
+  // first compilation at each level runs alone: every later one, on any
+  // thread and for any JIT, starts after it (std::call_once orders them).
+  static std::once_flag firstAtLevel[2];
+  std::optional<Expected<std::string>> first;
+  std::call_once(firstAtLevel[optLevel == 0 ? 0 : 1],
+                 [&] { first.emplace(compileObjectImpl(module, optLevel)); });
+  if (first)
+    return std::move(*first);
+  return compileObjectImpl(module, optLevel);
+}
+
+Expected<std::string> KernelJIT::compileObjectImpl(Module &module,
+                                                  unsigned optLevel) {
   std::unique_ptr<TargetMachine> machine;
   {
     std::lock_guard<std::mutex> lock(tmMutex);

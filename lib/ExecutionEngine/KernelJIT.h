@@ -96,6 +96,9 @@ public:
 
 private:
   friend class KernelCode;
+  /// compileObject's work (compileObject orders the first call per level).
+  llvm::Expected<std::string> compileObjectImpl(llvm::Module &module,
+                                                unsigned optLevel);
   KernelJIT();
   /// A new JITDylib and tracker for one kernel, counted live.
   llvm::Expected<std::unique_ptr<KernelCode>> createCode();
