@@ -129,6 +129,8 @@ private:
   }
   bool isDefined(StringRef name) const { return lookup(name); }
   Expected<std::vector<unsigned>> orderNodes(const onnx::GraphProto &graph);
+  /// Converts the nodes of \p graph in a topological order (orderNodes).
+  Error convertNodes(const onnx::GraphProto &graph);
   Error convertNode(const onnx::NodeProto &node, unsigned index);
   /// An error if one of \p inputs has a `?` extent that the converter of
   /// \p node does not accept.
@@ -460,6 +462,16 @@ Error GraphImporter::checkDynamicInputs(const onnx::NodeProto &node,
   return Error::success();
 }
 
+Error GraphImporter::convertNodes(const onnx::GraphProto &graph) {
+  Expected<std::vector<unsigned>> order = orderNodes(graph);
+  if (!order)
+    return order.takeError();
+  for (unsigned index : *order)
+    if (Error err = convertNode(graph.node(index), index))
+      return err;
+  return Error::success();
+}
+
 Error GraphImporter::convertNode(const onnx::NodeProto &node, unsigned index) {
   StringRef domain = node.domain();
   if (domain == "ai.onnx")
@@ -545,12 +557,8 @@ GraphImporter::importSubgraph(const onnx::GraphProto &graph,
     if (!scopes.back().try_emplace(name, record(inputs[i])).second)
       return subgraphError("input '" + name + "' is defined twice");
   }
-  Expected<std::vector<unsigned>> order = orderNodes(graph);
-  if (!order)
-    return order.takeError();
-  for (unsigned index : *order)
-    if (Error err = convertNode(graph.node(index), index))
-      return err;
+  if (Error err = convertNodes(graph))
+    return err;
   SmallVector<Value, 4> outputs;
   for (const onnx::ValueInfoProto &output : graph.output()) {
     const Value *value = lookup(output.name());
@@ -590,12 +598,8 @@ Expected<Ref<IRModule>> GraphImporter::importModel(onnx::ModelProto &model) {
   SmallVector<Ref<Var>, 4> params;
   if (Error err = bindInputs(graph, params))
     return err;
-  Expected<std::vector<unsigned>> order = orderNodes(graph);
-  if (!order)
-    return order.takeError();
-  for (unsigned index : *order)
-    if (Error err = convertNode(graph.node(index), index))
-      return err;
+  if (Error err = convertNodes(graph))
+    return err;
 
   if (graph.output_size() == 0)
     return error("the graph has no outputs");
