@@ -499,14 +499,17 @@ static int runNNIRRunOnStack(const NNIRRunConfig &config, raw_ostream &out,
                   ? PassTimingInstrument::Display::TVM
                   : PassTimingInstrument::Display::Tree)});
   context->setResource(*engine);
+  context->setOptLevel(config.optLevel);
   Expected<PassContextScope> scope = PassContext::enter(context);
   if (!scope)
     return fail(scope.takeError());
 
-  // Prepare: InferType, FuseOps, InferType.
+  // Prepare: InferType, the default pipeline (from -O1), FuseOps, InferType.
   Clock::time_point prepareStart = Clock::now();
+  ExecutorOptions executorOptions;
+  executorOptions.optimize = config.optLevel > 0;
   Expected<std::unique_ptr<Executor>> executor =
-      Executor::create(*parsed, **engine, ExecutorOptions(), context.get());
+      Executor::create(*parsed, **engine, executorOptions, context.get());
   if (!executor)
     return fail(executor.takeError());
   double prepareMs = msSince(prepareStart);
@@ -627,6 +630,12 @@ int nnir::nnirRunMain(int argc, char **argv) {
       cl::desc("LLVM optimisation level of kernels (-1, the default: by "
                "work)"),
       cl::init(-1), cl::cat(category), valueRange(-1, 3));
+  RangedOpt<unsigned> optLevel(
+      "O", cl::Prefix,
+      cl::desc("Opt level of the preparation: from 1, the default pipeline "
+               "(constants folded once, batch norms simplified) runs before "
+               "fusing; at 0 nothing is fused"),
+      cl::init(2), cl::value_desc("N"), cl::cat(category), valueRange(0u, 3u));
   cl::opt<bool> noParallel("no-parallel",
                            cl::desc("Run every kernel on one thread"),
                            cl::cat(category));
@@ -662,6 +671,7 @@ int nnir::nnirRunMain(int argc, char **argv) {
   config.profile = profile;
   config.repeat = repeat;
   config.timePasses = timePasses;
+  config.optLevel = optLevel;
   config.engineOptions.cacheDir = getKernelCacheDir(cacheDir);
   config.engineOptions.listeners = jitListeners.get();
   config.engineOptions.memoryCache = !noMemoryCache;

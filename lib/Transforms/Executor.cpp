@@ -14,7 +14,10 @@
 #include "nnir/Support/Diagnostics.h"
 #include "nnir/Transforms/FuseOps.h"
 #include "nnir/Transforms/InferType.h"
+#include "nnir/Transforms/Pipelines.h"
 #include "nnir/Transforms/QnnCanonicalize.h"
+
+#include <algorithm>
 
 using namespace llvm;
 using namespace nnir;
@@ -58,6 +61,14 @@ Expected<Ref<IRModule>> Executor::prepare(Ref<IRModule> module,
   // Quantized operators run as the primitives they canonicalize to.
   if (hasQnnCalls(*module)) {
     passes.push_back(createQnnCanonicalizePass());
+    passes.push_back(createInferTypePass());
+  }
+  if (options.optimize) {
+    int level = std::clamp(ctx.getOptLevel(), 0, 3);
+    Expected<Ref<Pass>> pipeline = createDefaultPipeline(level);
+    if (!pipeline)
+      return pipeline.takeError();
+    passes.push_back(std::move(*pipeline));
     passes.push_back(createInferTypePass());
   }
   if (options.fuseOptLevel) {

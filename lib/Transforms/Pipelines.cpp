@@ -8,6 +8,7 @@
 
 #include "nnir/Transforms/Pipelines.h"
 
+#include "nnir/Pass/PassRegistry.h"
 #include "nnir/Support/Diagnostics.h"
 #include "nnir/Transforms/Passes.h"
 
@@ -17,18 +18,38 @@
 using namespace llvm;
 using namespace nnir;
 
-StringRef nnir::getDefaultPipelineText() {
-  // Named through BuiltinPass, so a pass renamed in Passes.def cannot leave
-  // the pipeline behind.
+/// The default pipeline's passes, named through BuiltinPass, so a pass
+/// renamed in Passes.def cannot leave the pipeline behind.
+static ArrayRef<BuiltinPass> getDefaultPipelinePasses() {
   using P = BuiltinPass;
-  static const std::string text = join(
-      map_range(ArrayRef<P>{P::SimplifyInference, P::EliminateCommonSubexpr,
-                            P::FoldConstant, P::FoldScaleAxis,
-                            P::SimplifyExpr, P::FoldConstant,
-                            P::DeadCodeElimination},
-                getBuiltinPassName),
-      ",");
+  static const P passes[] = {P::SimplifyInference, P::EliminateCommonSubexpr,
+                             P::FoldConstant,      P::FoldScaleAxis,
+                             P::SimplifyExpr,      P::FoldConstant,
+                             P::DeadCodeElimination};
+  return passes;
+}
+
+StringRef nnir::getDefaultPipelineText() {
+  static const std::string text =
+      join(map_range(getDefaultPipelinePasses(), getBuiltinPassName), ",");
   return text;
+}
+
+Expected<Ref<Pass>> nnir::createDefaultPipeline(unsigned optLevel) {
+  if (optLevel > 3)
+    return makeError("no default pipeline at opt level " + Twine(optLevel) +
+                     "; the levels are 0 to 3");
+  registerTransformPasses();
+  std::vector<Ref<Pass>> passes;
+  for (BuiltinPass pass : getDefaultPipelinePasses()) {
+    Expected<Ref<Pass>> created =
+        PassRegistry::instance().create(getBuiltinPassName(pass));
+    if (!created)
+      return created.takeError();
+    passes.push_back(std::move(*created));
+  }
+  return createSequential(
+      passes, PassInfo(("default<O" + Twine(optLevel) + ">").str(), 0));
 }
 
 Expected<ExpandedPipeline> nnir::expandDefaultPipelines(StringRef text) {

@@ -7,9 +7,12 @@
 /// create_executor). It lives in Transforms because it runs passes; the
 /// ExecutionEngine below it never reaches up.
 ///
-///  1. Prepare: InferType, then (ExecutorOptions::fuseOptLevel) FuseOps and
-///     InferType again, each run as a pass under the caller's PassContext,
-///     so its instruments (`--time-passes`) see them.
+///  1. Prepare: InferType, then (ExecutorOptions::optimize) the default
+///     pipeline at the context's opt level (nnir/Transforms/Pipelines.h:
+///     constants folded once here rather than computed by every call), then
+///     (ExecutorOptions::fuseOptLevel) FuseOps and InferType again, each run
+///     as a pass under the caller's PassContext, so its instruments
+///     (`--time-passes`) see them.
 ///  2. Kernels: each primitive function, and each operator call left
 ///     outside one (as a kernel of its own), is lowered, emitted and
 ///     JIT-compiled by the ExecutionEngine the caller hands in, through the
@@ -53,6 +56,9 @@ namespace nnir {
 class ExecutionEngine;
 
 struct ExecutorOptions {
+  /// Whether preparation runs the default pipeline (`default<ON>`, N the
+  /// context's opt level) before fusing, as TVM's relay.build does.
+  bool optimize = false;
   /// FuseOps' opt level (-1: the context's), or none to leave operator calls
   /// unfused (each runs as a kernel of its own).
   std::optional<int> fuseOptLevel = -1;

@@ -17,6 +17,8 @@
 #ifndef NNIR_TRANSFORMS_PIPELINES_H
 #define NNIR_TRANSFORMS_PIPELINES_H
 
+#include "nnir/Pass/Pass.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -27,6 +29,12 @@ namespace nnir {
 
 /// The passes of the default pipeline, as pipeline text.
 llvm::StringRef getDefaultPipelineText();
+
+/// The default pipeline as one Sequential named `default<O\p optLevel>`
+/// (what pipeline text `default<ON>` expands to). Its passes run as the
+/// context's opt level enables them: run it under a context at that level.
+/// Registers the Transforms passes first.
+llvm::Expected<Ref<Pass>> createDefaultPipeline(unsigned optLevel);
 
 /// Pipeline text with every `default<ON>` replaced by
 /// `Sequential{name=default<ON>}(<the default pipeline>)`, and the level N
