@@ -244,7 +244,7 @@ loadInput(const NNIRRunConfig &config, SourceMgr &sourceMgr,
   if (!module)
     return module.takeError();
   if (Error err = verifyModule(**module))
-    return std::move(err);
+    return err;
   return module;
 }
 
