@@ -12,9 +12,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnir/ExecutionEngine/Evaluator.h"
+#include "nnir/ExecutionEngine/Specialize.h"
 #include "nnir/IR/Op.h"
 #include "nnir/IR/Traversal.h"
 #include "nnir/IR/Type.h"
+#include "nnir/Ops/DynamicOps.h"
 #include "nnir/Support/Diagnostics.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -108,14 +110,85 @@ static Ref<Type> typeOfValue(const RuntimeValue &v) {
   return TupleType::get(fields);
 }
 
+/// True for an operator the evaluator runs by its run-time implementation.
+static bool hasRuntimeImpl(const Op *op) {
+  return getHostCompute(op) || getStaticForm(op);
+}
+
+/// The call of \p fn's body when it is a lone call of an operator with a
+/// run-time implementation on parameters of \p fn (how FuseOps wraps an
+/// opaque operator), with the parameter each argument is; else null.
+static const Call *getLoneDynamicCall(const Function &fn,
+                                      SmallVectorImpl<unsigned> &argParams) {
+  const auto *call = dyn_cast<Call>(fn.getBody().get());
+  const Op *op = call ? call->getCalledOp() : nullptr;
+  if (!op || !hasRuntimeImpl(op))
+    return nullptr;
+  for (const Ref<Expr> &a : call->getArgs()) {
+    auto it = llvm::find(fn.getParams(), a);
+    if (it == fn.getParams().end())
+      return nullptr;
+    argParams.push_back(it - fn.getParams().begin());
+  }
+  return call;
+}
+
+/// True if \p fn's parameters or result have a `?` extent.
+static bool hasDynamicTypes(const Function &fn) {
+  if (hasDynamicShape(fn.getBody()->getCheckedType().get()))
+    return true;
+  return any_of(fn.getParams(), [](const Ref<Var> &p) {
+    return hasDynamicShape(p->getCheckedType().get());
+  });
+}
+
+Expected<Ref<Function>>
+Evaluator::getSpecialization(const Function &fn, ArrayRef<RuntimeValue> args) {
+  std::string key;
+  SmallVector<Ref<Type>, 4> types;
+  for (const RuntimeValue &a : args) {
+    types.push_back(typeOfValue(a));
+    key += types.back()->str() + ";";
+  }
+  {
+    std::lock_guard<std::mutex> lock(cacheMutex);
+    auto it = specializations.find({&fn, key});
+    if (it != specializations.end())
+      return it->second.second;
+  }
+  Expected<Ref<Function>> specialized = specializeFunction(fn, types);
+  if (!specialized)
+    return specialized.takeError();
+  std::lock_guard<std::mutex> lock(cacheMutex);
+  auto it = specializations
+                .try_emplace({&fn, key},
+                             Ref<Expr>(const_cast<Function *>(&fn)),
+                             *specialized)
+                .first;
+  return it->second.second;
+}
+
 Expected<RuntimeValue> Evaluator::runPrimitive(const Function &fn,
                                                ArrayRef<RuntimeValue> args,
-                                               SMLoc loc) {
+                                               SMLoc loc, RunBudget &budget) {
   std::vector<NDArray> flat;
   for (const RuntimeValue &a : args) {
     if (a.getKind() == RuntimeValue::Kind::Closure)
       return makeError(loc, "cannot pass a function to a primitive function");
     a.flatten(flat);
+  }
+  SmallVector<unsigned, 4> argParams;
+  if (const Call *call = getLoneDynamicCall(fn, argParams)) {
+    std::vector<RuntimeValue> callArgs;
+    for (unsigned p : argParams)
+      callArgs.push_back(args[p]);
+    return runDynamicOp(*call, callArgs, budget);
+  }
+  if (hasDynamicTypes(fn)) {
+    Expected<Ref<Function>> specialized = getSpecialization(fn, args);
+    if (!specialized)
+      return specialized.takeError();
+    return runPrimitive(**specialized, args, loc, budget);
   }
   Expected<std::vector<NDArray>> results = engine.run(fn, flat, &budget);
   if (!results)
@@ -124,8 +197,78 @@ Expected<RuntimeValue> Evaluator::runPrimitive(const Function &fn,
   return structure(fn.getBody()->getCheckedType().get(), rest);
 }
 
+Expected<RuntimeValue> Evaluator::runDynamicOp(const Call &call,
+                                               ArrayRef<RuntimeValue> args,
+                                               RunBudget &budget) {
+  const Op *op = call.getCalledOp();
+  std::vector<NDArray> values;
+  for (const RuntimeValue &a : args) {
+    if (!a.isTensor())
+      return makeError(call.getLoc(), op->getName() + ": expected tensor "
+                                                      "arguments");
+    values.push_back(a.getTensor());
+  }
+  if (const HostComputeFn *host = getHostCompute(op)) {
+    HostComputeContext ctx;
+    ctx.loc = call.getLoc();
+    ctx.allocate = [&](DataType dtype,
+                       ArrayRef<int64_t> shape) -> Expected<NDArray> {
+      uint64_t bytes = dtype.getStorageBytes();
+      for (int64_t d : shape)
+        bytes *= uint64_t(d);
+      if (bytes > budget.maxBufferBytes)
+        return make_error<ResourceLimitError>(
+            call.getLoc(), (op->getName() + ": a result of " + Twine(bytes) +
+                            " bytes exceeds the limit of " +
+                            Twine(budget.maxBufferBytes) + " bytes")
+                               .str());
+      return engine.allocate(dtype, shape, call.getLoc());
+    };
+    Expected<std::vector<NDArray>> results =
+        (*host)(values, call.getAttrsOrDefaults(), ctx);
+    if (!results)
+      return results.takeError();
+    ArrayRef<NDArray> rest = *results;
+    return structure(call.getCheckedType().get(), rest);
+  }
+  // The static form: typed for the arguments' shapes, run as a kernel
+  // (compiled once per distinct form, through the engine's caches).
+  const StaticFormFn &form = *getStaticForm(op);
+  std::vector<Ref<Expr>> params;
+  for (size_t i = 0, e = values.size(); i != e; ++i) {
+    Ref<Type> type = typeOfValue(args[i]);
+    params.push_back(
+        Var::get(("p" + Twine(i)).str(), type, call.getLoc(), type));
+  }
+  Expected<Ref<Expr>> body = form(call, params, values);
+  if (!body)
+    return body.takeError();
+  Expected<Ref<Expr>> typed = typeDataflow(*body);
+  if (!typed)
+    return typed.takeError();
+  // The kernel's parameters: those the static form reads.
+  std::vector<Ref<Var>> used;
+  std::vector<RuntimeValue> usedArgs;
+  DenseSet<const Expr *> reached;
+  walk((*typed).get(), [&](Expr *e) { reached.insert(e); });
+  for (size_t i = 0, e = params.size(); i != e; ++i)
+    if (reached.count(params[i].get())) {
+      used.push_back(cast<Var>(params[i]));
+      usedArgs.push_back(args[i]);
+    }
+  Ref<DictAttrs> attrs = DictAttrs::get({NamedAttrValue{
+      attr::kPrimitive.str(), AttrValue::integer(1), SMLoc()}});
+  Ref<Function> fn = Function::get(used, *typed, (*typed)->getCheckedType(),
+                                   attrs, call.getLoc());
+  return runPrimitive(*fn, usedArgs, call.getLoc(), budget);
+}
+
 Expected<RuntimeValue> Evaluator::runOp(const Call &call,
-                                        ArrayRef<RuntimeValue> args) {
+                                        ArrayRef<RuntimeValue> args,
+                                        RunBudget &budget) {
+  if (hasRuntimeImpl(call.getCalledOp()))
+    return runDynamicOp(call, args, budget);
+  std::unique_lock<std::mutex> lock(cacheMutex);
   auto it = wrappers.find(&call);
   if (it == wrappers.end()) {
     if (!call.getCheckedType())
@@ -134,7 +277,11 @@ Expected<RuntimeValue> Evaluator::runOp(const Call &call,
     std::vector<Ref<Var>> params;
     std::vector<Ref<Expr>> refs;
     for (unsigned i = 0; i < args.size(); ++i) {
-      Ref<Type> type = typeOfValue(args[i]);
+      // A `?` argument type stays: the wrapper is then specialised to each
+      // run's shapes (runPrimitive).
+      Ref<Type> type = call.getArgs()[i]->getCheckedType();
+      if (!type || !hasDynamicShape(type.get()))
+        type = typeOfValue(args[i]);
       params.push_back(
           Var::get(("p" + Twine(i)).str(), type, call.getLoc(), type));
       refs.push_back(params.back());
@@ -148,21 +295,25 @@ Expected<RuntimeValue> Evaluator::runOp(const Call &call,
     it = wrappers.try_emplace(&call, Ref<Call>(const_cast<Call *>(&call)), fn)
              .first;
   }
-  return runPrimitive(*it->second.second, args, call.getLoc());
+  Ref<Function> fn = it->second.second;
+  lock.unlock();
+  return runPrimitive(*fn, args, call.getLoc(), budget);
 }
 
 Expected<RuntimeValue> Evaluator::callFunction(const Function &fn,
                                                ArrayRef<RuntimeValue> args,
                                                const RuntimeValue *closure,
-                                               unsigned depth, SMLoc loc) {
+                                               unsigned depth, SMLoc loc,
+                                               RunBudget &budget) {
   if (fn.getNumParams() != args.size())
     return makeArityError("function", fn.getNumParams(), args.size(), loc);
   if (fn.isPrimitive())
-    return runPrimitive(fn, args, loc);
+    return runPrimitive(fn, args, loc, budget);
   if (depth + 1 > options.maxCallDepth)
     return makeError(loc, "calls nest deeper than " +
                               Twine(options.maxCallDepth) + " levels");
-  return evaluateIn(*fn.getBody(), bindArgs(fn, args, closure), depth + 1);
+  return evaluateIn(*fn.getBody(), bindArgs(fn, args, closure), depth + 1,
+                    budget);
 }
 
 DenseMap<const Var *, RuntimeValue>
@@ -221,22 +372,24 @@ static DenseSet<const Expr *> getTailPositions(const Expr &root) {
 Expected<RuntimeValue> Evaluator::callValue(const Call &call,
                                             const RuntimeValue *callee,
                                             ArrayRef<RuntimeValue> args,
-                                            unsigned depth) {
+                                            unsigned depth,
+                                            RunBudget &budget) {
   const Expr *target = call.getCallee().get();
   if (isa<Op>(target))
-    return runOp(call, args);
+    return runOp(call, args, budget);
   if (const auto *fn = dyn_cast<Function>(target))
-    return callFunction(*fn, args, nullptr, depth, call.getLoc());
+    return callFunction(*fn, args, nullptr, depth, call.getLoc(), budget);
   if (const auto *gv = dyn_cast<GlobalVar>(target)) {
     const Function *fn = module ? module->lookup(gv) : nullptr;
     if (!fn)
       return makeError(call.getLoc(), "no global function @" + gv->getName());
-    return callFunction(*fn, args, nullptr, depth, call.getLoc());
+    return callFunction(*fn, args, nullptr, depth, call.getLoc(), budget);
   }
   if (!callee || callee->getKind() != RuntimeValue::Kind::Closure)
     return makeError(call.getLoc(), "cannot call a value that is not a "
                                     "function");
-  return callFunction(*callee->function, args, callee, depth, call.getLoc());
+  return callFunction(*callee->function, args, callee, depth, call.getLoc(),
+                      budget);
 }
 
 RuntimeValue
@@ -257,7 +410,7 @@ Evaluator::makeClosure(const Function &fn,
 
 Expected<RuntimeValue>
 Evaluator::evaluateIn(const Expr &start, DenseMap<const Var *, RuntimeValue> env,
-                      unsigned depth) {
+                      unsigned depth, RunBudget &budget) {
   // The frame's expression: the start, then the body of each function called
   // in tail position (the trampoline). Its tables are computed once per
   // distinct body, so a self-recursive loop computes them once.
@@ -286,7 +439,7 @@ Evaluator::evaluateIn(const Expr &start, DenseMap<const Var *, RuntimeValue> env
     }
     std::optional<TailCall> next;
     Expected<RuntimeValue> result =
-        runFrame(*root, std::move(env), rootUses, tail, depth, next);
+        runFrame(*root, std::move(env), rootUses, tail, depth, next, budget);
     if (!result || !next)
       return result;
     // Replace the frame by the callee's (the values of this one are gone).
@@ -301,7 +454,7 @@ Expected<RuntimeValue>
 Evaluator::runFrame(const Expr &root, DenseMap<const Var *, RuntimeValue> env,
                     DenseMap<const Expr *, unsigned> uses,
                     const DenseSet<const Expr *> &tail, unsigned depth,
-                    std::optional<TailCall> &next) {
+                    std::optional<TailCall> &next, RunBudget &budget) {
   DenseMap<const Expr *, RuntimeValue> values;
   for (auto &[var, value] : env)
     values[var] = value;
@@ -431,7 +584,7 @@ Evaluator::runFrame(const Expr &root, DenseMap<const Var *, RuntimeValue> env,
           }
         }
         Expected<RuntimeValue> result =
-            callValue(*call, calleePtr, args, depth);
+            callValue(*call, calleePtr, args, depth, budget);
         if (!result)
           return result.takeError();
         values[e] = std::move(*result);
@@ -445,26 +598,27 @@ Evaluator::runFrame(const Expr &root, DenseMap<const Var *, RuntimeValue> env,
   return values[&root];
 }
 
-void Evaluator::resetBudget() {
-  budget = RunBudget();
+RunBudget Evaluator::makeBudget() const {
+  RunBudget budget;
   budget.maxBufferBytes = options.maxBufferBytes;
   budget.maxWork = options.maxWork;
+  return budget;
 }
 
 Expected<RuntimeValue>
 Evaluator::evaluate(const Expr &expr,
                     const DenseMap<const Var *, RuntimeValue> &bindings) {
-  resetBudget();
-  return evaluateIn(expr, bindings, 0);
+  RunBudget budget = makeBudget();
+  return evaluateIn(expr, bindings, 0, budget);
 }
 
 Expected<RuntimeValue> Evaluator::evaluate(const Expr &expr) {
-  resetBudget();
-  return evaluateIn(expr, DenseMap<const Var *, RuntimeValue>(), 0);
+  RunBudget budget = makeBudget();
+  return evaluateIn(expr, DenseMap<const Var *, RuntimeValue>(), 0, budget);
 }
 
 Expected<RuntimeValue> Evaluator::call(const Function &fn,
                                        ArrayRef<RuntimeValue> args) {
-  resetBudget();
-  return callFunction(fn, args, nullptr, 0, fn.getLoc());
+  RunBudget budget = makeBudget();
+  return callFunction(fn, args, nullptr, 0, fn.getLoc(), budget);
 }

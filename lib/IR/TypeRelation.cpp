@@ -3,7 +3,8 @@
 /// \file
 /// The identities of TypeRelationFn and ArgTypeInferenceFn, the value types
 /// of the FTypeRelation and FInferArgTypes attribute maps, and the lookups of
-/// FInferArgTypes and the TTypeReadsArgValues and TDynamicShapes flags, and
+/// FInferArgTypes and the TTypeReadsArgValues, TDynamicShapes and
+/// TDataDependentShape flags, and
 /// the check that keeps `?` extents from relations without the latter.
 //
 //===----------------------------------------------------------------------===//
@@ -24,6 +25,12 @@ bool nnir::typeDependsOnArgValues(const Op *op) {
 bool nnir::supportsDynamicShapes(const Op *op) {
   const OpAttrMap<bool> *map =
       OpRegistry::instance().findAttrMap<bool>(kDynamicShapesAttr);
+  return map && map->lookup(op, false);
+}
+
+bool nnir::hasDataDependentShape(const Op *op) {
+  const OpAttrMap<bool> *map =
+      OpRegistry::instance().findAttrMap<bool>(kDataDependentShapeAttr);
   return map && map->lookup(op, false);
 }
 

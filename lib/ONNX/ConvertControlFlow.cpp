@@ -186,6 +186,29 @@ static Expected<Value> scanAccumulator(NodeContext &ctx, const Value &y,
   return ctx.typed(ops::zeros(shape, y.dtype()));
 }
 
+/// Gives the body's loop-carried outputs (\p outs[1, 1 + numCarried]) that
+/// have `?` extents where the value they replace has static ones (a slice
+/// with run-time bounds, test_loop11) the static shape of \p before, by a
+/// reshape that checks at run time that the extents agree; a scan output
+/// that is the same value gets the reshaped one too.
+static Error refineCarried(NodeContext &ctx, ArrayRef<Value> before,
+                           MutableArrayRef<Value> outs, size_t numCarried) {
+  for (size_t k = 0; k < numCarried; ++k) {
+    Value after = outs[1 + k];
+    const Type *from = before[k].expr->getCheckedType().get();
+    const Type *to = after.expr->getCheckedType().get();
+    if (!before[k].isTensor() || !after.isTensor() ||
+        before[k].type().isDynamic() || !after.type().isDynamic() ||
+        !typesCompatible(from, to))
+      continue;
+    TRY(refined, reshape(ctx, after, before[k].shape()));
+    for (Value &out : outs.drop_front(1))
+      if (out.expr == after.expr)
+        out = refined;
+  }
+  return Error::success();
+}
+
 /// Checks that the body keeps each loop-carried value's type.
 static Error checkCarried(NodeContext &ctx, ArrayRef<Value> before,
                           ArrayRef<Value> after, size_t firstOutput) {
@@ -255,6 +278,8 @@ Result onnximport::convertLoop(NodeContext &ctx) {
   SmallVector<Value, 8> bodyInputs(params.begin(), params.end());
   bodyInputs.append(carried.begin(), carried.end());
   TRY(outs, ctx.importSubgraph("body", bodyInputs));
+  if (Error err = refineCarried(ctx, carried, outs, numCarried))
+    return std::move(err);
   TRY(nextCond, scalarCondition(ctx, outs[0], "the body's condition output"));
   ArrayRef<Value> nextCarried = ArrayRef<Value>(outs).slice(1, numCarried);
   if (Error err = checkCarried(ctx, carried, nextCarried, 1))

@@ -165,7 +165,7 @@ Result convertCumSum(NodeContext &ctx) {
 }
 
 /// TopK: topk with both outputs and int64 indices; K is an attribute before
-/// opset 10 and a constant input after. `sorted` 0 allows any order, so the
+/// opset 10 and an input after (dyn.topk when it is known only at run time). `sorted` 0 allows any order, so the
 /// sorted result serves.
 Result convertTopK(NodeContext &ctx) {
   const Value &x = ctx.input(0);
@@ -178,6 +178,12 @@ Result convertTopK(NodeContext &ctx) {
   } else {
     if (Error err = ctx.checkNumInputs(2, 2))
       return err;
+    if (!ctx.input(1).constant) {
+      TRY(axisAttr, ctx.getInt("axis", -1));
+      TRY(axis, ctx.normalizeAxis(axisAttr, x.rank()));
+      TRY(largest, ctx.getInt("largest", 1));
+      return convertDynamicTopK(ctx, axis, largest != 0);
+    }
     TRY(ks, ctx.constantInts(1, "K"));
     if (ks.size() != 1)
       return ctx.error("K must hold one value");

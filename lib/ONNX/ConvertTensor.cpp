@@ -104,7 +104,6 @@ Result convertSize(NodeContext &ctx) {
 Result convertConstantOfShape(NodeContext &ctx) {
   if (Error err = ctx.checkNumInputs(1, 1))
     return err;
-  TRY(shape, ctx.constantInts(0, "the shape"));
   NDArray fill = NDArray::scalar(DataType::float32(), 0);
   if (ctx.hasAttr("value")) {
     TRY(t, ctx.getTensor("value"));
@@ -112,6 +111,11 @@ Result convertConstantOfShape(NodeContext &ctx) {
       return ctx.error("'value' must hold one element");
     fill = t;
   }
+  if (!ctx.input(0).constant) {
+    TRY(scalar, NDArray::fromBytes(fill.getDType(), {}, fill.getBytes()));
+    return convertDynamicConstantOfShape(ctx, scalar);
+  }
+  TRY(shape, ctx.constantInts(0, "the shape"));
   for (int64_t d : shape)
     if (d < 0)
       return ctx.error("negative dimension " + Twine(d) + " in the shape");
@@ -126,6 +130,9 @@ Result convertConstantOfShape(NodeContext &ctx) {
 Result convertRange(NodeContext &ctx) {
   if (Error err = ctx.checkNumInputs(3, 3))
     return err;
+  if (!ctx.input(0).constant || !ctx.input(1).constant ||
+      !ctx.input(2).constant)
+    return convertDynamicRange(ctx);
   DataType dtype = ctx.input(0).dtype();
   TRY(start, ctx.constantFloats(0, "start"));
   TRY(limit, ctx.constantFloats(1, "limit"));
@@ -290,6 +297,10 @@ Result convertReshape(NodeContext &ctx) {
   } else {
     if (Error err = ctx.checkNumInputs(2, 2))
       return err;
+    if (!ctx.input(1).constant) {
+      TRY(allowZero, ctx.getInt("allowzero", 0));
+      return convertDynamicReshape(ctx, allowZero != 0);
+    }
     TRY(s, ctx.constantInts(1, "the shape"));
     spec = s;
   }
@@ -609,6 +620,9 @@ Result convertSlice(NodeContext &ctx) {
   } else {
     if (Error err = ctx.checkNumInputs(3, 5))
       return err;
+    if (!ctx.input(1).constant || !ctx.input(2).constant ||
+        (ctx.hasInput(4) && !ctx.input(4).constant))
+      return convertDynamicSlice(ctx);
     TRY(s, ctx.constantInts(1, "starts"));
     TRY(e, ctx.constantInts(2, "ends"));
     starts = s;
@@ -719,6 +733,8 @@ Result convertExpand(NodeContext &ctx) {
   if (Error err = ctx.checkNumInputs(2, 2))
     return err;
   const Value &x = ctx.input(0);
+  if (!ctx.input(1).constant)
+    return convertDynamicExpand(ctx);
   TRY(shape, ctx.constantInts(1, "the shape"));
   TRY(target, broadcastShapes(ctx, x.shape(), shape));
   TRY(out, broadcastTo(ctx, x, target));
@@ -730,6 +746,8 @@ Result convertTile(NodeContext &ctx) {
     return err;
   if (ctx.getNumInputs() == 3)
     return ctx.unsupported("Tile-1's tiles/axis inputs");
+  if (!ctx.input(1).constant)
+    return convertDynamicTile(ctx);
   TRY(reps, ctx.constantInts(1, "repeats"));
   TRY(out, ctx.typed(ops::tile(ctx.input(0), reps)));
   return one(out);

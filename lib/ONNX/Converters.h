@@ -231,6 +231,25 @@ Result convertSTFT(NodeContext &ctx);
 Result convertMelWeightMatrix(NodeContext &ctx);
 
 //===----------------------------------------------------------------------===//
+// Data-dependent shapes (ConvertDynamic.cpp)
+//===----------------------------------------------------------------------===//
+
+Result convertNonZero(NodeContext &ctx);
+Result convertUnique(NodeContext &ctx);
+Result convertCompress(NodeContext &ctx);
+Result convertNonMaxSuppression(NodeContext &ctx);
+/// The forms of Reshape, Expand, Tile, ConstantOfShape (filled with \p fill,
+/// 0-d), Slice, TopK (on \p axis) and Range whose shape-giving inputs are
+/// known only at run time: the dyn.* operators and arange.
+Result convertDynamicReshape(NodeContext &ctx, bool allowZero);
+Result convertDynamicExpand(NodeContext &ctx);
+Result convertDynamicTile(NodeContext &ctx);
+Result convertDynamicConstantOfShape(NodeContext &ctx, NDArray fill);
+Result convertDynamicSlice(NodeContext &ctx);
+Result convertDynamicTopK(NodeContext &ctx, int64_t axis, bool largest);
+Result convertDynamicRange(NodeContext &ctx);
+
+//===----------------------------------------------------------------------===//
 // Control flow (ConvertControlFlow.cpp)
 //===----------------------------------------------------------------------===//
 

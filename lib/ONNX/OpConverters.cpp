@@ -57,6 +57,7 @@ static const ConverterRow kConverters[] = {
     {"Ceil", 1, 17, withParam<convertUnary, ops::ceil>},
     {"Celu", 12, 17, convertCelu},
     {"Clip", 1, 17, convertClip},
+    {"Compress", 9, 17, convertCompress},
     {"Concat", 1, 17, convertConcat},
     {"ConcatFromSequence", 11, 17, convertConcatFromSequence, true},
     {"Constant", 1, 17, convertConstant},
@@ -125,6 +126,8 @@ static const ConverterRow kConverters[] = {
     {"Mul", 1, 17, withParam<convertBinary, ops::multiply>},
     {"Neg", 1, 17, withParam<convertUnary, ops::negative>},
     {"NegativeLogLikelihoodLoss", 12, 17, convertNLLLoss},
+    {"NonMaxSuppression", 10, 17, convertNonMaxSuppression},
+    {"NonZero", 9, 17, convertNonZero},
     {"Not", 1, 17, withParam<convertUnary, ops::logicalNot>},
     {"OneHot", 9, 17, convertOneHot},
     {"Optional", 15, 17, convertOptional, true},
@@ -193,6 +196,7 @@ static const ConverterRow kConverters[] = {
     {"TopK", 1, 17, convertTopK},
     {"Transpose", 1, 17, convertTranspose},
     {"Trilu", 14, 17, convertTrilu},
+    {"Unique", 11, 17, convertUnique},
     {"Unsqueeze", 1, 17, convertUnsqueeze},
     {"Upsample", 1, 9, withParam<convertResize, ResizeKind::Upsample>},
     {"Where", 9, 17, convertWhere},
@@ -214,8 +218,6 @@ const ConverterRow *onnximport::lookupConverter(StringRef opType) {
 
 StringRef onnximport::unsupportedReason(StringRef opType) {
   return StringSwitch<StringRef>(opType)
-      .Cases("NonZero", "Unique", "Compress", "NonMaxSuppression",
-             "the output shape depends on the input values")
       .Case("RoiAlign", "nnir has no counterpart of this operator yet")
       .Case("SequenceMap", "SequenceMap is not converted yet")
       .Cases("StringNormalizer", "TfIdfVectorizer", "RegexFullMatch",

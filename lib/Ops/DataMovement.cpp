@@ -993,8 +993,7 @@ static std::optional<double> getConstantNumber(const Expr *expr) {
 /// arange(start, stop, step): three 0-d arguments of the `dtype` attribute;
 /// the result is [ceil((stop - start) / step)] of that dtype. The values come
 /// from the start/stop/step attributes (literals or constants, as TVM prints
-/// them), else from constant arguments; otherwise the shape is dynamic,
-/// which nnir does not support.
+/// them), else from constant arguments; otherwise the extent is `?`.
 static RelationResult arangeRelation(const ArangeAttrs *params,
                                      ArrayRef<const Type *> args,
                                      const TypeRelationContext &ctx) {
@@ -1005,6 +1004,7 @@ static RelationResult arangeRelation(const ArangeAttrs *params,
   const AttrValue *values[] = {&params->start.value, &params->stop.value,
                                &params->step.value};
   double numbers[3];
+  bool dynamic = false;
   for (unsigned i = 0; i != 3; ++i) {
     Expected<const TensorType *> arg = getTensorArg(args, i, names[i], ctx);
     if (!arg)
@@ -1017,13 +1017,15 @@ static RelationResult arangeRelation(const ArangeAttrs *params,
                                                       : nullptr);
     if (!number && i < ctx.args.size())
       number = getConstantNumber(ctx.args[i].get());
+    // Bounds known only at run time: a dynamic extent (the evaluator runs
+    // the call as arange of their values, nnir/Ops/DynamicOps.h).
     if (!number)
-      return ctx.error("the result shape depends on the value of '" +
-                       Twine(names[i]) +
-                       "', which is not a constant; nnir needs static "
-                       "shapes");
-    numbers[i] = *number;
+      dynamic = true;
+    else
+      numbers[i] = *number;
   }
+  if (dynamic)
+    return makeTensorType({kAnyDim}, dtype, ctx);
   if (numbers[2] == 0)
     return ctx.error("step must not be 0");
   double count = std::ceil((numbers[1] - numbers[0]) / numbers[2]);

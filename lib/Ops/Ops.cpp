@@ -7,6 +7,7 @@
 
 #include "nnir/Ops/Ops.h"
 #include "nnir/Ops/Compute.h"
+#include "nnir/Ops/DynamicOps.h"
 #include "nnir/Ops/QNN.h"
 
 #include <mutex>
@@ -21,6 +22,7 @@ void nnir::registerAllOps() {
     registerAnnotationOps();
     registerAlgorithmOps();
     registerQNNOps();
+    registerDynamicOps();
     // Computes attach to the registered operators.
     registerReductionComputes();
     registerDataMovementComputes();

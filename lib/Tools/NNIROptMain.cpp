@@ -24,6 +24,7 @@
 #include "nnir/IR/TypeRelation.h"
 #include "nnir/IR/Verifier.h"
 #include "nnir/Ops/Compute.h"
+#include "nnir/Ops/DynamicOps.h"
 #include "nnir/Pass/Instruments.h"
 #include "nnir/Pass/Pass.h"
 #include "nnir/Pass/PassContext.h"
@@ -600,7 +601,8 @@ static void printPassConfigList(raw_ostream &os) {
 
 /// `--list-ops`: every registered operator by name, as
 ///   `  name [Pattern, flags..., N inputs (a, b), record type] - description`
-/// (flags: stateful, non-computational, no type relation, no compute)
+/// (flags: stateful, non-computational, no type relation, no compute, host
+/// compute, static form: nnir/Ops/DynamicOps.h)
 /// followed by one `    field: type = default` line per attribute
 /// (`    field: type, required` for a field without a default).
 static void printOpList(raw_ostream &os) {
@@ -626,9 +628,12 @@ static void printOpList(raw_ostream &os) {
       os << ", non-computational";
     if (!getTypeRelation(op))
       os << ", no type relation";
-    // Codegen cannot lower (nnir-run, FoldConstant) a call without one.
-    if (!getOpCompute(op))
-      os << ", no compute";
+    // Codegen cannot lower (nnir-run, FoldConstant) a call without one,
+    // unless the evaluator runs it by a run-time implementation.
+    if (getHostCompute(op))
+      os << ", host compute";
+    else if (!getOpCompute(op))
+      os << (getStaticForm(op) ? ", static form" : ", no compute");
     int numInputs = op->getNumInputs();
     if (numInputs < 0)
       os << ", variadic";

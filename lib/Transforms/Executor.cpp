@@ -155,6 +155,9 @@ Expected<Executor *> Executor::specialize(StringRef entry,
     key += "|" + type->str();
     types.push_back(std::move(type));
   }
+  // Held while the specialisation is made, so two calls of one shape
+  // prepare it once.
+  std::lock_guard<std::mutex> lock(specializationMutex);
   auto found = specializations.find(key);
   if (found != specializations.end())
     return found->second.get();

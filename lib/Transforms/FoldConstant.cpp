@@ -36,6 +36,7 @@
 #include "nnir/IR/Traversal.h"
 #include "nnir/Ops/Compute.h"
 #include "nnir/Ops/DataMovementAttrs.h"
+#include "nnir/Ops/DynamicOps.h"
 #include "nnir/Ops/OnDevice.h"
 #include "nnir/Ops/QNN.h"
 #include "nnir/Pass/PassContext.h"
@@ -490,7 +491,9 @@ Ref<Expr> ConstantFolder::rewriteCall(Call *pre, Call *post) {
     markPending(post, pre->getCheckedType());
     return post;
   }
-  if (!getOpCompute(op)) {
+  // An operator with data-dependent extents folds through its run-time
+  // implementation (its result becomes a constant of static type).
+  if (!getOpCompute(op) && !getHostCompute(op) && !getStaticForm(op)) {
     std::string message =
         "cannot fold this call: " + op->getName().str() + " has no compute";
     skip(SkipReason::NoCompute, pre,

@@ -105,8 +105,8 @@ Expected<Ref<Type>> TypeSolver::runRelation(const Call *call,
   if (result && !*result)
     return ctx.error("the type relation gave no type");
   // Static arguments give a static result: a `?` there is an attribute's
-  // -1 (kAnyDim) taken for an extent.
-  if (result && hasDynamicShape(result->get()) &&
+  // -1 (kAnyDim) taken for an extent (unless the extents depend on values).
+  if (result && hasDynamicShape(result->get()) && !hasDataDependentShape(op) &&
       none_of(argTypes, [](const Type *t) { return hasDynamicShape(t); }))
     return ctx.error("result shape " + describeDynamicResult(result->get()) +
                      " has a negative dimension");

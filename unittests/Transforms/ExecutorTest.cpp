@@ -21,6 +21,8 @@
 
 #include "gtest/gtest.h"
 
+#include <thread>
+
 using namespace llvm;
 using namespace nnir;
 
@@ -139,6 +141,44 @@ def @main(%x: Tensor[(?, 3), float32], %w: Tensor[(2, 3), float32]) {
                       "Tensor[(2, 4), float32], expected Tensor[(?, 3), "
                       "float32]"),
             std::string::npos);
+}
+
+TEST_F(ExecutorTest, DataDependentShapesRunConcurrently) {
+  // A dynamic batch (specialised per call) and a data-dependent extent
+  // (argwhere; the fused add after it is specialised at run time), called
+  // from two threads at once: each sees its own shapes.
+  std::shared_ptr<ExecutionEngine> engine = makeEngine();
+  Expected<std::unique_ptr<Executor>> executor = Executor::create(
+      parse(R"(
+def @main(%x: Tensor[(?, 3), float32]) {
+  add(argwhere(greater(%x, 4f)), 1)
+}
+)"),
+      *engine);
+  ASSERT_TRUE(bool(executor)) << toString(executor.takeError());
+  auto run = [&](int64_t batch, int64_t &rows, std::string &error) {
+    for (int repeat = 0; repeat != 20; ++repeat) {
+      Expected<RuntimeValue> result =
+          (*executor)->call("main", {RuntimeValue::tensor(iota({batch, 3}))});
+      if (!result) {
+        error = toString(result.takeError());
+        return;
+      }
+      rows = result->getTensor().getShape()[0];
+    }
+  };
+  int64_t rows2 = 0, rows4 = 0;
+  std::string error2, error4;
+  std::thread a([&] { run(2, rows2, error2); });
+  std::thread b([&] { run(4, rows4, error4); });
+  a.join();
+  b.join();
+  EXPECT_EQ(error2, "");
+  EXPECT_EQ(error4, "");
+  // Elements 5 of (0..5) and 5..11 of (0..11) exceed 4.
+  EXPECT_EQ(rows2, 1);
+  EXPECT_EQ(rows4, 7);
+  EXPECT_EQ((*executor)->getNumSpecializations(), 2u);
 }
 
 TEST_F(ExecutorTest, UnfusedRunsEachOperatorAsAKernel) {

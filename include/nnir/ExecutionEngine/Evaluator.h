@@ -21,6 +21,14 @@
 /// soon as its last user has consumed it. Results live in arrays the engine
 /// allocates (never in an input's or a constant's buffer, which kernels only
 /// read). Errors are llvm::Errors located at the offending node.
+///
+/// Dynamic shapes: an operator whose result extents depend on values
+/// (nnir/Ops/DynamicOps.h) runs by its host routine or its static form; a
+/// primitive function (or a lone operator call) whose types have `?`
+/// extents is specialised to its arguments' shapes (nnir/ExecutionEngine/
+/// Specialize.h) and compiled for them through the engine's caches.
+/// Evaluations may run concurrently on one Evaluator: each has its own
+/// budget, and the caches are locked.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,9 +42,11 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
-#include <optional>
-
+#include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace nnir {
@@ -112,14 +122,14 @@ private:
   };
   llvm::Expected<RuntimeValue>
   evaluateIn(const Expr &expr, llvm::DenseMap<const Var *, RuntimeValue> env,
-             unsigned depth);
+             unsigned depth, RunBudget &budget);
   /// Evaluates \p root once; a non-primitive call in tail position (in
   /// \p tail) sets \p next instead of running.
   llvm::Expected<RuntimeValue>
   runFrame(const Expr &root, llvm::DenseMap<const Var *, RuntimeValue> env,
            llvm::DenseMap<const Expr *, unsigned> uses,
            const llvm::DenseSet<const Expr *> &tail, unsigned depth,
-           std::optional<TailCall> &next);
+           std::optional<TailCall> &next, RunBudget &budget);
   /// A closure of \p fn capturing the variables bound in \p values; \p self
   /// is the let variable it is bound to (recursion), if any.
   static RuntimeValue
@@ -134,26 +144,46 @@ private:
   llvm::Expected<RuntimeValue> callValue(const Call &call,
                                          const RuntimeValue *callee,
                                          llvm::ArrayRef<RuntimeValue> args,
-                                         unsigned depth);
+                                         unsigned depth, RunBudget &budget);
   llvm::Expected<RuntimeValue> callFunction(const Function &fn,
                                             llvm::ArrayRef<RuntimeValue> args,
                                             const RuntimeValue *closure,
-                                            unsigned depth, llvm::SMLoc loc);
+                                            unsigned depth, llvm::SMLoc loc,
+                                            RunBudget &budget);
+  /// Runs a primitive function: a lone call of an operator with a run-time
+  /// implementation by it (runDynamicOp), one with `?` extents specialised
+  /// to the arguments' shapes, any other through its kernel.
   llvm::Expected<RuntimeValue> runPrimitive(const Function &fn,
                                             llvm::ArrayRef<RuntimeValue> args,
-                                            llvm::SMLoc loc);
+                                            llvm::SMLoc loc,
+                                            RunBudget &budget);
   llvm::Expected<RuntimeValue> runOp(const Call &call,
-                                     llvm::ArrayRef<RuntimeValue> args);
+                                     llvm::ArrayRef<RuntimeValue> args,
+                                     RunBudget &budget);
+  /// Runs \p call, of an operator with FHostCompute or FStaticForm
+  /// (nnir/Ops/DynamicOps.h), on \p args (one per argument).
+  llvm::Expected<RuntimeValue> runDynamicOp(const Call &call,
+                                            llvm::ArrayRef<RuntimeValue> args,
+                                            RunBudget &budget);
+  /// \p fn specialised to the types of \p args (cached by them).
+  llvm::Expected<Ref<Function>>
+  getSpecialization(const Function &fn, llvm::ArrayRef<RuntimeValue> args);
 
   /// A fresh budget from the options, for one evaluation.
-  void resetBudget();
+  RunBudget makeBudget() const;
 
   ExecutionEngine &engine;
   const IRModule *module;
   EvaluatorOptions options;
-  RunBudget budget;
+  /// The caches below are shared by concurrent evaluations.
+  std::mutex cacheMutex;
   /// Operator calls wrapped as primitive functions, per call node.
   llvm::DenseMap<const Call *, std::pair<Ref<Call>, Ref<Function>>> wrappers;
+  /// Functions with `?` extents specialised to concrete argument types, by
+  /// function and types; the key's function is held by the value.
+  std::map<std::pair<const void *, std::string>,
+           std::pair<Ref<Expr>, Ref<Function>>>
+      specializations;
 };
 
 } // namespace nnir

@@ -126,6 +126,19 @@ inline constexpr llvm::StringLiteral kDynamicShapesAttr = "TDynamicShapes";
 /// True if \p op's type relation accepts dynamic extents (kDynamicShapesAttr).
 bool supportsDynamicShapes(const Op *op);
 
+/// The key of the operator property (bool) saying that the extents of the
+/// operator's result depend on its arguments' values, not only on their
+/// shapes (argwhere, unique, dyn.reshape, ...: Relay's dynamic operators):
+/// its relation gives `?` for them even when every argument is static, and
+/// the evaluator runs it by its run-time implementation (nnir/Ops/
+/// DynamicOps.h) rather than as a compiled kernel of static shape.
+inline constexpr llvm::StringLiteral kDataDependentShapeAttr =
+    "TDataDependentShape";
+
+/// True if \p op's result extents depend on argument values
+/// (kDataDependentShapeAttr).
+bool hasDataDependentShape(const Op *op);
+
 /// The first dynamic extent in \p argTypes (searching tuple fields), as an
 /// error "<op>: dimension D of <argument> (<type>) is dynamic; ..." located
 /// at \p ctx; success when every extent is static. \p op names arguments.

@@ -32,6 +32,17 @@
 /// kept per distinct argument types, and kernels go through the engine's
 /// caches (keyed by shape where a kernel bakes it in), so calls with
 /// different batch sizes compile each distinct kernel once.
+///
+/// Extents that depend on values (NonZero, Unique, dyn.reshape: nnir/Ops/
+/// DynamicOps.h) arise inside a function at run time: the evaluator runs
+/// those operators by their run-time implementations and specialises each
+/// primitive function downstream of them to the shapes it is given
+/// (nnir/ExecutionEngine/Specialize.h). Unlike TVM's VM, whose kernels
+/// take their extents as arguments and whose shape functions size the
+/// buffers, nnir compiles a kernel per distinct concrete shape (cached).
+///
+/// call() is safe to run concurrently: the specialisations are made under
+/// a lock and the evaluator keeps per-call state apart.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,6 +58,7 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -87,7 +99,10 @@ public:
   llvm::Expected<RuntimeValue> call(llvm::StringRef entry,
                                     llvm::ArrayRef<RuntimeValue> args);
   /// The number of shape specialisations made by call() so far.
-  size_t getNumSpecializations() const { return specializations.size(); }
+  size_t getNumSpecializations() const {
+    std::lock_guard<std::mutex> lock(specializationMutex);
+    return specializations.size();
+  }
 
   /// A primitive function of the module and the global function it is in.
   struct Primitive {
@@ -120,8 +135,10 @@ private:
   Ref<IRModule> source;
   ExecutorOptions options;
   Ref<PassContext> context;
-  /// Specialisations by entry and argument types.
+  /// Specialisations by entry and argument types, made and looked up under
+  /// specializationMutex (call() may run on several threads at once).
   std::map<std::string, std::unique_ptr<Executor>> specializations;
+  mutable std::mutex specializationMutex;
 };
 
 } // namespace nnir

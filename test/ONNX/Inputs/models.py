@@ -165,6 +165,60 @@ def nonzero():
                  [vi("x", [2])], [vi("y", None)])
 
 
+def random_normal():
+    return model([helper.make_node("RandomNormal", [], ["y"], name="rn",
+                                   shape=[2])],
+                 [], [vi("y", None)])
+
+
+def topk_dynamic_k():
+    return model([helper.make_node("TopK", ["x", "k"], ["v", "i"], name="t")],
+                 [vi("x", [2, 3]), vi("k", [1], TensorProto.INT64)],
+                 [vi("v", None), vi("i", None)])
+
+
+def range_dynamic():
+    return model([helper.make_node("Range", ["a", "b", "d"], ["y"], name="r")],
+                 [vi("a", []), vi("b", []), vi("d", [])], [vi("y", None)])
+
+
+def slice_dynamic():
+    return model([helper.make_node("Slice", ["x", "s", "e"], ["y"],
+                                   name="s")],
+                 [vi("x", [2, 3]), vi("s", [1], TensorProto.INT64),
+                  vi("e", [1], TensorProto.INT64)], [vi("y", None)])
+
+
+def tile_dynamic():
+    return model([helper.make_node("Tile", ["x", "r"], ["y"], name="t")],
+                 [vi("x", [2, 3]), vi("r", [2], TensorProto.INT64)],
+                 [vi("y", None)])
+
+
+def constantofshape_dynamic():
+    return model([helper.make_node(
+        "ConstantOfShape", ["s"], ["y"], name="c",
+        value=helper.make_tensor("v", TensorProto.INT32, [1], [7]))],
+                 [vi("s", [2], TensorProto.INT64)], [vi("y", None)])
+
+
+def nonzero_downstream():
+    # A data-dependent extent flows into later operators (their kernels are
+    # compiled for the shapes met at run time).
+    return model([helper.make_node("NonZero", ["x"], ["n"], name="nz"),
+                  helper.make_node("Mul", ["n", "two"], ["y"], name="m")],
+                 [vi("x", [2, 3])], [vi("y", None)],
+                 inits=[arr("two", np.int64(2))])
+
+
+def nonzero_constant():
+    # NonZero of an initializer: folded at -O2, its output a constant.
+    return model([helper.make_node("NonZero", ["c"], ["n"], name="nz"),
+                  helper.make_node("Shape", ["n"], ["y"], name="s")],
+                 [], [vi("y", None)],
+                 inits=[arr("c", np.array([0, 3, 0, 4], np.float32))])
+
+
 def hardswish_opset13():
     # HardSwish is defined from opset 14.
     return model([helper.make_node("HardSwish", ["x"], ["y"], name="hs")],
