@@ -93,7 +93,7 @@ static Expected<Ref<Expr>> retype(const Ref<Expr> &root,
     return WalkResult::advance();
   });
   if (error)
-    return std::move(error);
+    return error;
   return get(root);
 }
 

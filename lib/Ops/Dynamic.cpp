@@ -281,7 +281,7 @@ static Expected<Ref<Expr>> dynReshapeForm(const Call &call,
   std::vector<int64_t> shape = getInts(values[1]);
   // -1 infers one extent (reshape's code); anything lower is no extent.
   if (Error err = checkExtents(call, shape, "newshape", -1))
-    return std::move(err);
+    return err;
   Ref<ReshapeAttrs> record = ReshapeAttrs::create();
   record->newshape = shape;
   record->allowzero = attrs->allowzero;
@@ -312,13 +312,13 @@ static Expected<Ref<Expr>> dynBroadcastToForm(const Call &call,
                                               ArrayRef<NDArray> values) {
   std::vector<int64_t> shape = getInts(values[1]);
   if (Error err = checkExtents(call, shape, "shape"))
-    return std::move(err);
+    return err;
   Expected<std::vector<int64_t>> out =
       broadcastExtents(call, values[0].getShape(), shape);
   if (!out)
     return out.takeError();
   if (Error err = checkExtents(call, *out, "shape"))
-    return std::move(err);
+    return err;
   return ops::broadcastTo(params[0], *out, call.getLoc());
 }
 
@@ -327,7 +327,7 @@ static Expected<Ref<Expr>> dynTileForm(const Call &call,
                                        ArrayRef<NDArray> values) {
   std::vector<int64_t> reps = getInts(values[1]);
   if (Error err = checkExtents(call, reps, "reps"))
-    return std::move(err);
+    return err;
   return ops::tile(params[0], reps, call.getLoc());
 }
 
@@ -337,7 +337,7 @@ static Expected<Ref<Expr>> dynFullForm(const Call &call,
   const auto *attrs = cast<InitOpAttrs>(call.getAttrsOrDefaults());
   std::vector<int64_t> shape = getInts(values[1]);
   if (Error err = checkExtents(call, shape, "shape"))
-    return std::move(err);
+    return err;
   DataType dtype = attrs->dtype.isVoid() ? values[0].getDType() : attrs->dtype;
   return ops::full(params[0], shape, dtype, call.getLoc());
 }
