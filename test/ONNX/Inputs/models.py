@@ -57,10 +57,108 @@ def symbolic_shape():
 
 
 def symbolic_conv():
-    # Conv's converter needs static shapes: an error that says so.
+    # Conv with a symbolic batch: nn.conv2d keeps the `?`.
     w = np.ones((2, 1, 3, 3), np.float32)
     return model([helper.make_node("Conv", ["x", "w"], ["y"], name="conv")],
                  [vi("x", ["N", 1, 5, 5])], [vi("y", None)], [arr("w", w)])
+
+
+def symbolic_convnet():
+    # A small CNN with a symbolic batch, height and width: every converter
+    # keeps the `?` extents.
+    rng = np.random.RandomState(0)
+    f = np.float32
+    return model(
+        [helper.make_node("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1]),
+         helper.make_node("BatchNormalization",
+                          ["c", "scale", "bias", "mean", "var"], ["bn"]),
+         helper.make_node("Relu", ["bn"], ["r"]),
+         helper.make_node("HardSigmoid", ["r"], ["hs"]),
+         helper.make_node("Mul", ["r", "hs"], ["hsw"]),
+         helper.make_node("AveragePool", ["hsw"], ["p"], kernel_shape=[2, 2],
+                          strides=[2, 2]),
+         helper.make_node("GlobalAveragePool", ["p"], ["g"]),
+         helper.make_node("Flatten", ["g"], ["f"]),
+         helper.make_node("Gemm", ["f", "fw", "fb"], ["fc"], transB=1),
+         helper.make_node("Softmax", ["fc"], ["y"], axis=-1)],
+        [vi("x", ["N", 2, "H", "W"])], [vi("y", None)],
+        [arr("w", rng.randn(4, 2, 3, 3).astype(f)),
+         arr("b", rng.randn(4).astype(f)),
+         arr("scale", rng.rand(4).astype(f) + 0.5),
+         arr("bias", rng.randn(4).astype(f)),
+         arr("mean", rng.randn(4).astype(f)),
+         arr("var", rng.rand(4).astype(f) + 0.5),
+         arr("fw", rng.randn(3, 4).astype(f)),
+         arr("fb", rng.randn(3).astype(f))])
+
+
+def symbolic_shapes():
+    # Shape manipulation of a tensor with a symbolic batch, height and width:
+    # a nearest upscale by 2 (repeat), a Reshape whose shape is built from
+    # Shape (Relay codes 0 and -1), Transpose, MatMul by a matrix (nn.dense
+    # of the 3-D operand), Unsqueeze/Squeeze, Slice and ReduceMean of a `?`
+    # axis, Size, and a Gather of a static extent of Shape (a constant).
+    f = np.float32
+    i64 = np.int64
+    return model(
+        [helper.make_node("Resize", ["x", "", "scales"], ["r"],
+                          mode="nearest",
+                          coordinate_transformation_mode="asymmetric",
+                          nearest_mode="floor"),
+         helper.make_node("Shape", ["r"], ["s"]),
+         helper.make_node("Slice", ["s", "zero", "two"], ["s01"]),
+         helper.make_node("Concat", ["s01", "minus1"], ["shape"], axis=0),
+         helper.make_node("Reshape", ["r", "shape"], ["flat"]),
+         helper.make_node("Transpose", ["flat"], ["t"], perm=[0, 2, 1]),
+         helper.make_node("MatMul", ["t", "mw"], ["m"]),
+         helper.make_node("Unsqueeze", ["m", "one"], ["u"]),
+         helper.make_node("Squeeze", ["u", "one"], ["q"]),
+         helper.make_node("Slice", ["q", "one", "big", "one"], ["sl"]),
+         helper.make_node("ReduceMean", ["sl"], ["y"], axes=[1], keepdims=0),
+         helper.make_node("Size", ["x"], ["size"]),
+         helper.make_node("Shape", ["x"], ["xs"]),
+         helper.make_node("Gather", ["xs", "one"], ["channels"], axis=0)],
+        [vi("x", ["N", 2, "H", "W"])],
+        [vi("y", None), vi("size", None), vi("channels", None)],
+        [arr("scales", np.array([1, 1, 2, 2], f)),
+         arr("zero", np.array([0], i64)), arr("two", np.array([2], i64)),
+         arr("minus1", np.array([-1], i64)), arr("one", np.array([1], i64)),
+         arr("big", np.array([2**62], i64)),
+         arr("mw", np.arange(6, dtype=f).reshape(2, 3))])
+
+
+def symbolic_same_conv():
+    # SAME padding follows from the spatial extents: they must be static.
+    w = np.ones((2, 1, 3, 3), np.float32)
+    return model([helper.make_node("Conv", ["x", "w"], ["y"], name="conv",
+                                   auto_pad="SAME_UPPER")],
+                 [vi("x", [1, 1, "H", 5])], [vi("y", None)], [arr("w", w)])
+
+
+def symbolic_resize_linear():
+    # A linear Resize of `?` extents (image.resize2d takes a static size).
+    return model(
+        [helper.make_node("Resize", ["x", "", "scales"], ["y"], name="up",
+                          mode="linear")],
+        [vi("x", [1, 1, "H", "W"])], [vi("y", None)],
+        [arr("scales", np.array([1, 1, 2, 2], np.float32))])
+
+
+def symbolic_rnn():
+    # The recurrent converters unroll the sequence: its length is static.
+    n = helper.make_node("RNN", ["x", "w", "r"], ["", "h"], name="rnn",
+                         hidden_size=1)
+    return model([n], [vi("x", ["T", 1, 1])], [vi("h", None)],
+                 [arr("w", np.ones((1, 1, 1), np.float32)),
+                  arr("r", np.ones((1, 1, 1), np.float32))], opset=14)
+
+
+def symbolic_reshape_other():
+    # A Reshape to two `?` extents of another tensor: known at run time only.
+    return model(
+        [helper.make_node("Shape", ["z"], ["s"]),
+         helper.make_node("Reshape", ["x", "s"], ["y"], name="reshape")],
+        [vi("x", ["N", 6]), vi("z", ["A", "B"])], [vi("y", None)])
 
 
 def big_weights():
