@@ -562,6 +562,9 @@ static RelationResult conv2dTransposeRelation(const Conv2DTransposeAttrs *conv,
 
   Shape d = canonicalize(data->getShape(), *dataPos);
   Shape w = canonicalize(weight->getShape(), *kernelPos);
+  if (Error err = requireStaticDim(data, (*dataPos)[1], "data",
+                                   "the input channels must be static", ctx))
+    return err;
   int64_t c = d[1], groups = a.groups;
   std::string dataText = data->str(), weightText = weight->str();
   if (c % groups != 0)
