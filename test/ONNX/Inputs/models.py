@@ -127,6 +127,45 @@ def symbolic_shapes():
          arr("mw", np.arange(6, dtype=f).reshape(2, 3))])
 
 
+def symbolic_sequence():
+    # A batch of sequences with symbolic N and T through a 1-D AveragePool
+    # (expand_dims/squeeze around the 2-D pool), Split with sizes, Concat,
+    # Pad, Transpose, LayerNormalization, InstanceNormalization, MatMul of
+    # rank 3 (batch_matmul) and rank 4 (batch axes merged and split back),
+    # Flatten of two `?` (reshape [0, -1]), Clip, Pow, Greater and Where.
+    f = np.float32
+    return model(
+        [helper.make_node("AveragePool", ["x"], ["pool"], kernel_shape=[2],
+                          strides=[2]),
+         helper.make_node("Split", ["x", "sizes"], ["s1", "s2"], axis=1),
+         helper.make_node("Concat", ["s2", "s1"], ["c"], axis=1),
+         helper.make_node("Pad", ["c", "pads"], ["pad"]),
+         helper.make_node("Transpose", ["pad"], ["t"], perm=[0, 2, 1]),
+         helper.make_node("LayerNormalization", ["t", "lns", "lnb"], ["ln"],
+                          axis=-1),
+         helper.make_node("InstanceNormalization", ["pad", "ins", "inb"],
+                          ["in"]),
+         helper.make_node("Unsqueeze", ["t", "one"], ["a"]),
+         helper.make_node("Transpose", ["a"], ["b"], perm=[0, 1, 3, 2]),
+         helper.make_node("MatMul", ["a", "b"], ["mm4"]),
+         helper.make_node("Transpose", ["t"], ["tt"], perm=[0, 2, 1]),
+         helper.make_node("MatMul", ["t", "tt"], ["mm3"]),
+         helper.make_node("Flatten", ["in"], ["flat"], axis=1),
+         helper.make_node("Clip", ["flat", "lo", "hi"], ["clip"]),
+         helper.make_node("Pow", ["flat", "two"], ["sq"]),
+         helper.make_node("Greater", ["flat", "zero"], ["positive"]),
+         helper.make_node("Where", ["positive", "clip", "sq"], ["y"])],
+        [vi("x", ["N", 2, "T"])],
+        [vi(n, None) for n in ("pool", "pad", "ln", "in", "mm4", "mm3", "y")],
+        [arr("sizes", np.array([1, 1], np.int64)),
+         arr("pads", np.array([0, 0, 1, 0, 0, 2], np.int64)),
+         arr("lns", np.array([1.5, -0.5], f)), arr("lnb", np.array([0.1, 0.2], f)),
+         arr("ins", np.array([2, 0.5], f)), arr("inb", np.array([0, 1], f)),
+         arr("one", np.array([1], np.int64)),
+         arr("lo", np.array(-1, f)), arr("hi", np.array(1, f)),
+         arr("two", np.array(2, f)), arr("zero", np.array(0, f))], opset=17)
+
+
 def symbolic_same_conv():
     # SAME padding follows from the spatial extents: they must be static.
     w = np.ones((2, 1, 3, 3), np.float32)
