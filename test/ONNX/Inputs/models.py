@@ -166,6 +166,28 @@ def symbolic_sequence():
          arr("two", np.array(2, f)), arr("zero", np.array(0, f))], opset=17)
 
 
+def symbolic_slice():
+    # Slice of a `?` axis keeps ONNX's indices, which strided_slice clamps
+    # at run time as ONNX does: a flip to far below the start (PyTorch's),
+    # a start far below 0 with step 2, a start far beyond the end with a
+    # negative step.
+    i64 = np.int64
+    return model(
+        [helper.make_node("Slice", ["x", "m1", "far_below", "zero", "m1"],
+                          ["flip"]),
+         helper.make_node("Slice", ["x", "m100", "far_above", "zero", "two"],
+                          ["even"]),
+         helper.make_node("Slice", ["x", "far_above", "one", "zero", "m1"],
+                          ["tail"])],
+        [vi("x", ["N", 2])],
+        [vi("flip", None), vi("even", None), vi("tail", None)],
+        [arr("m1", np.array([-1], i64)), arr("zero", np.array([0], i64)),
+         arr("one", np.array([1], i64)), arr("two", np.array([2], i64)),
+         arr("m100", np.array([-100], i64)),
+         arr("far_below", np.array([-2**63 + 1], i64)),
+         arr("far_above", np.array([2**63 - 1], i64))])
+
+
 def symbolic_same_conv():
     # SAME padding follows from the spatial extents: they must be static.
     w = np.ones((2, 1, 3, 3), np.float32)
