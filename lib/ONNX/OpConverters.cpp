@@ -45,7 +45,11 @@ using namespace nnir::onnximport;
 /// The rows' dynamicInputs (ConverterRow): which inputs may have `?` extents.
 static constexpr InputSet AllDynamic = InputSet::all(),
                           Dynamic0 = InputSet::of(0),
-                          Dynamic0And2 = InputSet::of(0) | InputSet::of(2);
+                          Dynamic0And2 = InputSet::of(0) | InputSet::of(2),
+                          // X, initial_h and initial_c of the recurrent
+                          // layers (a `?` batch).
+                          DynamicBatch = InputSet::of(0) | InputSet::of(5) |
+                                         InputSet::of(6);
 
 static const ConverterRow kConverters[] = {
     {"Abs", 1, 17, withParam<convertUnary, ops::abs>, false, AllDynamic},
@@ -101,7 +105,8 @@ static const ConverterRow kConverters[] = {
     {"EyeLike", 9, 17, convertEyeLike},
     {"Flatten", 1, 17, convertFlatten, false, Dynamic0},
     {"Floor", 1, 17, withParam<convertUnary, ops::floor>, false, AllDynamic},
-    {"GRU", 1, 17, withParam<convertRecurrent, RecurrentKind::GRU>},
+    {"GRU", 1, 17, withParam<convertRecurrent, RecurrentKind::GRU>,
+     false, DynamicBatch},
     {"Gather", 1, 17, convertGather, false, AllDynamic},
     {"GatherElements", 11, 17, convertGatherElements},
     {"GatherND", 11, 17, convertGatherND},
@@ -126,7 +131,8 @@ static const ConverterRow kConverters[] = {
     {"IsInf", 10, 17, convertIsInf, false, AllDynamic},
     {"IsNaN", 9, 17, withParam<convertUnary, ops::isNaN>, false, AllDynamic},
     {"LRN", 1, 17, convertLRN, false, Dynamic0},
-    {"LSTM", 1, 17, withParam<convertRecurrent, RecurrentKind::LSTM>},
+    {"LSTM", 1, 17, withParam<convertRecurrent, RecurrentKind::LSTM>,
+     false, DynamicBatch},
     {"LayerNormalization", 17, 17, convertLayerNorm, false, Dynamic0},
     {"LeakyRelu", 1, 17, convertLeakyRelu, false, AllDynamic},
     {"Less", 1, 17, withParam<convertBinary, ops::less>, false, AllDynamic},
@@ -161,7 +167,8 @@ static const ConverterRow kConverters[] = {
     {"QLinearConv", 10, 17, convertQLinearConv},
     {"QLinearMatMul", 10, 17, convertQLinearMatMul},
     {"QuantizeLinear", 10, 17, convertQuantize},
-    {"RNN", 1, 17, withParam<convertRecurrent, RecurrentKind::RNN>},
+    {"RNN", 1, 17, withParam<convertRecurrent, RecurrentKind::RNN>,
+     false, DynamicBatch},
     {"Range", 11, 17, convertRange},
     {"Reciprocal", 1, 17, convertReciprocal, false, AllDynamic},
     {"ReduceL1", 1, 17, convertReduceL1, false, Dynamic0},

@@ -214,6 +214,29 @@ def symbolic_rnn():
                   arr("r", np.ones((1, 1, 1), np.float32))], opset=14)
 
 
+def symbolic_batch_rnn():
+    # LSTM (bidirectional, an initial hidden state given) and GRU
+    # (linear_before_reset, zero initial state) over a `?` batch: the
+    # unrolled steps broadcast over it.
+    rng = np.random.RandomState(0)
+    f = np.float32
+    h = 3
+    return model(
+        [helper.make_node("LSTM", ["x", "lw", "lr", "lb", "", "h0"],
+                          ["ly", "lh"], hidden_size=h,
+                          direction="bidirectional"),
+         helper.make_node("GRU", ["x", "gw", "gr", "gb"], ["gy", "gh"],
+                          hidden_size=h, linear_before_reset=1)],
+        [vi("x", [4, "B", 2]), vi("h0", [2, "B", h])],
+        [vi(n, None) for n in ("ly", "lh", "gy", "gh")],
+        [arr("lw", rng.randn(2, 4 * h, 2).astype(f)),
+         arr("lr", rng.randn(2, 4 * h, h).astype(f)),
+         arr("lb", rng.randn(2, 8 * h).astype(f)),
+         arr("gw", rng.randn(1, 3 * h, 2).astype(f)),
+         arr("gr", rng.randn(1, 3 * h, h).astype(f)),
+         arr("gb", rng.randn(1, 6 * h).astype(f))], opset=14)
+
+
 def symbolic_reshape_other():
     # A Reshape to two `?` extents of another tensor: known at run time only.
     return model(
