@@ -22,6 +22,10 @@ static Expected<Value> legacyBroadcast(NodeContext &ctx, const Value &a,
                                        const Value &b) {
   if (ctx.getOpset() >= 7)
     return b;
+  // The legacy rule aligns by extents.
+  for (size_t i = 0; i < 2; ++i)
+    if (Error err = ctx.staticShape(i).takeError())
+      return err;
   TRY(broadcast, ctx.getInt("broadcast", 0));
   if (!broadcast) {
     if (a.shape() != b.shape())
@@ -315,6 +319,10 @@ Result convertPRelu(NodeContext &ctx) {
   const Value &x = ctx.input(0);
   Value slope = ctx.input(1);
   // Before opset 7 a 1-D slope runs along the channel axis.
+  if (ctx.getOpset() < 7)
+    for (size_t i = 0; i < 2; ++i)
+      if (Error err = ctx.staticShape(i).takeError())
+        return err;
   if (ctx.getOpset() < 7 && slope.rank() == 1 && x.rank() > 2 &&
       slope.shape()[0] == x.shape()[1]) {
     std::vector<int64_t> shape(x.rank() - 1, 1);

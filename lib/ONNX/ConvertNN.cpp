@@ -41,10 +41,51 @@ static Expected<Value> dense(NodeContext &ctx, const Value &a, const Value &b,
   return ctx.typed(ops::dense(lhs, rhs, rhs.shape()[0]));
 }
 
+/// numpy.matmul of \p a and \p b where one has `?` extents, without the
+/// reshapes of the static form (they would lose the `?`): nn.dense of an
+/// N-D \p a by a static matrix, batch_matmul of two rank-3 operands, and of
+/// two rank-4 operands with their batch axes merged (reshape -3) and split
+/// back (-4) around it.
+static Expected<Value> dynamicMatmul(NodeContext &ctx, const Value &a,
+                                     const Value &b) {
+  auto needsStatic = [&] {
+    return ctx.error(formatv("numpy.matmul of {0} and {1}: nnir keeps `?` "
+                             "extents for a static matrix right operand, or "
+                             "operands of equal rank 3 or 4 with equal "
+                             "batch extents; fix the graph inputs' symbolic "
+                             "dimensions with --input-shape=NAME=D0xD1x...",
+                             a.type().str(), b.type().str())
+                         .str());
+  };
+  if (a.rank() >= 2 && b.rank() == 2 && !b.type().isDynamic()) {
+    TRY(weight, ctx.typed(ops::transpose(b, IntList{1, 0})));
+    return ctx.typed(ops::dense(a, weight, b.shape()[1]));
+  }
+  int64_t rank = a.rank();
+  if (b.rank() != rank || (rank != 3 && rank != 4))
+    return needsStatic();
+  for (int64_t i = 0; i + 2 < rank; ++i)
+    if (a.shape()[i] != b.shape()[i])
+      return needsStatic();
+  if (rank == 3)
+    return ctx.typed(ops::batchMatmul(a, b, false, false));
+  int64_t outer = a.shape()[0], inner = a.shape()[1];
+  if (isAnyDim(outer) && isAnyDim(inner))
+    return needsStatic();
+  TRY(a3, ctx.typed(ops::reshape(a, IntList{-3, 0, 0})));
+  TRY(b3, ctx.typed(ops::reshape(b, IntList{-3, 0, 0})));
+  TRY(mm, ctx.typed(ops::batchMatmul(a3, b3, false, false)));
+  return ctx.typed(ops::reshape(
+      mm, IntList{-4, isAnyDim(outer) ? -1 : outer,
+                  isAnyDim(outer) ? inner : -1, 0, 0}));
+}
+
 /// numpy.matmul of \p a and \p b (MatMul, MatMulInteger, QLinearMatMul).
 static Expected<Value> matmul(NodeContext &ctx, Value a, Value b) {
   if (a.rank() == 0 || b.rank() == 0)
     return ctx.error("MatMul operands must have rank 1 or more");
+  if (a.type().isDynamic() || b.type().isDynamic())
+    return dynamicMatmul(ctx, a, b);
   bool vecA = a.rank() == 1, vecB = b.rank() == 1;
   if (vecA) {
     TRY(r, reshape(ctx, a, {1, a.shape()[0]}));
@@ -172,6 +213,10 @@ static Expected<WindowAttrs> readWindow(NodeContext &ctx,
   w.pads = pads;
   TRY(autoPad, ctx.getString("auto_pad", "NOTSET"));
   if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+    // The padding follows from the spatial extents of the input (input 0).
+    if (!isStaticShape(inShape.drop_front(2)))
+      if (Error err = ctx.staticShape(0, 2).takeError())
+        return err;
     for (size_t i = 0; i < spatial; ++i) {
       int64_t in = inShape[i + 2], s = w.strides[i];
       int64_t out = (in + s - 1) / s;
@@ -272,6 +317,10 @@ Result convertConvTranspose(NodeContext &ctx) {
       return ctx.error("kernel_shape, strides and dilations must be positive, "
                        "and output_padding not negative, all up to 2^31");
   std::vector<int64_t> extend(spatial, 0);
+  if (outputShape || autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER" ||
+      oneD)
+    if (Error err = ctx.staticShape(0, oneD ? 0 : 2).takeError())
+      return err;
   if (outputShape || autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
     for (size_t i = 0; i < spatial; ++i) {
       // The full extent, strides * (in - 1) + output_padding + (kernel - 1)
@@ -440,6 +489,9 @@ Result convertPool(NodeContext &ctx, PoolKind kind) {
     attrs->countIncludePad = countIncludePad != 0;
     return ctx.typed(ops::avgPool2d(in, attrs));
   };
+  if (x.rank() == 5 && x.type().isDynamic())
+    if (Error err = ctx.staticShape(0).takeError())
+      return err;
   if (x.rank() == 5) {
     // A box is the product of its axes' windows, so a 3-D pool is a 2-D
     // pool over (H, W) and then a 1-D pool over D: the maximum of maxima,
@@ -459,7 +511,11 @@ Result convertPool(NodeContext &ctx, PoolKind kind) {
   }
   bool oneD = x.rank() == 3;
   if (oneD) {
-    TRY(x4, reshape(ctx, x, {x.shape()[0], x.shape()[1], 1, x.shape()[2]}));
+    // (expand_dims keeps `?` extents, where reshape has one -1.)
+    TRY(x4, x.type().isDynamic()
+                ? ctx.typed(ops::expandDims(x, 2))
+                : reshape(ctx, x,
+                          {x.shape()[0], x.shape()[1], 1, x.shape()[2]}));
     x = x4;
     w.kernel.insert(w.kernel.begin(), 1);
     w.strides.insert(w.strides.begin(), 1);
@@ -469,8 +525,10 @@ Result convertPool(NodeContext &ctx, PoolKind kind) {
   TRY(pool, pool2d(x, w.kernel, w.strides, w.dilations, w.pads));
   if (!oneD)
     return one(pool);
-  TRY(out,
-      reshape(ctx, pool, {pool.shape()[0], pool.shape()[1], pool.shape()[3]}));
+  TRY(out, pool.type().isDynamic()
+               ? ctx.typed(ops::squeeze(pool, IntList{2}))
+               : reshape(ctx, pool,
+                         {pool.shape()[0], pool.shape()[1], pool.shape()[3]}));
   return one(out);
 }
 
@@ -597,8 +655,12 @@ static Expected<SoftmaxInput> readSoftmaxInput(NodeContext &ctx) {
   bool legacy = ctx.getOpset() < 13;
   TRY(axisAttr, ctx.getInt("axis", legacy ? 1 : -1));
   TRY(axis, ctx.normalizeAxis(axisAttr, std::max<int64_t>(x.rank(), 1)));
-  if (!legacy)
+  // Before opset 13 the input is flattened to 2-D at the axis, which is the
+  // axis itself when it is the last.
+  if (!legacy || (x.type().isDynamic() && axis + 1 == x.rank()))
     return SoftmaxInput{x, axis};
+  if (Error err = ctx.staticShape(0).takeError())
+    return err;
   TRY(flat, reshape(ctx, x,
                     {product(x.shape().take_front(axis)),
                      product(x.shape().drop_front(axis))}));
@@ -608,6 +670,8 @@ static Expected<SoftmaxInput> readSoftmaxInput(NodeContext &ctx) {
 Result convertSoftmax(NodeContext &ctx, AxisBuilder build) {
   TRY(input, readSoftmaxInput(ctx));
   TRY(y, ctx.typed(build(input.in, input.along, SMLoc())));
+  if (input.in.expr == ctx.input(0).expr)
+    return one(y);
   TRY(out, reshape(ctx, y, ctx.input(0).shape()));
   return one(out);
 }

@@ -180,6 +180,11 @@ Error RecurrentLayer::readInputs() {
   }
   steps = x.shape()[0], batch = x.shape()[1], inputSize = x.shape()[2];
   hidden = r.shape()[2];
+  // The sequence is unrolled: its length must be static; the batch may be
+  // `?` (the steps are N-D dense calls and broadcasts over it).
+  if (isAnyDim(steps) || isAnyDim(inputSize) || steps == 0)
+    if (Error err = ctx.staticShape(0, layout ? 1 : 0).takeError())
+      return err;
   if (hiddenAttr && *hiddenAttr != hidden)
     return ctx.error(
         formatv("hidden_size {0} does not match R's {1}", *hiddenAttr, hidden)
@@ -215,6 +220,10 @@ Error RecurrentLayer::readInputs() {
       isLSTM ? initialState(6) : Expected<std::optional<Value>>(std::nullopt));
   initialH = h0;
   initialC = c0;
+  if (isAnyDim(batch)) {
+    x2 = x;
+    return Error::success();
+  }
   TRY(flat, reshape(ctx, x, {steps * batch, inputSize}));
   x2 = flat;
   return Error::success();
@@ -229,7 +238,11 @@ Expected<std::optional<Value>> RecurrentLayer::initialState(size_t input) {
     TRY(t, ctx.typed(ops::transpose(v, IntList{1, 0, 2})));
     v = t;
   }
-  if (v.shape() != ArrayRef<int64_t>{numDirections, batch, hidden})
+  auto fits = [](int64_t a, int64_t b) {
+    return a == b || isAnyDim(a) || isAnyDim(b);
+  };
+  if (v.rank() != 3 || v.shape()[0] != numDirections ||
+      !fits(v.shape()[1], batch) || v.shape()[2] != hidden)
     return ctx.error("an initial state does not match [directions, batch, "
                      "hidden_size]");
   return std::optional<Value>(v);
@@ -297,7 +310,9 @@ Error RecurrentLayer::initializeState(Direction &dir) {
   auto stateOf = [&](const std::optional<Value> &initial) -> Expected<Value> {
     if (initial)
       return takeFirstAxis(ctx, *initial, dir.index);
-    TRY(zero, ctx.createArray(x.dtype(), {batch, hidden}));
+    // With a `?` batch, one row that the first step broadcasts.
+    TRY(zero, ctx.createArray(x.dtype(),
+                              {isAnyDim(batch) ? 1 : batch, hidden}));
     return ctx.constant(zero);
   };
   TRY(h, stateOf(initialH));
@@ -427,7 +442,16 @@ Result RecurrentLayer::convert() {
     std::vector<Value> outputs(steps);
     for (int64_t i = 0; i < steps; ++i) {
       int64_t t = reverse ? steps - 1 - i : i;
-      TRY(xt, sliceAxis(ctx, dir.xwb, 0, t * batch, (t + 1) * batch));
+      Value xt;
+      if (isAnyDim(batch)) {
+        // X W^T is [steps, batch, gates * hidden]: step t's row of it.
+        TRY(row, sliceAxis(ctx, dir.xwb, 0, t, t + 1));
+        TRY(squeezed, ctx.typed(ops::squeeze(row, IntList{0})));
+        xt = squeezed;
+      } else {
+        TRY(rows, sliceAxis(ctx, dir.xwb, 0, t * batch, (t + 1) * batch));
+        xt = rows;
+      }
       if (Error err = isGRU ? stepGRU(dir, xt) : stepRNNOrLSTM(dir, xt))
         return err;
       outputs[t] = dir.h;

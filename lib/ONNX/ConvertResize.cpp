@@ -111,6 +111,43 @@ static Result resizeByMatrices(NodeContext &ctx, const Value &x,
   return one(y);
 }
 
+/// Resize of \p x with `?` extents: a nearest-neighbour upscale by whole
+/// \p scales whose coordinate mapping takes output element o of each axis
+/// from input element floor(o / scale) (asymmetric with nearest_mode floor;
+/// half_pixel and pytorch_half_pixel, (o + 0.5) / scale - 0.5 rounded, with
+/// any nearest_mode) repeats each element `scale` times: repeat, whose
+/// relation keeps `?`. image.resize2d takes a static output size, so the
+/// other resizes need the input's extents.
+static Result resizeDynamic(NodeContext &ctx, const Value &x,
+                            ArrayRef<double> scales) {
+  TRY(mode, ctx.getString("mode", "nearest"));
+  std::string coordMode = "asymmetric", nearestMode = "floor";
+  if (ctx.getOpset() >= 11) {
+    TRY(c, ctx.getString("coordinate_transformation_mode", "half_pixel"));
+    TRY(n, ctx.getString("nearest_mode", "round_prefer_floor"));
+    coordMode = c;
+    nearestMode = n;
+  }
+  bool repeats = mode == "nearest" && !scales.empty() &&
+                 ((coordMode == "asymmetric" && nearestMode == "floor") ||
+                  coordMode == "half_pixel" ||
+                  coordMode == "pytorch_half_pixel");
+  for (double scale : scales)
+    repeats &= scale >= 1 && scale <= double(1 << 20) &&
+               scale == std::floor(scale);
+  if (!repeats)
+    if (Error err = ctx.staticShape(0).takeError())
+      return err;
+  Value y = x;
+  for (size_t i = 0; i < scales.size(); ++i) {
+    if (scales[i] == 1)
+      continue;
+    TRY(r, ctx.typed(ops::repeat(y, int64_t(scales[i]), i)));
+    y = r;
+  }
+  return one(y);
+}
+
 /// Resize (opsets 10-17) and Upsample (7-9) as image.resize2d of the last two
 /// axes of an NCHW tensor. Scales and sizes must be known at import time.
 /// image.resize2d derives each axis's scale from the input and output
@@ -152,6 +189,8 @@ Result convertResize(NodeContext &ctx, ResizeKind kind) {
                              "input's rank)",
                              rank)
                          .str());
+  if (x.type().isDynamic())
+    return resizeDynamic(ctx, x, scales);
   std::vector<int64_t> out(rank);
   for (size_t i = 0; i < rank; ++i) {
     if (!sizes.empty()) {

@@ -98,6 +98,14 @@ Result convertShape(NodeContext &ctx) {
 Result convertSize(NodeContext &ctx) {
   if (Error err = ctx.checkNumInputs(1, 1))
     return err;
+  if (ctx.input(0).type().isDynamic()) {
+    // Known at run time only, as Shape's shape_of.
+    Ref<NdarraySizeAttrs> attrs = NdarraySizeAttrs::create();
+    attrs->dtype = DataType::int64();
+    TRY(size, ctx.typed(Call::get(Op::lookup("ndarray_size"),
+                                  {ctx.input(0).expr}, std::move(attrs))));
+    return one(size);
+  }
   return one(ctx.scalar(DataType::int64(), product(ctx.input(0).shape())));
 }
 
@@ -287,6 +295,38 @@ static Expected<std::vector<int64_t>> resolveReshape(NodeContext &ctx,
   return out;
 }
 
+/// The shape of a Reshape computed from `?` extents (symbolicInts) as ONNX's
+/// codes: an extent of the input at its own position is a copy (0), and one
+/// extent of another tensor the -1 that the others leave (when no element
+/// is -1 already). None when the codes cannot say the shape: it is known at
+/// run time only.
+static std::optional<std::vector<int64_t>>
+symbolicReshapeCodes(NodeContext &ctx, bool allowZero) {
+  const Value &x = ctx.input(0);
+  std::optional<std::vector<SymbolicInt>> elements =
+      symbolicInts(ctx.input(1));
+  if (!elements)
+    return std::nullopt;
+  std::vector<int64_t> codes;
+  SmallVector<size_t, 2> unknown;
+  bool inferred = false;
+  for (size_t i = 0; i < elements->size(); ++i) {
+    const SymbolicInt &e = (*elements)[i];
+    if (e.isKnown()) {
+      inferred |= e.value == -1;
+      codes.push_back(e.value);
+    } else if (e.of == x.expr.get() && e.dim == int64_t(i) && !allowZero) {
+      codes.push_back(0);
+    } else {
+      unknown.push_back(i);
+      codes.push_back(-1);
+    }
+  }
+  if (unknown.size() > 1 || (unknown.size() == 1 && inferred))
+    return std::nullopt;
+  return codes;
+}
+
 Result convertReshape(NodeContext &ctx) {
   std::vector<int64_t> spec;
   if (ctx.getOpset() < 5) {
@@ -298,13 +338,33 @@ Result convertReshape(NodeContext &ctx) {
     if (Error err = ctx.checkNumInputs(2, 2))
       return err;
     if (!ctx.input(1).constant) {
+      // A shape made of the input's own extents and constants keeps the
+      // static reshape with Relay's codes; any other is read at run time.
       TRY(allowZero, ctx.getInt("allowzero", 0));
-      return convertDynamicReshape(ctx, allowZero != 0);
+      std::optional<std::vector<int64_t>> codes =
+          symbolicReshapeCodes(ctx, allowZero != 0);
+      if (!codes)
+        return convertDynamicReshape(ctx, allowZero != 0);
+      spec = std::move(*codes);
+    } else {
+      TRY(s, ctx.constantInts(1, "the shape"));
+      spec = s;
     }
-    TRY(s, ctx.constantInts(1, "the shape"));
-    spec = s;
   }
   TRY(allowZero, ctx.getInt("allowzero", 0));
+  const Value &x = ctx.input(0);
+  if (x.type().isDynamic()) {
+    // ONNX's codes are Relay's (0 copies the extent at the same position,
+    // -1 takes what is left): the relation keeps the `?` they give.
+    for (size_t i = 0; i < spec.size(); ++i)
+      if (spec[i] < -1 || (spec[i] == 0 && (allowZero || i >= x.rank())))
+        return ctx.error(formatv("dimension {0} of the shape, {1}, cannot "
+                                 "reshape the dynamic {2}",
+                                 i, spec[i], x.type().str())
+                             .str());
+    TRY(out, ctx.typed(ops::reshape(x, IntList(spec.begin(), spec.end()))));
+    return one(out);
+  }
   TRY(shape, resolveReshape(ctx, ctx.input(0).shape(), spec, allowZero));
   TRY(out, reshape(ctx, ctx.input(0), shape));
   return one(out);
@@ -320,6 +380,11 @@ Result convertFlatten(NodeContext &ctx) {
     return ctx.error("axis " + Twine(axisAttr) + " is out of range");
   int64_t outer = product(x.shape().take_front(axis));
   int64_t inner = product(x.shape().drop_front(axis));
+  if (axis == 1 && isAnyDim(outer) && isAnyDim(inner)) {
+    // Both dynamic: the first extent copied (Relay's 0), the rest merged.
+    TRY(out, ctx.typed(ops::reshape(x, IntList{0, -1})));
+    return one(out);
+  }
   TRY(out, reshape(ctx, x, {outer, inner}));
   return one(out);
 }
@@ -331,17 +396,29 @@ Result convertSqueeze(NodeContext &ctx) {
   TRY(axes, axesOperand(ctx, 13));
   SmallVector<bool, 4> drop(x.rank(), false);
   if (!axes) {
+    // Which extents are 1 is known when they are static.
+    if (Error err = ctx.staticShape(0).takeError())
+      return err;
     for (int64_t i = 0; i < x.rank(); ++i)
       drop[i] = x.shape()[i] == 1;
   } else {
     for (int64_t a : *axes) {
       TRY(axis, ctx.normalizeAxis(a, x.rank()));
-      if (x.shape()[axis] != 1)
+      if (x.shape()[axis] != 1 && !isAnyDim(x.shape()[axis]))
         return ctx.error(formatv("cannot squeeze axis {0} of extent {1}", axis,
                                  x.shape()[axis])
                              .str());
       drop[axis] = true;
     }
+  }
+  if (x.type().isDynamic()) {
+    // squeeze keeps the `?` of the other axes where reshape cannot.
+    IntList dropped;
+    for (int64_t i = 0; i < x.rank(); ++i)
+      if (drop[i])
+        dropped.push_back(i);
+    TRY(out, ctx.typed(ops::squeeze(x, dropped)));
+    return one(out);
   }
   std::vector<int64_t> shape;
   for (int64_t i = 0; i < x.rank(); ++i)
@@ -365,6 +442,17 @@ Result convertUnsqueeze(NodeContext &ctx) {
     if (inserted[axis])
       return ctx.error("axis " + Twine(axis) + " is given twice");
     inserted[axis] = true;
+  }
+  if (x.type().isDynamic()) {
+    // expand_dims at each new axis, in increasing order, keeps the `?`.
+    Value y = x;
+    for (int64_t i = 0; i < rank; ++i) {
+      if (!inserted[i])
+        continue;
+      TRY(e, ctx.typed(ops::expandDims(y, i)));
+      y = e;
+    }
+    return one(y);
   }
   std::vector<int64_t> shape;
   size_t next = 0;
@@ -466,7 +554,7 @@ Result convertConcat(NodeContext &ctx) {
   if (fields.size() == 1)
     return one(fields.front());
   TRY(out, ctx.typed(ops::concatenate(ctx.tuple(fields), axis)));
-  return one(out);
+  return one(foldKnownInts(ctx, out));
 }
 
 /// ONNX indices may be negative (from the end of \p extent).
@@ -480,6 +568,10 @@ static Expected<Value> wrapIndices(NodeContext &ctx, const Value &indices,
     if (!anyNegative)
       return indices;
   }
+  if (isAnyDim(extent))
+    return ctx.error("indices that may be negative index a dynamic axis; "
+                     "nnir needs its extent: fix the graph inputs' symbolic "
+                     "dimensions with --input-shape=NAME=D0xD1x...");
   TRY(negative, ctx.typed(ops::less(indices, scalarLike(ctx, indices, 0))));
   TRY(shifted, ctx.typed(ops::add(indices, scalarLike(ctx, indices, extent))));
   return ctx.typed(ops::where(negative, shifted, indices));
@@ -500,7 +592,7 @@ convertIndexedByAxis(NodeContext &ctx,
   TRY(axis, ctx.normalizeAxis(axisAttr, data.rank()));
   TRY(indices, wrapIndices(ctx, ctx.input(1), data.shape()[axis]));
   TRY(out, ctx.typed(build(data, indices, axis)));
-  return one(out);
+  return one(foldKnownInts(ctx, out));
 }
 
 Result convertGather(NodeContext &ctx) {
@@ -645,6 +737,26 @@ Result convertSlice(NodeContext &ctx) {
       starts.size() != steps.size())
     return ctx.error("starts, ends, axes and steps must have equal lengths");
   int64_t rank = x.rank();
+  if (x.type().isDynamic()) {
+    // strided_slice clamps as ONNX does once the extents are known (a
+    // negative index counts from the end, then [0, dim] for a positive
+    // step, [-1, dim - 1] for a negative one): the sliced axes only, their
+    // indices as given.
+    OptionalIntList begin, end;
+    std::vector<int64_t> sliced;
+    for (size_t i = 0; i < axes.size(); ++i) {
+      TRY(axis, ctx.normalizeAxis(axes[i], rank));
+      if (is_contained(sliced, axis))
+        return ctx.error("axis " + Twine(axis) + " is sliced twice");
+      if (steps[i] == 0)
+        return ctx.error("step is zero");
+      sliced.push_back(axis);
+      begin.push_back(starts[i]);
+      end.push_back(ends[i]);
+    }
+    TRY(out, ctx.typed(ops::stridedSlice(x, begin, end, steps, sliced)));
+    return one(foldKnownInts(ctx, out));
+  }
   OptionalIntList begin(rank), end(rank);
   std::vector<int64_t> strides(rank, 1);
   for (int64_t i = 0; i < rank; ++i) {
@@ -688,7 +800,7 @@ Result convertSlice(NodeContext &ctx) {
   std::vector<int64_t> allAxes(rank);
   std::iota(allAxes.begin(), allAxes.end(), 0);
   TRY(out, ctx.typed(ops::stridedSlice(x, begin, end, strides, allAxes)));
-  return one(out);
+  return one(foldKnownInts(ctx, out));
 }
 
 Result convertSplit(NodeContext &ctx) {
@@ -707,6 +819,11 @@ Result convertSplit(NodeContext &ctx) {
   }
   int64_t numOutputs = ctx.getNode().output_size();
   int64_t dim = x.shape()[axis];
+  if (sizes.empty() && isAnyDim(dim))
+    if (Error err = ctx.staticShape(0).takeError())
+      return err;
+  if (isAnyDim(dim) && !sizes.empty())
+    dim = std::accumulate(sizes.begin(), sizes.end(), int64_t(0));
   if (sizes.empty()) {
     if (numOutputs == 0 || dim % numOutputs)
       return ctx.error(formatv("cannot split extent {0} into {1} equal parts",
@@ -780,6 +897,8 @@ Result convertDropout(NodeContext &ctx) {
   const Value &x = ctx.input(0);
   Outputs outs{x};
   if (ctx.getNode().output_size() > 1) {
+    if (Error err = ctx.staticShape(0).takeError())
+      return err;
     TRY(mask, ctx.createArray(DataType::boolean(), x.shape()));
     for (int64_t i = 0, n = mask.getNumElements(); i < n; ++i)
       mask.setElementFromInt(i, 1);

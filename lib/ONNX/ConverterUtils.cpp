@@ -7,6 +7,10 @@
 
 #include "Converters.h"
 
+#include "nnir/Ops/DataMovementAttrs.h"
+#include "nnir/Ops/ElementwiseAttrs.h"
+#include "nnir/Ops/TypeRelations.h"
+
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace llvm;
@@ -15,6 +19,10 @@ namespace nnir {
 namespace onnximport {
 
 int64_t product(ArrayRef<int64_t> dims) {
+  if (is_contained(dims, 0))
+    return 0;
+  if (is_contained(dims, kAnyDim))
+    return kAnyDim;
   int64_t n = 1;
   for (int64_t d : dims)
     n *= d;
@@ -25,6 +33,16 @@ Expected<Value> reshape(NodeContext &ctx, const Value &x,
                         ArrayRef<int64_t> shape) {
   if (x.shape() == shape)
     return x;
+  if (!isStaticShape(shape)) {
+    // One `?` is what the static extents leave (Relay's -1); with more, the
+    // caller builds the call that keeps them (expand_dims, reshape_like).
+    if (llvm::count(shape, kAnyDim) > 1 || is_contained(shape, 0))
+      return ctx.error("reshaping " + x.type().str() + " to " +
+                       formatIntList(shape) +
+                       " needs static extents: at most one of the new "
+                       "extents may be dynamic, and none zero");
+    return ctx.typed(ops::reshape(x, IntList(shape.begin(), shape.end())));
+  }
   // Relay's reshape reads a 0 in newshape as "copy the input's extent"; a
   // result with a zero extent has no elements to move, so it is a constant.
   if (is_contained(shape, 0))
@@ -98,6 +116,124 @@ Expected<std::optional<std::vector<int64_t>>> axesOperand(NodeContext &ctx,
     return std::nullopt;
   TRY(axes, ctx.constantInts(1, "axes"));
   return std::optional<std::vector<int64_t>>(axes);
+}
+
+/// symbolicInts() of \p e, at most \p depth calls deep.
+static std::optional<std::vector<SymbolicInt>>
+symbolicIntsOf(const Expr *e, unsigned depth) {
+  using Ints = std::vector<SymbolicInt>;
+  if (const auto *c = dyn_cast<Constant>(e)) {
+    const NDArray &data = c->getData();
+    if (data.getRank() > 1 || !data.getDType().isInteger() ||
+        data.getNumElements() > 64)
+      return std::nullopt;
+    Ints out;
+    for (int64_t i = 0, n = data.getNumElements(); i < n; ++i)
+      out.push_back({data.getElementAsInt(i)});
+    return out;
+  }
+  const auto *call = dyn_cast<Call>(e);
+  const Op *op = call ? call->getCalledOp() : nullptr;
+  if (!op || depth == 0 || call->getArgs().empty())
+    return std::nullopt;
+  StringRef name = op->getName();
+  const Expr *arg = call->getArgs()[0].get();
+  if (name == "shape_of") {
+    const auto *type = dyn_cast_or_null<TensorType>(arg->getCheckedType().get());
+    if (!type)
+      return std::nullopt;
+    Ints out;
+    for (int64_t d = 0, r = type->getRank(); d < r; ++d)
+      out.push_back(isAnyDim(type->getShape()[d])
+                        ? SymbolicInt{0, arg, d}
+                        : SymbolicInt{type->getShape()[d]});
+    return out;
+  }
+  if (name == "concatenate") {
+    const auto *fields = dyn_cast<Tuple>(arg);
+    if (!fields)
+      return std::nullopt;
+    Ints out;
+    for (const Ref<Expr> &field : fields->getFields()) {
+      std::optional<Ints> part = symbolicIntsOf(field.get(), depth - 1);
+      if (!part)
+        return std::nullopt;
+      out.insert(out.end(), part->begin(), part->end());
+    }
+    return out;
+  }
+  std::optional<Ints> in = symbolicIntsOf(arg, depth - 1);
+  if (!in)
+    return std::nullopt;
+  // Integer casts, and the reshapes of a vector or a scalar, keep the
+  // elements.
+  if (name == "cast") {
+    const auto *attrs = call->getAttrsAs<CastAttrs>();
+    return attrs && attrs->dtype.isInteger() ? in : std::nullopt;
+  }
+  if (name == "reshape" || name == "expand_dims" || name == "squeeze")
+    return in;
+  int64_t n = in->size();
+  if (name == "strided_slice") {
+    const auto *attrs = call->getAttrsAs<StridedSliceAttrs>();
+    if (!attrs || !attrs->begin || !attrs->end || attrs->begin->size() != 1 ||
+        attrs->end->size() != 1 || attrs->sliceMode != "end" ||
+        (attrs->strides && (attrs->strides->size() != 1 ||
+                            (*attrs->strides)[0] != 1)) ||
+        (attrs->axes && (attrs->axes->size() != 1 || (*attrs->axes)[0] != 0)))
+      return std::nullopt;
+    auto bound = [&](std::optional<int64_t> v, int64_t def) {
+      int64_t b = v ? *v : def;
+      if (b < 0)
+        b = std::max<int64_t>(b, -n) + n;
+      return std::min(b, n);
+    };
+    int64_t begin = bound((*attrs->begin)[0], 0),
+            end = bound((*attrs->end)[0], n);
+    if (end <= begin)
+      return Ints();
+    return Ints(in->begin() + begin, in->begin() + end);
+  }
+  if (name == "take" && call->getArgs().size() == 2) {
+    const auto *attrs = call->getAttrsAs<TakeAttrs>();
+    std::optional<Ints> indices =
+        symbolicIntsOf(call->getArgs()[1].get(), depth - 1);
+    if (!attrs || !attrs->axis || *attrs->axis != 0 || !indices)
+      return std::nullopt;
+    Ints out;
+    for (const SymbolicInt &index : *indices) {
+      int64_t i = index.value < 0 ? index.value + n : index.value;
+      if (!index.isKnown() || i < 0 || i >= n)
+        return std::nullopt;
+      out.push_back((*in)[i]);
+    }
+    return out;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::vector<SymbolicInt>> symbolicInts(const Value &v) {
+  if (!v.isTensor() || v.rank() > 1 || !v.dtype().isInteger())
+    return std::nullopt;
+  return symbolicIntsOf(v.expr.get(), 16);
+}
+
+Value foldKnownInts(NodeContext &ctx, const Value &v) {
+  if (v.constant)
+    return v;
+  std::optional<std::vector<SymbolicInt>> elements = symbolicInts(v);
+  if (!elements || !all_of(*elements, [](const SymbolicInt &e) {
+        return e.isKnown();
+      }))
+    return v;
+  Expected<NDArray> array = NDArray::create(v.dtype(), v.shape());
+  if (!array) {
+    consumeError(array.takeError());
+    return v;
+  }
+  for (size_t i = 0; i < elements->size(); ++i)
+    array->setElementFromInt(i, (*elements)[i].value);
+  return ctx.constant(std::move(*array));
 }
 
 } // namespace onnximport

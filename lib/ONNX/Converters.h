@@ -41,10 +41,12 @@ using Result = llvm::Expected<Outputs>;
 
 inline Outputs one(Value v) { return Outputs{std::move(v)}; }
 
+/// The product of \p dims: 0 when one is 0, else `?` (kAnyDim) when one is.
 int64_t product(llvm::ArrayRef<int64_t> dims);
 
 /// \p x reshaped to \p shape (itself when it has that shape; zeros when
-/// \p shape has a zero extent).
+/// \p shape has a zero extent). One extent of \p shape may be `?` (the
+/// elements the static ones leave, Relay's -1); more is an error.
 llvm::Expected<Value> reshape(NodeContext &ctx, const Value &x,
                               llvm::ArrayRef<int64_t> shape);
 /// \p x cast to \p dtype (itself when it has that dtype).
@@ -71,6 +73,26 @@ llvm::Expected<Value> broadcastTo(NodeContext &ctx, const Value &x,
 /// \p inputSince, the optional input 1 from then on.
 llvm::Expected<std::optional<std::vector<int64_t>>>
 axesOperand(NodeContext &ctx, int64_t inputSince);
+
+/// One element of an integer vector whose value is partly known at import
+/// time: a number, or the `?` extent \p dim of the tensor \p of.
+struct SymbolicInt {
+  int64_t value = 0;
+  const Expr *of = nullptr;
+  int64_t dim = 0;
+  bool isKnown() const { return !of; }
+};
+
+/// The elements of the 0-d or 1-D integer tensor \p v where they are
+/// numbers or extents of other tensors: a constant, or shape_of's extents
+/// sliced, gathered, cast, reshaped and concatenated (how exporters build a
+/// Reshape's shape from a dynamic tensor's). std::nullopt when \p v is
+/// computed otherwise.
+std::optional<std::vector<SymbolicInt>> symbolicInts(const Value &v);
+/// \p v as a constant when symbolicInts() knows every element (a static
+/// extent of a dynamic tensor's shape, so that what is computed from it
+/// folds at import time as with static shapes); else \p v.
+Value foldKnownInts(NodeContext &ctx, const Value &v);
 
 //===----------------------------------------------------------------------===//
 // Parameters of the shared converters

@@ -133,9 +133,10 @@ private:
   Error convertNodes(const onnx::GraphProto &graph);
   Error convertNode(const onnx::NodeProto &node, unsigned index);
   /// An error if one of \p inputs has a `?` extent that the converter of
-  /// \p node does not accept.
+  /// \p node does not accept (outside \p row's dynamicInputs).
   Error checkDynamicInputs(const onnx::NodeProto &node, unsigned index,
-                           int64_t opset, ArrayRef<Value> inputs);
+                           int64_t opset, const ConverterRow &row,
+                           ArrayRef<Value> inputs);
 
   StringRef bufferName;
   const ONNXImportOptions &options;
@@ -424,40 +425,33 @@ GraphImporter::orderNodes(const onnx::GraphProto &graph) {
   return order;
 }
 
-/// True if input \p input of an \p opType node may have `?` extents: the
-/// converter reads no extent of it (it builds operator calls whose relations
-/// handle `?`), or handles `?` itself (Shape; Gemm reads only B's extents).
-/// The converters of the others compute with extents, so an input with a
-/// `?` extent is an error there until they are taught about it.
-static bool acceptsDynamicInput(StringRef opType, int64_t opset,
-                                unsigned input) {
-  if (opType == "Gemm")
-    return input == 0;
-  static const StringSet<> unaryOrBinary = {
-      "Abs",  "Acos",  "Add",     "And",  "Asin",           "Atan",
-      "Ceil", "Cos",   "Div",     "Equal", "Erf",           "Exp",
-      "Floor", "Greater", "GreaterOrEqual", "Identity", "IsNaN", "Less",
-      "LessOrEqual", "Log", "Mul", "Neg", "Not", "Or",      "Relu",
-      "Round", "Sigmoid", "Sign", "Sin", "Sqrt", "Sub",      "Tan",
-      "Tanh", "Xor"};
-  if (opType == "Shape")
-    return true;
-  // Before opset 7, binary operators broadcast by reading shapes.
-  return opset >= 7 && unaryOrBinary.contains(opType);
+/// The error of a converter given input \p i of \p node with the dynamic
+/// type \p type where it needs a static extent.
+static std::string dynamicInputMessage(const onnx::NodeProto &node, size_t i,
+                                       const TensorType &type,
+                                       size_t fromDim = 0) {
+  ArrayRef<int64_t> shape = type.getShape();
+  size_t dim = std::find(shape.begin() + std::min(fromDim, shape.size()),
+                         shape.end(), kAnyDim) -
+               shape.begin();
+  return formatv("input {0} ('{1}') has the dynamic type {2} (dimension {3} "
+                 "is ?); the {4} converter needs static shapes here: fix the "
+                 "graph inputs' symbolic dimensions with "
+                 "--input-shape=NAME=D0xD1x...",
+                 i, node.input(i), type.str(), dim, node.op_type())
+      .str();
 }
 
 Error GraphImporter::checkDynamicInputs(const onnx::NodeProto &node,
                                         unsigned index, int64_t opset,
+                                        const ConverterRow &row,
                                         ArrayRef<Value> inputs) {
   for (int i = 0, e = inputs.size(); i != e; ++i) {
     if (!inputs[i] || !inputs[i].isTensor() || !inputs[i].type().isDynamic() ||
-        acceptsDynamicInput(node.op_type(), opset, i))
+        row.dynamicInputs.contains(i))
       continue;
-    return error(describeNode(node, index, opset) + ": input " + Twine(i) +
-                 " ('" + node.input(i) + "') has the dynamic type " +
-                 inputs[i].type().str() + "; the " + node.op_type() +
-                 " converter needs static shapes: fix the graph inputs' "
-                 "symbolic dimensions with --input-shape=NAME=D0xD1x...");
+    return error(describeNode(node, index, opset) + ": " +
+                 dynamicInputMessage(node, i, inputs[i].type()));
   }
   return Error::success();
 }
@@ -509,7 +503,7 @@ Error GraphImporter::convertNode(const onnx::NodeProto &node, unsigned index) {
                              "optional; {2} takes tensors",
                              i, node.input(i), node.op_type())
                          .str());
-  if (Error err = checkDynamicInputs(node, index, opset, inputs))
+  if (Error err = checkDynamicInputs(node, index, opset, *row, inputs))
     return err;
   NodeContext ctx(*this, node, index, opset, inputs);
   Expected<SmallVector<Value, 1>> outputs = row->convert(ctx);
@@ -653,6 +647,15 @@ Error NodeContext::checkNumInputs(size_t min, size_t max) const {
     if (!inputs[i])
       return error(formatv("input {0} is required", i).str());
   return Error::success();
+}
+
+Expected<ArrayRef<int64_t>> NodeContext::staticShape(size_t i,
+                                                     size_t fromDim) const {
+  const TensorType &type = inputs[i].type();
+  ArrayRef<int64_t> shape = type.getShape();
+  if (!isStaticShape(shape.drop_front(std::min(fromDim, shape.size()))))
+    return error(dynamicInputMessage(node, i, type, fromDim));
+  return shape;
 }
 
 Expected<NDArray> NodeContext::constantInput(size_t i, StringRef what) {

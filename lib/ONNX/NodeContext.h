@@ -92,6 +92,14 @@ public:
   const Value &input(size_t i) const { return inputs[i]; }
   /// Requires at least \p min and at most \p max inputs.
   llvm::Error checkNumInputs(size_t min, size_t max) const;
+  /// The static shape of input \p i; when it has a `?` extent, the error
+  /// that names this node, the input and the dimension, and says how to fix
+  /// it (--input-shape). For converters that read an extent at import time
+  /// only in some cases (an opset, an attribute); the table's rows say
+  /// which inputs a converter takes dynamic (ConverterRow::dynamicInputs).
+  /// Only the extents from \p fromDim on are required (Conv's spatial ones).
+  llvm::Expected<llvm::ArrayRef<int64_t>> staticShape(size_t i,
+                                                      size_t fromDim = 0) const;
   /// The value of input \p i, computed at import time; an error naming the
   /// input when it depends on a graph input.
   llvm::Expected<NDArray> constantInput(size_t i, llvm::StringRef what);
@@ -192,6 +200,29 @@ llvm::Expected<llvm::SmallVector<Value, 1>> withParam(NodeContext &ctx) {
   return Impl(ctx, Param);
 }
 
+/// A set of a node's input positions (ConverterRow::dynamicInputs): bit i
+/// for input i. Built with anyInput(i) | ..., or AllInputs; a class rather
+/// than an integer so that a row's `true` (takesSequences) cannot be read
+/// as an input set.
+class InputSet {
+public:
+  constexpr InputSet() = default;
+  constexpr bool contains(size_t i) const {
+    return i >= 32 ? bits >> 31 : (bits >> i) & 1;
+  }
+  constexpr InputSet operator|(InputSet other) const {
+    return InputSet(bits | other.bits);
+  }
+  /// Input \p i alone.
+  static constexpr InputSet of(unsigned i) { return InputSet(1u << i); }
+  /// Every input (variadic operators included).
+  static constexpr InputSet all() { return InputSet(~0u); }
+
+private:
+  constexpr explicit InputSet(uint32_t bits) : bits(bits) {}
+  uint32_t bits = 0;
+};
+
 /// One row of the table of ONNX operators: the operator of the default
 /// domain, the opsets [since, until] that define it, and its converter.
 struct ConverterRow {
@@ -202,6 +233,13 @@ struct ConverterRow {
   /// Whether the converter takes sequences and optionals (tuples) among its
   /// inputs; the importer gives the others tensors only.
   bool takesSequences = false;
+  /// The inputs that may have `?` extents (Relay's Any): the converter reads
+  /// no extent of them at import time (the operators it builds have
+  /// relations that keep `?`), or checks the ones it reads itself
+  /// (NodeContext::staticShape). The importer refuses a dynamic input
+  /// outside the set with the error that names the node, the input and its
+  /// dynamic dimension.
+  InputSet dynamicInputs = {};
 };
 
 /// The row of \p opType of the default domain, or null.

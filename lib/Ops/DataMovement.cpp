@@ -907,8 +907,10 @@ layoutTransformRelation(const LayoutTransformAttrs *params,
                          "' the factor " + Twine(axis.factor));
       continue;
     }
+    // A `?` primal axis stays `?` in the other layout (TVM's Any).
     int64_t extent = in[i];
-    if (MulOverflow(extent, src->getSplitFactor(axis.name), extent))
+    if (!isAnyDim(extent) &&
+        MulOverflow(extent, src->getSplitFactor(axis.name), extent))
       return ctx.error("dimension overflow in " + data->str());
     full[axis.name - 'A'] = extent;
   }
@@ -921,7 +923,9 @@ layoutTransformRelation(const LayoutTransformAttrs *params,
     // TVM's shape rule for a split axis is shapediv, a division rounded up:
     // NCHW -> NCHW2c on 3 channels gives 2 x 2 (the last block padded).
     int64_t extent = full[axis.name - 'A'];
-    out.push_back(divideCeil(extent, dst->getSplitFactor(axis.name)));
+    out.push_back(isAnyDim(extent)
+                      ? kAnyDim
+                      : divideCeil(extent, dst->getSplitFactor(axis.name)));
   }
   return makeTensorType(out, data->getDType(), ctx);
 }
@@ -1492,12 +1496,12 @@ void nnir::registerDataMovementOps() {
       .setAttrsType<ReshapeAttrs>();
 
   // The relations that keep `?` extents with TVM's rules; the others
-  // (layout_transform, scatters, reverse_sequence, slice_like, the
+  // (scatters, reverse_sequence, slice_like, the
   // collapse_sums) need static argument shapes.
   markDynamicShapeRelations(
       {"reshape", "reshape_like", "transpose", "expand_dims", "squeeze",
        "concatenate", "split", "stack", "strided_slice", "take", "gather",
        "gather_nd", "full", "full_like", "broadcast_to", "broadcast_to_like",
        "shape_of", "ndarray_size", "tile", "repeat", "reverse", "one_hot",
-       "reverse_reshape"});
+       "reverse_reshape", "layout_transform"});
 }

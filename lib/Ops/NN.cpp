@@ -562,6 +562,9 @@ static RelationResult conv2dTransposeRelation(const Conv2DTransposeAttrs *conv,
 
   Shape d = canonicalize(data->getShape(), *dataPos);
   Shape w = canonicalize(weight->getShape(), *kernelPos);
+  if (Error err = requireStaticDim(data, (*dataPos)[1], "data",
+                                   "the input channels must be static", ctx))
+    return err;
   int64_t c = d[1], groups = a.groups;
   std::string dataText = data->str(), weightText = weight->str();
   if (c % groups != 0)
@@ -615,6 +618,10 @@ static RelationResult conv2dTransposeRelation(const Conv2DTransposeAttrs *conv,
     if (kernel[i] <= 0)
       return ctx.error("the kernel " + name + " must be positive, got " +
                        Twine(kernel[i]));
+    if (isAnyDim(in)) {
+      out[i + 2] = kAnyDim;
+      continue;
+    }
     // (in - 1) * stride + (kernel - 1) * dilation + 1 + output_padding
     //   - before - after
     if (MulOverflow(in - 1, stride, span) ||
@@ -1216,9 +1223,10 @@ void nnir::registerNNOps() {
 
   // The relations that keep `?` extents with TVM's rules (a dynamic batch
   // or spatial extent passes through; channels and weights stay static).
-  // nn.conv2d_transpose and the image operators need static shapes.
+  // The image operators need static shapes.
   markDynamicShapeRelations(
-      {"nn.conv1d", "nn.conv2d", "nn.conv3d", "nn.batch_norm",
+      {"nn.conv1d", "nn.conv2d", "nn.conv3d", "nn.conv2d_transpose",
+       "nn.batch_norm",
        "nn.layer_norm", "nn.group_norm", "nn.instance_norm", "nn.l2_normalize",
        "nn.lrn", "nn.dense", "nn.matmul", "nn.batch_matmul", "nn.bias_add",
        "nn.softmax", "nn.log_softmax", "nn.dropout", "nn.batch_flatten",

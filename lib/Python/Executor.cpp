@@ -29,9 +29,11 @@
 #include "nnir/Pass/PassContext.h"
 #include "nnir/Runtime/NDArray.h"
 #include "nnir/Transforms/BindParams.h"
+#include "nnir/Transforms/Executor.h"
 
 #include "llvm/ADT/StringMap.h"
 
+#include <map>
 #include <memory>
 
 using namespace nnir;
@@ -92,11 +94,33 @@ public:
     values.reserve(args.size());
     for (const NDArray &array : args)
       values.push_back(RuntimeValue::tensor(array));
+    // A function with `?` extents in its parameters runs through an
+    // Executor, which specialises it to the arguments' shapes (one per
+    // module, so its specialisations serve the next calls).
+    bool dynamic = llvm::any_of(fn->getParams(), [](const Ref<Var> &param) {
+      const auto *type =
+          llvm::dyn_cast_or_null<TensorType>(param->getCheckedType().get());
+      return type && type->isDynamic();
+    });
+    Executor *executor = nullptr;
+    if (dynamic) {
+      std::unique_ptr<Executor> &slot = dynamicExecutors[module.get()];
+      if (!slot) {
+        slot = unwrap(Executor::create(module, *engine, {},
+                                       &PassContext::current()));
+        keptModules.push_back(module);
+      }
+      executor = slot.get();
+    }
     std::optional<llvm::Expected<RuntimeValue>> result;
     {
       py::gil_scoped_release release;
-      Evaluator evaluator(*engine, module.get());
-      result.emplace(evaluator.call(*fn, values));
+      if (executor) {
+        result.emplace(executor->call(name, values));
+      } else {
+        Evaluator evaluator(*engine, module.get());
+        result.emplace(evaluator.call(*fn, values));
+      }
     }
     return toPython(unwrap(std::move(*result)));
   }
@@ -120,6 +144,10 @@ private:
   }
 
   std::shared_ptr<ExecutionEngine> engine;
+  /// The executors of the modules with dynamic functions called so far
+  /// (the modules kept alive, so their addresses stay theirs).
+  std::map<const IRModule *, std::unique_ptr<Executor>> dynamicExecutors;
+  std::vector<Ref<IRModule>> keptModules;
 };
 
 } // namespace

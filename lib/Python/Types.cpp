@@ -40,6 +40,34 @@ static std::vector<Ref<Type>> typesFromPython(py::iterable items) {
   return types;
 }
 
+/// A shape given from Python: integers (anything int() takes), and for a
+/// dynamic extent an object marked `__nnir_any__` (nnir.Any, which is
+/// TVM's relay.Any and tir.Any in the compatibility layer). A negative
+/// integer is an error: -1 is not a way to write `?`.
+static std::vector<int64_t> shapeFromPython(py::iterable dims) {
+  std::vector<int64_t> shape;
+  for (py::handle dim : dims) {
+    if (py::hasattr(dim, "__nnir_any__")) {
+      shape.push_back(kAnyDim);
+      continue;
+    }
+    // operator.index(): integers and what stands for one (NumPy's), not
+    // strings or floats.
+    py::object index = py::reinterpret_steal<py::object>(
+        PyNumber_Index(dim.ptr()));
+    if (!index)
+      throw py::error_already_set();
+    int64_t extent = index.cast<int64_t>();
+    if (extent < 0)
+      unwrap(llvm::Expected<Ref<TensorType>>(
+          makeError(llvm::SMLoc(), "negative dimension " + llvm::Twine(extent) +
+                                       " in tensor shape (write nnir.Any() "
+                                       "for a dynamic one)")));
+    shape.push_back(extent);
+  }
+  return shape;
+}
+
 void python::populateTypes(py::module_ &m) {
   py::class_<Type, Ref<Type>>(m, "Type", "Base class of the IR's types")
       .def("__str__", &Type::str)
@@ -53,26 +81,32 @@ void python::populateTypes(py::module_ &m) {
            [](const Type &t) { return static_cast<size_t>(hashType(&t)); });
 
   py::class_<TensorType, Type, Ref<TensorType>>(
-      m, "TensorType", "A tensor type: a static shape and a dtype")
-      .def(py::init([](std::vector<int64_t> shape, const std::string &dtype) {
-             // -1 is kAnyDim in C++; Python spells no `?` (yet), so a
-             // negative extent stays an error here.
-             for (int64_t dim : shape)
-               if (dim < 0)
-                 unwrap(llvm::Expected<Ref<TensorType>>(
-                     makeError(llvm::SMLoc(), "negative dimension " +
-                                                  llvm::Twine(dim) +
-                                                  " in tensor shape")));
-             return unwrap(TensorType::create(shape, parseDType(dtype)));
+      m, "TensorType",
+      "A tensor type: a shape (extents, or nnir.Any() for a dynamic one, "
+      "printed ?) and a dtype")
+      .def(py::init([](py::iterable dims, const std::string &dtype) {
+             return unwrap(
+                 TensorType::create(shapeFromPython(dims), parseDType(dtype)));
            }),
            py::arg("shape"), py::arg("dtype") = "float32")
       .def_property_readonly("shape",
                              [](const TensorType &t) {
-                               return py::tuple(py::cast(std::vector<int64_t>(
-                                   t.getShape().begin(), t.getShape().end())));
+                               // A dynamic extent is an nnir.Any (TVM's
+                               // tir.Any), the others ints.
+                               py::list dims;
+                               for (int64_t dim : t.getShape())
+                                 dims.append(isAnyDim(dim)
+                                                 ? py::module_::import("nnir")
+                                                       .attr("Any")()
+                                                 : py::int_(dim));
+                               return py::tuple(dims);
                              })
       .def_property_readonly("concrete_shape",
                              [](const TensorType &t) {
+                               if (t.isDynamic())
+                                 throw py::value_error(
+                                     "concrete_shape: " + t.str() +
+                                     " has a dynamic extent");
                                return py::tuple(py::cast(std::vector<int64_t>(
                                    t.getShape().begin(), t.getShape().end())));
                              })

@@ -12,8 +12,9 @@ See docs/Python.md.
 from . import _nnir
 from ._nnir import DiagnosticError, has_onnx
 from . import ir
-from .ir import (Attrs, Call, Constant, DictAttrs, Expr, FuncType, Function,
-                 GlobalVar, If, IncompleteType, IRModule, Let, NDArray, Op,
+from .ir import (Any, Attrs, Call, Constant, DictAttrs, Expr, FuncType,
+                 Function, GlobalVar, If, IncompleteType, IRModule, Let,
+                 NDArray, Op,
                  TensorType, Tuple, TupleGetItem, TupleType, Type, Var,
                  assert_structural_equal, const, infer_type, load, ndarray,
                  parse, parse_expr, structural_equal, structural_hash, var)

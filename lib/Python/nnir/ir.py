@@ -17,12 +17,32 @@ from ._nnir import (Attrs, Call, Constant, DictAttrs, Expr, FuncType,
                     structural_hash)
 
 __all__ = [
-    "Attrs", "Call", "Constant", "DictAttrs", "Expr", "FuncType", "Function",
+    "Any", "Attrs", "Call", "Constant", "DictAttrs", "Expr", "FuncType", "Function",
     "GlobalVar", "If", "IncompleteType", "IRModule", "Let", "NDArray", "Op",
     "TensorType", "Tuple", "TupleGetItem", "TupleType", "Type", "Var",
     "assert_structural_equal", "const", "infer_type", "load", "ndarray",
     "parse", "parse_expr", "structural_equal", "structural_hash", "var",
 ]
+
+
+class Any:
+    """A dynamic extent in a shape (Relay's Any, printed `?`):
+    `nnir.var("x", shape=(nnir.Any(), 3))` is a `Tensor[(?, 3), float32]`.
+    A TensorType's `shape` gives one for each `?`. Every Any equals every
+    other, as `?` does in nnir's types (TVM's are distinct objects that
+    structural equality also treats alike)."""
+
+    __nnir_any__ = True
+    __slots__ = ()
+
+    def __eq__(self, other):
+        return isinstance(other, Any)
+
+    def __hash__(self):
+        return hash("?")
+
+    def __repr__(self):
+        return "?"
 
 
 def ndarray(value, dtype=None):

@@ -57,10 +57,192 @@ def symbolic_shape():
 
 
 def symbolic_conv():
-    # Conv's converter needs static shapes: an error that says so.
+    # Conv with a symbolic batch: nn.conv2d keeps the `?`.
     w = np.ones((2, 1, 3, 3), np.float32)
     return model([helper.make_node("Conv", ["x", "w"], ["y"], name="conv")],
                  [vi("x", ["N", 1, 5, 5])], [vi("y", None)], [arr("w", w)])
+
+
+def symbolic_convnet():
+    # A small CNN with a symbolic batch, height and width: every converter
+    # keeps the `?` extents.
+    rng = np.random.RandomState(0)
+    f = np.float32
+    return model(
+        [helper.make_node("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1]),
+         helper.make_node("BatchNormalization",
+                          ["c", "scale", "bias", "mean", "var"], ["bn"]),
+         helper.make_node("Relu", ["bn"], ["r"]),
+         helper.make_node("HardSigmoid", ["r"], ["hs"]),
+         helper.make_node("Mul", ["r", "hs"], ["hsw"]),
+         helper.make_node("AveragePool", ["hsw"], ["p"], kernel_shape=[2, 2],
+                          strides=[2, 2]),
+         helper.make_node("GlobalAveragePool", ["p"], ["g"]),
+         helper.make_node("Flatten", ["g"], ["f"]),
+         helper.make_node("Gemm", ["f", "fw", "fb"], ["fc"], transB=1),
+         helper.make_node("Softmax", ["fc"], ["y"], axis=-1)],
+        [vi("x", ["N", 2, "H", "W"])], [vi("y", None)],
+        [arr("w", rng.randn(4, 2, 3, 3).astype(f)),
+         arr("b", rng.randn(4).astype(f)),
+         arr("scale", rng.rand(4).astype(f) + 0.5),
+         arr("bias", rng.randn(4).astype(f)),
+         arr("mean", rng.randn(4).astype(f)),
+         arr("var", rng.rand(4).astype(f) + 0.5),
+         arr("fw", rng.randn(3, 4).astype(f)),
+         arr("fb", rng.randn(3).astype(f))])
+
+
+def symbolic_shapes():
+    # Shape manipulation of a tensor with a symbolic batch, height and width:
+    # a nearest upscale by 2 (repeat), a Reshape whose shape is built from
+    # Shape (Relay codes 0 and -1), Transpose, MatMul by a matrix (nn.dense
+    # of the 3-D operand), Unsqueeze/Squeeze, Slice and ReduceMean of a `?`
+    # axis, Size, and a Gather of a static extent of Shape (a constant).
+    f = np.float32
+    i64 = np.int64
+    return model(
+        [helper.make_node("Resize", ["x", "", "scales"], ["r"],
+                          mode="nearest",
+                          coordinate_transformation_mode="asymmetric",
+                          nearest_mode="floor"),
+         helper.make_node("Shape", ["r"], ["s"]),
+         helper.make_node("Slice", ["s", "zero", "two"], ["s01"]),
+         helper.make_node("Concat", ["s01", "minus1"], ["shape"], axis=0),
+         helper.make_node("Reshape", ["r", "shape"], ["flat"]),
+         helper.make_node("Transpose", ["flat"], ["t"], perm=[0, 2, 1]),
+         helper.make_node("MatMul", ["t", "mw"], ["m"]),
+         helper.make_node("Unsqueeze", ["m", "one"], ["u"]),
+         helper.make_node("Squeeze", ["u", "one"], ["q"]),
+         helper.make_node("Slice", ["q", "one", "big", "one"], ["sl"]),
+         helper.make_node("ReduceMean", ["sl"], ["y"], axes=[1], keepdims=0),
+         helper.make_node("Size", ["x"], ["size"]),
+         helper.make_node("Shape", ["x"], ["xs"]),
+         helper.make_node("Gather", ["xs", "one"], ["channels"], axis=0)],
+        [vi("x", ["N", 2, "H", "W"])],
+        [vi("y", None), vi("size", None), vi("channels", None)],
+        [arr("scales", np.array([1, 1, 2, 2], f)),
+         arr("zero", np.array([0], i64)), arr("two", np.array([2], i64)),
+         arr("minus1", np.array([-1], i64)), arr("one", np.array([1], i64)),
+         arr("big", np.array([2**62], i64)),
+         arr("mw", np.arange(6, dtype=f).reshape(2, 3))])
+
+
+def symbolic_sequence():
+    # A batch of sequences with symbolic N and T through a 1-D AveragePool
+    # (expand_dims/squeeze around the 2-D pool), Split with sizes, Concat,
+    # Pad, Transpose, LayerNormalization, InstanceNormalization, MatMul of
+    # rank 3 (batch_matmul) and rank 4 (batch axes merged and split back),
+    # Flatten of two `?` (reshape [0, -1]), Clip, Pow, Greater and Where.
+    f = np.float32
+    return model(
+        [helper.make_node("AveragePool", ["x"], ["pool"], kernel_shape=[2],
+                          strides=[2]),
+         helper.make_node("Split", ["x", "sizes"], ["s1", "s2"], axis=1),
+         helper.make_node("Concat", ["s2", "s1"], ["c"], axis=1),
+         helper.make_node("Pad", ["c", "pads"], ["pad"]),
+         helper.make_node("Transpose", ["pad"], ["t"], perm=[0, 2, 1]),
+         helper.make_node("LayerNormalization", ["t", "lns", "lnb"], ["ln"],
+                          axis=-1),
+         helper.make_node("InstanceNormalization", ["pad", "ins", "inb"],
+                          ["in"]),
+         helper.make_node("Unsqueeze", ["t", "one"], ["a"]),
+         helper.make_node("Transpose", ["a"], ["b"], perm=[0, 1, 3, 2]),
+         helper.make_node("MatMul", ["a", "b"], ["mm4"]),
+         helper.make_node("Transpose", ["t"], ["tt"], perm=[0, 2, 1]),
+         helper.make_node("MatMul", ["t", "tt"], ["mm3"]),
+         helper.make_node("Flatten", ["in"], ["flat"], axis=1),
+         helper.make_node("Clip", ["flat", "lo", "hi"], ["clip"]),
+         helper.make_node("Pow", ["flat", "two"], ["sq"]),
+         helper.make_node("Greater", ["flat", "zero"], ["positive"]),
+         helper.make_node("Where", ["positive", "clip", "sq"], ["y"])],
+        [vi("x", ["N", 2, "T"])],
+        [vi(n, None) for n in ("pool", "pad", "ln", "in", "mm4", "mm3", "y")],
+        [arr("sizes", np.array([1, 1], np.int64)),
+         arr("pads", np.array([0, 0, 1, 0, 0, 2], np.int64)),
+         arr("lns", np.array([1.5, -0.5], f)), arr("lnb", np.array([0.1, 0.2], f)),
+         arr("ins", np.array([2, 0.5], f)), arr("inb", np.array([0, 1], f)),
+         arr("one", np.array([1], np.int64)),
+         arr("lo", np.array(-1, f)), arr("hi", np.array(1, f)),
+         arr("two", np.array(2, f)), arr("zero", np.array(0, f))], opset=17)
+
+
+def symbolic_slice():
+    # Slice of a `?` axis keeps ONNX's indices, which strided_slice clamps
+    # at run time as ONNX does: a flip to far below the start (PyTorch's),
+    # a start far below 0 with step 2, a start far beyond the end with a
+    # negative step.
+    i64 = np.int64
+    return model(
+        [helper.make_node("Slice", ["x", "m1", "far_below", "zero", "m1"],
+                          ["flip"]),
+         helper.make_node("Slice", ["x", "m100", "far_above", "zero", "two"],
+                          ["even"]),
+         helper.make_node("Slice", ["x", "far_above", "one", "zero", "m1"],
+                          ["tail"])],
+        [vi("x", ["N", 2])],
+        [vi("flip", None), vi("even", None), vi("tail", None)],
+        [arr("m1", np.array([-1], i64)), arr("zero", np.array([0], i64)),
+         arr("one", np.array([1], i64)), arr("two", np.array([2], i64)),
+         arr("m100", np.array([-100], i64)),
+         arr("far_below", np.array([-2**63 + 1], i64)),
+         arr("far_above", np.array([2**63 - 1], i64))])
+
+
+def symbolic_same_conv():
+    # SAME padding follows from the spatial extents: they must be static.
+    w = np.ones((2, 1, 3, 3), np.float32)
+    return model([helper.make_node("Conv", ["x", "w"], ["y"], name="conv",
+                                   auto_pad="SAME_UPPER")],
+                 [vi("x", [1, 1, "H", 5])], [vi("y", None)], [arr("w", w)])
+
+
+def symbolic_resize_linear():
+    # A linear Resize of `?` extents (image.resize2d takes a static size).
+    return model(
+        [helper.make_node("Resize", ["x", "", "scales"], ["y"], name="up",
+                          mode="linear")],
+        [vi("x", [1, 1, "H", "W"])], [vi("y", None)],
+        [arr("scales", np.array([1, 1, 2, 2], np.float32))])
+
+
+def symbolic_rnn():
+    # The recurrent converters unroll the sequence: its length is static.
+    n = helper.make_node("RNN", ["x", "w", "r"], ["", "h"], name="rnn",
+                         hidden_size=1)
+    return model([n], [vi("x", ["T", 1, 1])], [vi("h", None)],
+                 [arr("w", np.ones((1, 1, 1), np.float32)),
+                  arr("r", np.ones((1, 1, 1), np.float32))], opset=14)
+
+
+def symbolic_batch_rnn():
+    # LSTM (bidirectional, an initial hidden state given) and GRU
+    # (linear_before_reset, zero initial state) over a `?` batch: the
+    # unrolled steps broadcast over it.
+    rng = np.random.RandomState(0)
+    f = np.float32
+    h = 3
+    return model(
+        [helper.make_node("LSTM", ["x", "lw", "lr", "lb", "", "h0"],
+                          ["ly", "lh"], hidden_size=h,
+                          direction="bidirectional"),
+         helper.make_node("GRU", ["x", "gw", "gr", "gb"], ["gy", "gh"],
+                          hidden_size=h, linear_before_reset=1)],
+        [vi("x", [4, "B", 2]), vi("h0", [2, "B", h])],
+        [vi(n, None) for n in ("ly", "lh", "gy", "gh")],
+        [arr("lw", rng.randn(2, 4 * h, 2).astype(f)),
+         arr("lr", rng.randn(2, 4 * h, h).astype(f)),
+         arr("lb", rng.randn(2, 8 * h).astype(f)),
+         arr("gw", rng.randn(1, 3 * h, 2).astype(f)),
+         arr("gr", rng.randn(1, 3 * h, h).astype(f)),
+         arr("gb", rng.randn(1, 6 * h).astype(f))], opset=14)
+
+
+def symbolic_reshape_other():
+    # A Reshape to two `?` extents of another tensor: known at run time only.
+    return model(
+        [helper.make_node("Shape", ["z"], ["s"]),
+         helper.make_node("Reshape", ["x", "s"], ["y"], name="reshape")],
+        [vi("x", ["N", 6]), vi("z", ["A", "B"])], [vi("y", None)])
 
 
 def big_weights():

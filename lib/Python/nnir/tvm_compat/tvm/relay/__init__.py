@@ -6,7 +6,7 @@ import types as _types
 import numpy as _np
 
 import nnir as _nnir
-from nnir import (Constant, Expr, FuncType, GlobalVar, If, IncompleteType,
+from nnir import (Any, Constant, Expr, FuncType, GlobalVar, If, IncompleteType,
                   IRModule, Let, Op, TensorType, Tuple, TupleGetItem,
                   TupleType, Type, Var, var)
 from nnir.executor import Executor, create_executor as _create_executor
