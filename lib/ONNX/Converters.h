@@ -237,6 +237,8 @@ Result convertMelWeightMatrix(NodeContext &ctx);
 Result convertIf(NodeContext &ctx);
 Result convertLoop(NodeContext &ctx);
 Result convertScan(NodeContext &ctx);
+/// SequenceMap, unrolled at import (one copy of the body per element).
+Result convertSequenceMap(NodeContext &ctx);
 
 } // namespace onnximport
 } // namespace nnir

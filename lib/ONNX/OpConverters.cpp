@@ -111,7 +111,7 @@ static const ConverterRow kConverters[] = {
     {"LessOrEqual", 12, 17, withParam<convertBinary, ops::lessEqual>},
     {"Log", 1, 17, withParam<convertUnary, ops::log>},
     {"LogSoftmax", 1, 17, withParam<convertSoftmax, ops::logSoftmax>},
-    {"Loop", 1, 17, convertLoop},
+    {"Loop", 1, 17, convertLoop, true},
     {"MatMul", 1, 17, convertMatMul},
     {"MatMulInteger", 10, 17, convertMatMulInteger},
     {"Max", 1, 17, withParam<convertVariadic, ops::maximum>},
@@ -167,6 +167,7 @@ static const ConverterRow kConverters[] = {
     {"SequenceErase", 11, 17, convertSequenceErase, true},
     {"SequenceInsert", 11, 17, convertSequenceInsert, true},
     {"SequenceLength", 11, 17, convertSequenceLength, true},
+    {"SequenceMap", 17, 17, convertSequenceMap, true},
     {"Shape", 1, 17, convertShape},
     {"Shrink", 9, 17, convertShrink},
     {"Sigmoid", 1, 17, withParam<convertUnary, ops::sigmoid>},
@@ -217,7 +218,6 @@ StringRef onnximport::unsupportedReason(StringRef opType) {
       .Cases("NonZero", "Unique", "Compress", "NonMaxSuppression",
              "the output shape depends on the input values")
       .Case("RoiAlign", "nnir has no counterpart of this operator yet")
-      .Case("SequenceMap", "SequenceMap is not converted yet")
       .Cases("StringNormalizer", "TfIdfVectorizer", "RegexFullMatch",
              "strings are not supported")
       .Cases("RandomNormal", "RandomNormalLike", "RandomUniform",
