@@ -14,6 +14,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <limits>
 #include <numeric>
 
 using namespace llvm;
@@ -406,13 +407,11 @@ Result convertMaxUnpool(NodeContext &ctx) {
   return one(padded);
 }
 
-Result convertPool(NodeContext &ctx, PoolKind kind) {
+/// MaxPool's and AveragePool's output Y.
+static Expected<Value> pool(NodeContext &ctx, PoolKind kind) {
   if (Error err = ctx.checkNumInputs(1, 1))
     return err;
   bool isMax = kind == PoolKind::Max;
-  if (isMax && ctx.getNode().output_size() > 1 &&
-      !ctx.getNode().output(1).empty())
-    return ctx.unsupported("the Indices output of MaxPool");
   Value x = ctx.input(0);
   if (x.rank() < 3 || x.rank() > 5)
     return ctx.unsupported(formatv("{0} of rank {1} (nnir has 1-D, 2-D and "
@@ -454,8 +453,7 @@ Result convertPool(NodeContext &ctx, PoolKind kind) {
     TRY(d4, reshape(ctx, hw, {s[0], s[1], s[2], oh * ow}));
     TRY(d, pool2d(d4, {w.kernel[0], 1}, {w.strides[0], 1}, {w.dilations[0], 1},
                   {w.pads[0], 0, w.pads[3], 0}));
-    TRY(out, reshape(ctx, d, {s[0], s[1], d.shape()[2], oh, ow}));
-    return one(out);
+    return reshape(ctx, d, {s[0], s[1], d.shape()[2], oh, ow});
   }
   bool oneD = x.rank() == 3;
   if (oneD) {
@@ -468,10 +466,128 @@ Result convertPool(NodeContext &ctx, PoolKind kind) {
   }
   TRY(pool, pool2d(x, w.kernel, w.strides, w.dilations, w.pads));
   if (!oneD)
-    return one(pool);
-  TRY(out,
-      reshape(ctx, pool, {pool.shape()[0], pool.shape()[1], pool.shape()[3]}));
-  return one(out);
+    return pool;
+  return reshape(ctx, pool,
+                 {pool.shape()[0], pool.shape()[1], pool.shape()[3]});
+}
+
+/// The limit on the elements of maxPoolIndices()'s table of positions.
+static constexpr int64_t kMaxIndexTable = int64_t(1) << 24;
+
+/// MaxPool's Indices output for \p x pooled by window \p w to the spatial
+/// extents \p outSpatial: the flattened index (over N, C and the spatial
+/// axes, the spatial axes row-major, or reversed with \p storageOrder 1) of
+/// each window's first maximum, as ONNX's reference finds it. Each kernel
+/// offset's strided slice of \p x padded with -inf is stacked on a new last
+/// axis, whose argmax (first on ties) picks from a constant table of the
+/// positions each window reads.
+static Expected<Value> maxPoolIndices(NodeContext &ctx, const Value &x,
+                                      const WindowAttrs &w,
+                                      ArrayRef<int64_t> outSpatial,
+                                      int64_t storageOrder) {
+  size_t spatial = x.rank() - 2;
+  ArrayRef<int64_t> in = x.shape().drop_front(2);
+  int64_t kernelSize = product(w.kernel), outSize = product(outSpatial);
+  if (kernelSize > kMaxIndexTable / std::max<int64_t>(outSize, 1))
+    return ctx.unsupported(formatv("the Indices output of MaxPool for {0} "
+                                   "windows of {1} elements (at most {2} "
+                                   "positions)",
+                                   outSize, kernelSize, kMaxIndexTable)
+                               .str());
+  // Integers are compared as float64 (exact below 2^53), so that the
+  // padding, -inf, ties with no value.
+  Value xf = x;
+  if (!x.dtype().isFloat()) {
+    TRY(f, cast(ctx, x, DataType::float64()));
+    xf = f;
+  }
+  // Padding that covers every window (ceil_mode's last one included).
+  std::vector<IntList> widths(x.rank(), IntList{0, 0});
+  std::vector<int64_t> multiplier(spatial, 1);
+  for (size_t i = 0; i < spatial; ++i) {
+    int64_t reach = (outSpatial[i] - 1) * w.strides[i] +
+                    (w.kernel[i] - 1) * w.dilations[i] + 1;
+    widths[2 + i] =
+        IntList{w.pads[i], std::max<int64_t>(0, reach - w.pads[i] - in[i])};
+  }
+  // Row-major over the spatial axes, or column-major with storage_order 1.
+  for (size_t k = 1; k < spatial; ++k) {
+    size_t i = storageOrder ? k : spatial - 1 - k;
+    size_t prev = storageOrder ? k - 1 : spatial - k;
+    multiplier[i] = multiplier[prev] * in[prev];
+  }
+  TRY(padded, ctx.typed(ops::pad(
+                  xf, scalarLike(ctx, xf, -std::numeric_limits<double>::infinity()),
+                  widths, "constant")));
+  SmallVector<Value, 16> windows;
+  TRY(table, ctx.createArray(DataType::int64(), {outSize * kernelSize}));
+  std::vector<int64_t> offset(spatial, 0);
+  for (int64_t k = 0; k < kernelSize; ++k) {
+    // offset: the kernel position of k, row-major.
+    for (int64_t i = spatial - 1, rest = k; i >= 0; --i) {
+      offset[i] = rest % w.kernel[i];
+      rest /= w.kernel[i];
+    }
+    OptionalIntList begin, end;
+    IntList strides, axes;
+    for (size_t i = 0; i < spatial; ++i) {
+      int64_t first = offset[i] * w.dilations[i];
+      begin.push_back(first);
+      end.push_back(first + (outSpatial[i] - 1) * w.strides[i] + 1);
+      strides.push_back(w.strides[i]);
+      axes.push_back(2 + i);
+    }
+    TRY(slice, ctx.typed(ops::stridedSlice(padded, begin, end, strides, axes)));
+    windows.push_back(slice);
+    for (int64_t o = 0; o < outSize; ++o) {
+      int64_t position = 0;
+      for (int64_t i = spatial - 1, rest = o; i >= 0; --i) {
+        int64_t coordinate = (rest % outSpatial[i]) * w.strides[i] -
+                             w.pads[i] + offset[i] * w.dilations[i];
+        rest /= outSpatial[i];
+        position += coordinate * multiplier[i];
+      }
+      table.setElementFromInt(o * kernelSize + k, position);
+    }
+  }
+  TRY(stacked, ctx.typed(ops::stack(ctx.tuple(windows), x.rank())));
+  TRY(arg, ctx.typed(ops::argmax(stacked, IntList{x.rank()}, false, false)));
+  TRY(arg64, cast(ctx, arg, DataType::int64()));
+  // Window o's entry k of the table is at o * kernelSize + k.
+  TRY(windowStart,
+      ctx.createArray(DataType::int64(), outSpatial));
+  for (int64_t o = 0; o < outSize; ++o)
+    windowStart.setElementFromInt(o, o * kernelSize);
+  TRY(entry, ctx.typed(ops::add(arg64, ctx.constant(windowStart))));
+  TRY(position,
+      ctx.typed(ops::take(ctx.constant(table), entry, 0, "clip")));
+  // Plus the start of each (n, c) plane.
+  int64_t planes = x.shape()[0] * x.shape()[1], planeSize = product(in);
+  std::vector<int64_t> planeShape(x.rank(), 1);
+  planeShape[0] = x.shape()[0];
+  planeShape[1] = x.shape()[1];
+  TRY(planeStart, ctx.createArray(DataType::int64(), planeShape));
+  for (int64_t p = 0; p < planes; ++p)
+    planeStart.setElementFromInt(p, p * planeSize);
+  return ctx.typed(ops::add(position, ctx.constant(planeStart)));
+}
+
+Result convertPool(NodeContext &ctx, PoolKind kind) {
+  TRY(y, pool(ctx, kind));
+  bool isMax = kind == PoolKind::Max;
+  if (!isMax || ctx.getNode().output_size() < 2 ||
+      ctx.getNode().output(1).empty())
+    return one(y);
+  const Value &x = ctx.input(0);
+  TRY(w, readWindow(ctx, x.shape(), {}, ctx.getOpset() >= 10));
+  TRY(storageOrder, ctx.getInt("storage_order", 0));
+  if (storageOrder != 0 && storageOrder != 1)
+    return ctx.error(formatv("storage_order must be 0 or 1, got {0}",
+                             storageOrder)
+                         .str());
+  TRY(indices, maxPoolIndices(ctx, x, w, y.shape().drop_front(2),
+                              storageOrder));
+  return Outputs{y, indices};
 }
 
 Result convertGlobalPool(NodeContext &ctx, ops::ReduceBuilder build) {
