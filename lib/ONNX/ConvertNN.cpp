@@ -242,11 +242,11 @@ Result convertConvTranspose(NodeContext &ctx) {
   if (Error err = ctx.checkNumInputs(2, 3))
     return err;
   Value x = ctx.input(0), weight = ctx.input(1);
-  bool oneD = x.rank() == 3;
-  if ((x.rank() != 3 && x.rank() != 4) || weight.rank() != x.rank())
-    return ctx.unsupported(formatv("ConvTranspose of rank {0} (nnir has "
-                                   "2-D transposed convolutions)",
-                                   x.rank())
+  if (x.rank() < 3 || x.rank() > 5 || weight.rank() != x.rank())
+    return ctx.unsupported(formatv("ConvTranspose of data rank {0} and "
+                                   "weight rank {1} (nnir has 1-D, 2-D and "
+                                   "3-D transposed convolutions)",
+                                   x.rank(), weight.rank())
                                .str());
   TRY(group, ctx.getInt("group", 1));
   size_t spatial = x.rank() - 2;
@@ -305,29 +305,24 @@ Result convertConvTranspose(NodeContext &ctx) {
   } else if (autoPad == "VALID") {
     std::fill(pads.begin(), pads.end(), 0);
   }
-  if (oneD) {
-    // As a 2-D transposed convolution of height 1.
-    TRY(x4, reshape(ctx, x, {x.shape()[0], x.shape()[1], 1, x.shape()[2]}));
-    TRY(w4,
-        reshape(ctx, weight,
-                {weight.shape()[0], weight.shape()[1], 1, weight.shape()[2]}));
-    x = x4;
-    weight = w4;
-    ks.insert(ks.begin(), 1);
-    strides.insert(strides.begin(), 1);
-    dilations.insert(dilations.begin(), 1);
-    outputPadding.insert(outputPadding.begin(), 0);
-    pads = {0, pads[0], 0, pads[1]};
-  }
-  Ref<Conv2DTransposeAttrs> attrs = Conv2DTransposeAttrs::create();
-  attrs->channels = weight.shape()[1] * group;
-  attrs->kernelSize = ks;
-  attrs->strides = strides;
-  attrs->outputPadding = outputPadding;
-  attrs->padding = pads;
-  attrs->dilation = dilations;
-  attrs->groups = group;
-  TRY(conv, ctx.typed(ops::conv2dTranspose(x, weight, attrs)));
+  auto fill = [&](auto attrs) {
+    attrs->channels = weight.shape()[1] * group;
+    attrs->kernelSize = ks;
+    attrs->strides = strides;
+    attrs->outputPadding = outputPadding;
+    attrs->padding = pads;
+    attrs->dilation = dilations;
+    attrs->groups = group;
+    return attrs;
+  };
+  Ref<Expr> call =
+      spatial == 1
+          ? ops::conv1dTranspose(x, weight, fill(Conv1DTransposeAttrs::create()))
+      : spatial == 2
+          ? ops::conv2dTranspose(x, weight, fill(Conv2DTransposeAttrs::create()))
+          : ops::conv3dTranspose(x, weight,
+                                 fill(Conv3DTransposeAttrs::create()));
+  TRY(conv, ctx.typed(call));
   Value y = conv;
   if (llvm::any_of(extend, [](int64_t e) { return e > 0; })) {
     std::vector<IntList> widths(y.rank(), IntList{0, 0});
@@ -336,11 +331,6 @@ Result convertConvTranspose(NodeContext &ctx) {
     TRY(padded, ctx.typed(ops::pad(y, scalarLike(ctx, y, 0), widths,
                                    "constant")));
     y = padded;
-  }
-  if (oneD) {
-    std::vector<int64_t> shape{y.shape()[0], y.shape()[1], y.shape()[3]};
-    TRY(r, reshape(ctx, y, shape));
-    y = r;
   }
   if (!ctx.hasInput(2))
     return one(y);

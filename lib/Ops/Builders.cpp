@@ -463,9 +463,21 @@ Ref<Expr> ops::conv3d(Ref<Expr> x, Ref<Expr> weight, Ref<Conv3DAttrs> attrs,
                std::move(attrs), loc);
 }
 
+Ref<Expr> ops::conv1dTranspose(Ref<Expr> x, Ref<Expr> weight,
+                               Ref<Conv1DTransposeAttrs> attrs, SMLoc loc) {
+  return build("nn.conv1d_transpose", {std::move(x), std::move(weight)},
+               std::move(attrs), loc);
+}
+
 Ref<Expr> ops::conv2dTranspose(Ref<Expr> x, Ref<Expr> weight,
                                Ref<Conv2DTransposeAttrs> attrs, SMLoc loc) {
   return build("nn.conv2d_transpose", {std::move(x), std::move(weight)},
+               std::move(attrs), loc);
+}
+
+Ref<Expr> ops::conv3dTranspose(Ref<Expr> x, Ref<Expr> weight,
+                               Ref<Conv3DTransposeAttrs> attrs, SMLoc loc) {
+  return build("nn.conv3d_transpose", {std::move(x), std::move(weight)},
                std::move(attrs), loc);
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Writes the models of test/ONNX/maxpool-indices.test,
-roialign.test and convtranspose-3d.test, and checks nnir-run's outputs
+"""Writes the models of test/ONNX/maxpool-indices.test and
+convtranspose-1d-3d.test, and checks nnir-run's outputs
 against NumPy references written from the ONNX specification.
 
     window_models.py DIR NAME...       writes DIR/NAME.onnx, and
@@ -119,6 +119,46 @@ def maxpool_idx_bad_order():
 
 
 #===-----------------------------------------------------------------------===#
+# ConvTranspose of 1 and 3 spatial axes
+#===-----------------------------------------------------------------------===#
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "Run", "Inputs"))
+import npcheck  # noqa: E402  (conv_transpose, the N-d NumPy reference)
+
+CONVT = {
+    # name: (x shape, w shape, attributes)
+    "convtranspose_1d_groups": ((2, 4, 5), (4, 3, 3),
+                                dict(group=2, strides=[2], pads=[1, 0],
+                                     output_padding=[1], dilations=[2])),
+    "convtranspose_3d": ((1, 2, 3, 4, 3), (2, 3, 2, 3, 2),
+                         dict(strides=[2, 1, 2], pads=[1, 0, 1, 0, 1, 0],
+                              output_padding=[1, 0, 1])),
+}
+
+
+def convt_weight(name):
+    return (np.arange(np.prod(CONVT[name][1])).reshape(CONVT[name][1]) %
+            7 - 3).astype(np.float32) / 4
+
+
+def convt_model(name):
+    xs, _, attrs = CONVT[name]
+    return model([helper.make_node("ConvTranspose", ["x", "w"], ["y"],
+                                   **attrs)],
+                 [vi("x", list(xs))], [vi("y", None)],
+                 [arr("w", convt_weight(name))])
+
+
+def convt_ref(name, x):
+    _, _, a = CONVT[name]
+    return [npcheck.conv_transpose(
+        x, convt_weight(name), strides=a.get("strides"),
+        padding=a.get("pads"), dilation=a.get("dilations"),
+        output_padding=a.get("output_padding"), groups=a.get("group", 1))]
+
+
+#===-----------------------------------------------------------------------===#
 # Driver
 #===-----------------------------------------------------------------------===#
 
@@ -126,6 +166,11 @@ MAKERS = {name: (lambda n=name: pool_model(n)) for name in POOLS}
 MAKERS["maxpool_idx_bad_order"] = maxpool_idx_bad_order
 INPUTS = {name: (lambda rng, n=name: pool_input(n, rng)) for name in POOLS}
 REFS = {name: (lambda x, n=name: pool_ref(n, x)) for name in POOLS}
+for name in CONVT:
+    MAKERS[name] = lambda n=name: convt_model(n)
+    INPUTS[name] = lambda rng, n=name: rng.uniform(
+        -2, 2, CONVT[n][0]).astype(np.float32)
+    REFS[name] = lambda x, n=name: convt_ref(n, x)
 
 
 def check(in_dir, name, out_dir):

@@ -14,8 +14,8 @@
       be equal; integers and bools exactly, floats within the tolerances
       (NaN equals NaN). Exits 1 with a message on the first difference.
 
-Reference helpers: conv2d, conv (N-d), conv2d_transpose, pool2d,
-adaptive_pool2d, normalize, lrn, resize2d, softmax, scatter_elements,
+Reference helpers: conv2d, conv (N-d), conv2d_transpose, conv_transpose
+(N-d), pool2d, adaptive_pool2d, normalize, lrn, resize2d, softmax, scatter_elements,
 scatter_nd, grid_sample.
 """
 
@@ -158,6 +158,40 @@ def conv2d_transpose(x, w, strides=(1, 1), padding=(0, 0, 0, 0),
     oh = full.shape[2] - pt - pb
     ow = full.shape[3] - pl - pr
     return full[:, :, pt:pt + oh, pl:pl + ow].astype(x.dtype)
+
+
+def conv_transpose(x, w, strides=None, padding=None, dilation=None,
+                   output_padding=None, groups=1):
+    """NC... x IO... transposed convolution of any rank: every kernel
+    position scatters the input's products into a strided frame, which
+    padding (the befores, then the afters) then crops."""
+    import itertools
+    r = x.ndim - 2
+    strides = strides or (1,) * r
+    dilation = dilation or (1,) * r
+    padding = padding or (0,) * (2 * r)
+    output_padding = output_padding or (0,) * r
+    n, c = x.shape[:2]
+    og, k = w.shape[1], w.shape[2:]
+    ins = x.shape[2:]
+    full = np.zeros((n, og * groups) + tuple(
+        (ins[i] - 1) * strides[i] + (k[i] - 1) * dilation[i] + 1 +
+        output_padding[i] for i in range(r)))
+    cg = c // groups
+    for g in range(groups):
+        for kk in itertools.product(*[range(e) for e in k]):
+            frame = tuple(slice(kk[i] * dilation[i],
+                                kk[i] * dilation[i] + strides[i] *
+                                (ins[i] - 1) + 1, strides[i])
+                          for i in range(r))
+            full[(slice(None), slice(g * og, (g + 1) * og)) + frame] += \
+                np.einsum("nc...,co->no...",
+                          x[:, g * cg:(g + 1) * cg].astype(np.float64),
+                          w[(slice(g * cg, (g + 1) * cg), slice(None)) +
+                            kk].astype(np.float64))
+    crop = tuple(slice(padding[i], full.shape[2 + i] - padding[r + i])
+                 for i in range(r))
+    return full[(slice(None), slice(None)) + crop].astype(x.dtype)
 
 
 def adaptive_pool2d(x, kind, size):
@@ -393,6 +427,7 @@ def check(args):
     scope = {"np": np, "conv2d": conv2d, "pool2d": pool2d, "softmax": softmax,
              "scatter_elements": scatter_elements, "scatter_nd": scatter_nd,
              "conv": conv, "conv2d_transpose": conv2d_transpose,
+             "conv_transpose": conv_transpose,
              "adaptive_pool2d": adaptive_pool2d, "normalize": normalize,
              "lrn": lrn, "resize2d": resize2d, "grid_sample": grid_sample}
     for f in sorted(os.listdir(out_dir)):
