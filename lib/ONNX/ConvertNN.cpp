@@ -580,6 +580,61 @@ Result convertPool(NodeContext &ctx, PoolKind kind) {
   return Outputs{y, indices};
 }
 
+/// RoiAlign: vision.roi_align of the rois with their batch indices in
+/// front (TVM's converter); coordinate_transformation_mode half_pixel (the
+/// default from opset 16) is `aligned`. Mode max is refused: ONNX Runtime
+/// and ONNX's reference take the maximum of each sample's weighted corners
+/// rather than of the interpolated samples, as TVM's max does.
+Result convertRoiAlign(NodeContext &ctx) {
+  if (Error err = ctx.checkNumInputs(3, 3))
+    return err;
+  const Value &x = ctx.input(0), &rois = ctx.input(1),
+              &batchIndices = ctx.input(2);
+  if (x.rank() != 4 || !x.dtype().isFloat())
+    return ctx.error("X must be a 4-D floating-point tensor, got " +
+                     x.type().str());
+  if (rois.rank() != 2 || rois.shape()[1] != 4 || rois.dtype() != x.dtype())
+    return ctx.error("rois must be (num_rois, 4) of X's dtype, got " +
+                     rois.type().str());
+  if (batchIndices.rank() != 1 || batchIndices.shape()[0] != rois.shape()[0] ||
+      !batchIndices.dtype().isInteger())
+    return ctx.error(formatv("batch_indices must be ({0}) integers, got {1}",
+                             rois.shape()[0], batchIndices.type().str())
+                         .str());
+  TRY(mode, ctx.getString("mode", "avg"));
+  if (mode == "max")
+    return ctx.unsupported(
+        "mode 'max': ONNX Runtime takes the maximum of each sample's "
+        "weighted corners, TVM's roi_align of the interpolated samples");
+  if (mode != "avg")
+    return ctx.error("mode must be 'avg' or 'max', got '" + mode + "'");
+  TRY(transform, ctx.getString("coordinate_transformation_mode",
+                               ctx.getOpset() >= 16 ? "half_pixel"
+                                                    : "output_half_pixel"));
+  if (transform != "half_pixel" && transform != "output_half_pixel")
+    return ctx.error("coordinate_transformation_mode must be 'half_pixel' "
+                     "or 'output_half_pixel', got '" +
+                     transform + "'");
+  TRY(height, ctx.getInt("output_height", 1));
+  TRY(width, ctx.getInt("output_width", 1));
+  TRY(samplingRatio, ctx.getInt("sampling_ratio", 0));
+  TRY(spatialScale, ctx.getFloat("spatial_scale", 1.0));
+  if (samplingRatio < 0 || samplingRatio > (int64_t(1) << 16))
+    return ctx.error(formatv("sampling_ratio must be in [0, 65536], got {0}",
+                             samplingRatio)
+                         .str());
+  TRY(index, cast(ctx, batchIndices, x.dtype()));
+  TRY(column, ctx.typed(ops::expandDims(index, 1)));
+  TRY(boxes, ctx.typed(ops::concatenate(ctx.tuple({column, rois}), 1)));
+  Ref<ROIAlignAttrs> attrs = ROIAlignAttrs::create();
+  attrs->pooledSize = {height, width};
+  attrs->spatialScale = spatialScale;
+  attrs->sampleRatio = samplingRatio;
+  attrs->aligned = transform == "half_pixel";
+  TRY(out, ctx.typed(ops::roiAlign(x, boxes, attrs)));
+  return one(out);
+}
+
 Result convertGlobalPool(NodeContext &ctx, ops::ReduceBuilder build) {
   if (Error err = ctx.checkNumInputs(1, 1))
     return err;

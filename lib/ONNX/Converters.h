@@ -185,6 +185,7 @@ Result convertQLinearConv(NodeContext &ctx);
 Result convertConvTranspose(NodeContext &ctx);
 Result convertPool(NodeContext &ctx, PoolKind kind);
 Result convertMaxUnpool(NodeContext &ctx);
+Result convertRoiAlign(NodeContext &ctx);
 /// GlobalMaxPool (\p build max) and GlobalAveragePool (mean).
 Result convertGlobalPool(NodeContext &ctx, ops::ReduceBuilder build);
 Result convertBatchNorm(NodeContext &ctx);

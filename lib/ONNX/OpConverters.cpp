@@ -154,6 +154,7 @@ static const ConverterRow kConverters[] = {
     {"Reshape", 1, 17, convertReshape},
     {"Resize", 10, 17, withParam<convertResize, ResizeKind::Resize>},
     {"ReverseSequence", 10, 17, convertReverseSequence},
+    {"RoiAlign", 10, 17, convertRoiAlign},
     {"Round", 11, 17, withParam<convertUnary, ops::round>},
     {"STFT", 17, 17, convertSTFT},
     {"Scan", 8, 17, convertScan},
@@ -217,7 +218,6 @@ StringRef onnximport::unsupportedReason(StringRef opType) {
   return StringSwitch<StringRef>(opType)
       .Cases("NonZero", "Unique", "Compress", "NonMaxSuppression",
              "the output shape depends on the input values")
-      .Case("RoiAlign", "nnir has no counterpart of this operator yet")
       .Cases("StringNormalizer", "TfIdfVectorizer", "RegexFullMatch",
              "strings are not supported")
       .Cases("RandomNormal", "RandomNormalLike", "RandomUniform",

@@ -552,3 +552,9 @@ Ref<Expr> ops::gridSample(Ref<Expr> x, Ref<Expr> grid,
   return build("image.grid_sample", {std::move(x), std::move(grid)},
                std::move(attrs), loc);
 }
+
+Ref<Expr> ops::roiAlign(Ref<Expr> data, Ref<Expr> rois,
+                        Ref<ROIAlignAttrs> attrs, SMLoc loc) {
+  return build("vision.roi_align", {std::move(data), std::move(rois)},
+               std::move(attrs), loc);
+}

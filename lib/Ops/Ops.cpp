@@ -21,6 +21,7 @@ void nnir::registerAllOps() {
     registerAnnotationOps();
     registerAlgorithmOps();
     registerQNNOps();
+    registerVisionOps();
     // Computes attach to the registered operators.
     registerReductionComputes();
     registerDataMovementComputes();
@@ -28,5 +29,6 @@ void nnir::registerAllOps() {
     registerImageComputes();
     registerAnnotationComputes();
     registerAlgorithmComputes();
+    registerVisionComputes();
   });
 }

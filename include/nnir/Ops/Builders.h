@@ -231,6 +231,9 @@ Ref<Expr> resize2d(Ref<Expr> x, Ref<Resize2DAttrs> attrs,
 /// image.grid_sample of NCHW \p x at the (N, 2, H', W') \p grid.
 Ref<Expr> gridSample(Ref<Expr> x, Ref<Expr> grid, Ref<GridSampleAttrs> attrs,
                      llvm::SMLoc loc = {});
+/// vision.roi_align of \p rois (R, 5: batch index, x1, y1, x2, y2).
+Ref<Expr> roiAlign(Ref<Expr> data, Ref<Expr> rois, Ref<ROIAlignAttrs> attrs,
+                   llvm::SMLoc loc = {});
 
 } // namespace ops
 } // namespace nnir

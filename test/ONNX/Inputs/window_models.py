@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Writes the models of test/ONNX/maxpool-indices.test and
-convtranspose-1d-3d.test, and checks nnir-run's outputs
+"""Writes the models of test/ONNX/maxpool-indices.test,
+convtranspose-1d-3d.test and roialign.test, and checks nnir-run's outputs
 against NumPy references written from the ONNX specification.
 
     window_models.py DIR NAME...       writes DIR/NAME.onnx, and
@@ -159,6 +159,40 @@ def convt_ref(name, x):
 
 
 #===-----------------------------------------------------------------------===#
+# RoiAlign
+#===-----------------------------------------------------------------------===#
+
+ROIS = np.array([[1, 1.5, 6, 7.5], [-3, -2, 4, 3], [2.2, 3.1, 2.4, 3.3]],
+                np.float32)
+BATCH = np.array([0, 1, 1], np.int64)
+
+
+def roialign(opset=16, **attrs):
+    return model([helper.make_node("RoiAlign", ["x", "rois", "batch"], ["y"],
+                                   **attrs)],
+                 [vi("x", [2, 3, 8, 9])], [vi("y", None)],
+                 [arr("rois", ROIS), arr("batch", BATCH)], opset)
+
+
+ROIALIGN = {
+    # name: (opset, attributes, aligned)
+    "roialign_half_pixel": (16, dict(output_height=3, output_width=2,
+                                     sampling_ratio=2, spatial_scale=0.5),
+                            True),
+    "roialign_opset10": (10, dict(output_height=2, output_width=2), False),
+}
+
+
+def roialign_ref(name, x):
+    _, a, aligned = ROIALIGN[name]
+    rois = np.concatenate([BATCH[:, None].astype(np.float32), ROIS], 1)
+    return [npcheck.roi_align(x, rois, (a.get("output_height", 1),
+                                        a.get("output_width", 1)),
+                              a.get("spatial_scale", 1.0),
+                              a.get("sampling_ratio", 0), aligned=aligned)]
+
+
+#===-----------------------------------------------------------------------===#
 # Driver
 #===-----------------------------------------------------------------------===#
 
@@ -166,6 +200,14 @@ MAKERS = {name: (lambda n=name: pool_model(n)) for name in POOLS}
 MAKERS["maxpool_idx_bad_order"] = maxpool_idx_bad_order
 INPUTS = {name: (lambda rng, n=name: pool_input(n, rng)) for name in POOLS}
 REFS = {name: (lambda x, n=name: pool_ref(n, x)) for name in POOLS}
+MAKERS["roialign_max"] = lambda: roialign(mode="max")
+MAKERS["roialign_bad_mode"] = lambda: roialign(
+    coordinate_transformation_mode="align_corners")
+for name in ROIALIGN:
+    MAKERS[name] = lambda n=name: roialign(ROIALIGN[n][0], **ROIALIGN[n][1])
+    INPUTS[name] = lambda rng: rng.uniform(-2, 2, (2, 3, 8, 9)).astype(
+        np.float32)
+    REFS[name] = lambda x, n=name: roialign_ref(n, x)
 for name in CONVT:
     MAKERS[name] = lambda n=name: convt_model(n)
     INPUTS[name] = lambda rng, n=name: rng.uniform(
