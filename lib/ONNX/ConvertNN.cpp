@@ -462,7 +462,7 @@ static Expected<Value> pool(NodeContext &ctx, PoolKind kind) {
 }
 
 /// The limit on the elements of maxPoolIndices()'s table of positions.
-static constexpr int64_t kMaxIndexTable = int64_t(1) << 24;
+static constexpr int64_t kMaxIndexTable = int64_t(1) << 22;
 
 /// MaxPool's Indices output for \p x pooled by window \p w to the spatial
 /// extents \p outSpatial: the flattened index (over N, C and the spatial

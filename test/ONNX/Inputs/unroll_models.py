@@ -8,36 +8,26 @@ carry a sequence, which the importer unrolls.
 Needs Debian's python3-onnx and python3-numpy (run it with %onnx_python).
 """
 
+import os
 import sys
 
 import numpy as np
 import onnx
-from onnx import TensorProto, helper, numpy_helper
+from onnx import TensorProto, helper
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import control_flow_models as cf  # noqa: E402  (vi, arr, graph, model)
 
 F, B, I64 = TensorProto.FLOAT, TensorProto.BOOL, TensorProto.INT64
-
-
-def vi(name, shape, elem=F):
-    return helper.make_tensor_value_info(name, elem, shape)
+vi, arr, graph = cf.vi, cf.arr, cf.graph
 
 
 def seq(name, elem=F):
     return helper.make_tensor_sequence_value_info(name, elem, None)
 
 
-def arr(name, a):
-    return numpy_helper.from_array(np.asarray(a), name)
-
-
-def model(nodes, inputs, outputs, inits=(), opset=17):
-    graph = helper.make_graph(nodes, "test", inputs, outputs, list(inits))
-    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
-    m.ir_version = 8
-    return m
-
-
-def graph(nodes, outputs, inputs=(), inits=(), name="g"):
-    return helper.make_graph(nodes, name, list(inputs), outputs, list(inits))
+def model(nodes, inputs, outputs, inits=()):
+    return cf.model(nodes, inputs, outputs, inits, opset=17)
 
 
 def seqmap_add():

@@ -118,6 +118,15 @@ def maxpool_idx_bad_order():
                  [vi("y", None), vi("i", None, TensorProto.INT64)])
 
 
+def maxpool_idx_too_large():
+    """2047 x 2047 windows of 4 elements: beyond the positions table's
+    bound."""
+    return model([helper.make_node("MaxPool", ["x"], ["y", "i"],
+                                   kernel_shape=[2, 2])],
+                 [vi("x", [1, 1, 2048, 2048])],
+                 [vi("y", None), vi("i", None, TensorProto.INT64)])
+
+
 #===-----------------------------------------------------------------------===#
 # ConvTranspose of 1 and 3 spatial axes
 #===-----------------------------------------------------------------------===#
@@ -198,6 +207,7 @@ def roialign_ref(name, x):
 
 MAKERS = {name: (lambda n=name: pool_model(n)) for name in POOLS}
 MAKERS["maxpool_idx_bad_order"] = maxpool_idx_bad_order
+MAKERS["maxpool_idx_too_large"] = maxpool_idx_too_large
 INPUTS = {name: (lambda rng, n=name: pool_input(n, rng)) for name in POOLS}
 REFS = {name: (lambda x, n=name: pool_ref(n, x)) for name in POOLS}
 MAKERS["roialign_max"] = lambda: roialign(mode="max")
