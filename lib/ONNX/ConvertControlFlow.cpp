@@ -244,11 +244,11 @@ static Error checkUnrollBound(NodeContext &ctx, const onnx::GraphProto &body,
           .str());
 }
 
-/// The Loop as \p iterations... copies of its body, each imported with the
-/// previous one's values (the iteration number a constant), for a Loop that
-/// carries a sequence or an optional (input \p tupleInput): its trip count
-/// and each iteration's condition must be known at import time. Scan
-/// outputs are stacked.
+/// A Loop that carries a sequence or an optional (input \p tupleInput) as
+/// one copy of its body per iteration, each imported with the previous
+/// one's values and the iteration number as a constant: its trip count and
+/// each iteration's condition must be known at import time. Scan outputs
+/// are stacked.
 static Result unrollLoop(NodeContext &ctx, const onnx::GraphProto &body,
                          size_t numCarried, size_t numScans,
                          size_t tupleInput) {
