@@ -1027,22 +1027,31 @@ static RelationResult padRelation(const PadAttrs *pad, const TensorType *data,
 // Registration
 //===----------------------------------------------------------------------===//
 
-/// Registers a convolution nn.conv<N>d.
+/// Registers the convolution operator \p name (data, weight) with AttrsT and
+/// \p relation, fusable as Relay's convolutions are.
 template <typename AttrsT>
-static void registerConv(OpRegistry &registry, StringRef name,
-                         StringRef description) {
+static OpBuilder addConvOp(OpRegistry &registry, StringRef name,
+                           StringRef description, TypeRelationFn relation) {
   OpBuilder builder = registry.add(name);
   builder.describe(description)
       .setNumInputs(2)
       .addArgument("data", "Tensor")
       .addArgument("weight", "Tensor")
       .setAttrsType<AttrsT>();
-  builder.setAttr<TypeRelationFn>(kTypeRelationAttr,
-                                  makeRelation<AttrsT>(convRelation<AttrsT>));
-  builder.setAttr<ArgTypeInferenceFn>(kArgTypeInferenceAttr,
-                                      inferConvArgTypes<AttrsT>);
+  builder.setAttr<TypeRelationFn>(kTypeRelationAttr, std::move(relation));
   builder.setAttr<OpPatternKind>(kOpPatternAttr,
                                  OpPatternKind::OutEWiseFusable);
+  return builder;
+}
+
+/// Registers a convolution nn.conv<N>d.
+template <typename AttrsT>
+static void registerConv(OpRegistry &registry, StringRef name,
+                         StringRef description) {
+  OpBuilder builder = addConvOp<AttrsT>(
+      registry, name, description, makeRelation<AttrsT>(convRelation<AttrsT>));
+  builder.setAttr<ArgTypeInferenceFn>(kArgTypeInferenceAttr,
+                                      inferConvArgTypes<AttrsT>);
 }
 
 /// Registers nn.conv{1,2,3}d_transpose \p name with AttrsT.
@@ -1050,18 +1059,10 @@ template <typename AttrsT>
 static void registerConvTranspose(OpRegistry &registry, StringRef name,
                                   StringRef description) {
   constexpr unsigned rank = AttrsT::spatialRank + 2;
-  OpBuilder builder = registry.add(name);
-  builder.describe(description)
-      .setNumInputs(2)
-      .addArgument("data", "Tensor")
-      .addArgument("weight", "Tensor")
-      .setAttrsType<AttrsT>();
-  builder.setAttr<TypeRelationFn>(
-      kTypeRelationAttr,
-      makeRelation<AttrsT>(convTransposeRelation<AttrsT>,
-                           rankedArg("data", rank), rankedArg("weight", rank)));
-  builder.setAttr<OpPatternKind>(kOpPatternAttr,
-                                 OpPatternKind::OutEWiseFusable);
+  addConvOp<AttrsT>(registry, name, description,
+                    makeRelation<AttrsT>(convTransposeRelation<AttrsT>,
+                                         rankedArg("data", rank),
+                                         rankedArg("weight", rank)));
 }
 
 /// The normalisations: batch_norm, layer_norm, group_norm, instance_norm,
