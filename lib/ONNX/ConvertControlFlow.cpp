@@ -24,6 +24,10 @@
 ///   static: a Loop with scan outputs needs its trip count at import time
 ///   and a condition that cannot end it early.
 ///
+/// - A Loop that carries a sequence or an optional (a tuple whose length
+///   import fixes) and SequenceMap are unrolled: one import of the body
+///   per iteration or element, within kMaxUnrolledNodes.
+///
 /// Without dynamic shapes (Relay's Any), branches of different types and
 /// loop-carried values whose shape changes per iteration are errors that
 /// name the node and the value.
@@ -226,6 +230,191 @@ static Error checkCarried(NodeContext &ctx, ArrayRef<Value> before,
   return Error::success();
 }
 
+//===----------------------------------------------------------------------===//
+// Unrolling at import time
+//===----------------------------------------------------------------------===//
+
+/// The most nodes an unrolled Loop or SequenceMap may import: iterations
+/// times the body's nodes (those of its own subgraphs included).
+static constexpr int64_t kMaxUnrolledNodes = 100000;
+
+/// The nodes of \p graph and of the subgraphs its nodes hold.
+static int64_t countNodes(const onnx::GraphProto &graph) {
+  int64_t count = 0;
+  for (const onnx::NodeProto &node : graph.node()) {
+    ++count;
+    for (const onnx::AttributeProto &attr : node.attribute()) {
+      if (attr.has_g())
+        count += countNodes(attr.g());
+      for (const onnx::GraphProto &g : attr.graphs())
+        count += countNodes(g);
+    }
+  }
+  return count;
+}
+
+/// An error when a \p what unrolled into \p iterations copies of \p body
+/// would import more than kMaxUnrolledNodes nodes.
+static Error checkUnrollBound(NodeContext &ctx, const onnx::GraphProto &body,
+                              int64_t iterations, StringRef what) {
+  int64_t size = std::max<int64_t>(countNodes(body), 1);
+  if (iterations <= kMaxUnrolledNodes / size)
+    return Error::success();
+  return ctx.unsupported(
+      formatv("{0} is unrolled at import time, and {1} iterations of a body "
+              "of {2} nodes exceed the bound of {3} imported nodes",
+              what, iterations, size, kMaxUnrolledNodes)
+          .str());
+}
+
+/// A Loop that carries a sequence or an optional (input \p tupleInput) as
+/// one copy of its body per iteration, each imported with the previous
+/// one's values and the iteration number as a constant: its trip count and
+/// each iteration's condition must be known at import time. Scan outputs
+/// are stacked.
+static Result unrollLoop(NodeContext &ctx, const onnx::GraphProto &body,
+                         size_t numCarried, size_t numScans,
+                         size_t tupleInput) {
+  auto notKnown = [&](size_t i, StringRef what) {
+    return ctx.unsupported(
+        formatv("a Loop that carries a sequence or an optional (input {0}, "
+                "'{1}') is unrolled at import time, which needs {2} known "
+                "at import time; it depends on a graph input",
+                tupleInput, ctx.getNode().input(tupleInput), what)
+            .str());
+  };
+  std::optional<int64_t> maxCount;
+  if (ctx.hasInput(0)) {
+    if (product(ctx.input(0).shape()) != 1 || !ctx.input(0).dtype().isInt())
+      return ctx.error("the trip count M (input 0) must be one int64, got " +
+                       ctx.input(0).type().str());
+    if (!ctx.input(0).constant)
+      return notKnown(0, "the trip count M (input 0)");
+    TRY(m, ctx.evaluate(ctx.input(0)));
+    maxCount = m.getElementAsInt(0);
+  }
+  bool cond = true;
+  if (ctx.hasInput(1)) {
+    TRY(c, scalarCondition(ctx, ctx.input(1), "the condition (input 1)"));
+    if (!c.constant)
+      return notKnown(1, "the condition (input 1)");
+    TRY(value, ctx.evaluate(c));
+    cond = value.getElementAsInt(0) != 0;
+  }
+  if (maxCount && *maxCount > 0 && cond)
+    if (Error err = checkUnrollBound(ctx, body, *maxCount, "the Loop"))
+      return err;
+
+  SmallVector<Value, 8> carried;
+  // An optional input whose output is declared as what it holds (a
+  // sequence, a tensor) gets that output as a full optional.
+  SmallVector<bool, 8> wrap;
+  for (size_t k = 0; k < numCarried; ++k) {
+    carried.push_back(ctx.input(2 + k));
+    const onnx::TypeProto &out = body.output(1 + k).type();
+    wrap.push_back(valueKindOf(body.input(2 + k).type()) ==
+                       ONNXValueKind::Optional &&
+                   out.value_case() != onnx::TypeProto::VALUE_NOT_SET &&
+                   valueKindOf(out) != ONNXValueKind::Optional);
+  }
+  std::vector<SmallVector<Value, 4>> scans(numScans);
+  for (int64_t i = 0; cond && (!maxCount || i < *maxCount); ++i) {
+    // Without a trip count, the condition ends the loop: bound it as it goes.
+    if (!maxCount)
+      if (Error err = checkUnrollBound(ctx, body, i + 1, "the Loop"))
+        return err;
+    SmallVector<Value, 8> bodyInputs = {ctx.scalar(DataType::int64(), i),
+                                        ctx.scalar(DataType::boolean(), 1)};
+    for (size_t k = 0; k < numCarried; ++k)
+      bodyInputs.push_back(wrap[k] && i > 0 ? ctx.tuple({carried[k]})
+                                            : carried[k]);
+    TRY(outs, ctx.importSubgraph("body", bodyInputs));
+    TRY(next, scalarCondition(ctx, outs[0], "the body's condition output"));
+    if (!next.constant)
+      return notKnown(1, formatv("the condition after each iteration (after "
+                                 "iteration {0})",
+                                 i)
+                             .str());
+    TRY(nextValue, ctx.evaluate(next));
+    cond = nextValue.getElementAsInt(0) != 0;
+    for (size_t k = 0; k < numCarried; ++k)
+      carried[k] = outs[1 + k];
+    for (size_t j = 0; j < numScans; ++j) {
+      const Value &y = outs[1 + numCarried + j];
+      if (!y.isTensor())
+        return ctx.error(formatv("scan output {0} ('{1}') is not a tensor", j,
+                                 outputName(ctx, "body", 1 + numCarried + j))
+                             .str());
+      scans[j].push_back(y);
+    }
+  }
+  Outputs results(carried.begin(), carried.end());
+  for (size_t j = 0; j < numScans; ++j) {
+    if (scans[j].empty())
+      return ctx.unsupported("a Loop with scan outputs that runs no "
+                             "iteration (empty tensors) is not supported");
+    TRY(stacked, ctx.typed(ops::stack(ctx.tuple(scans[j]), 0)));
+    results.push_back(stacked);
+  }
+  return results;
+}
+
+Result onnximport::convertSequenceMap(NodeContext &ctx) {
+  if (Error err = ctx.checkNumInputs(1, ctx.getNumInputs()))
+    return err;
+  TRY(body, ctx.getGraph("body"));
+  if (static_cast<size_t>(body->input_size()) != ctx.getNumInputs())
+    return ctx.error(formatv("the body has {0} inputs, expected {1} (one "
+                             "per input of the node)",
+                             body->input_size(), ctx.getNumInputs())
+                         .str());
+  if (body->output_size() < 1)
+    return ctx.error("the body has no output");
+  // Sequences are iterated, tensors shared by every iteration.
+  std::optional<size_t> length;
+  for (size_t i = 0; i < ctx.getNumInputs(); ++i) {
+    if (!ctx.hasInput(i))
+      return ctx.error(formatv("input {0} is missing", i).str());
+    const auto *type =
+        dyn_cast<TupleType>(ctx.input(i).expr->getCheckedType().get());
+    if (!type) {
+      if (i == 0)
+        return ctx.error(formatv("input 0 ('{0}') must be a sequence",
+                                 ctx.getNode().input(0))
+                             .str());
+      continue;
+    }
+    size_t n = type->getFields().size();
+    if (length && n != *length)
+      return ctx.error(formatv("input {0} ('{1}') is a sequence of {2} "
+                               "elements, input 0 has {3}",
+                               i, ctx.getNode().input(i), n, *length)
+                           .str());
+    length = n;
+  }
+  if (Error err = checkUnrollBound(ctx, *body, *length, "SequenceMap"))
+    return err;
+  std::vector<SmallVector<Value, 4>> elements(body->output_size());
+  for (size_t k = 0; k < *length; ++k) {
+    SmallVector<Value, 4> bodyInputs;
+    for (size_t i = 0; i < ctx.getNumInputs(); ++i)
+      bodyInputs.push_back(ctx.input(i).isTensor()
+                               ? ctx.input(i)
+                               : ctx.getItem(ctx.input(i), k));
+    TRY(outs, ctx.importSubgraph("body", bodyInputs));
+    for (size_t j = 0; j < outs.size(); ++j)
+      elements[j].push_back(outs[j]);
+  }
+  Outputs results;
+  for (const SmallVector<Value, 4> &sequence : elements)
+    results.push_back(ctx.tuple(sequence));
+  return results;
+}
+
+//===----------------------------------------------------------------------===//
+// Loop
+//===----------------------------------------------------------------------===//
+
 Result onnximport::convertLoop(NodeContext &ctx) {
   if (ctx.getNumInputs() < 2)
     return ctx.error(formatv("expects at least 2 inputs (M, cond), got {0}",
@@ -249,6 +438,18 @@ Result onnximport::convertLoop(NodeContext &ctx) {
       return ctx.error(formatv("loop-carried value {0} (input {1}) is missing",
                                k, 2 + k)
                            .str());
+
+  for (size_t i = 0; i < 2; ++i)
+    if (ctx.hasInput(i) && !ctx.input(i).isTensor())
+      return ctx.error(formatv("input {0} ('{1}') must be a tensor", i,
+                               ctx.getNode().input(i))
+                           .str());
+  // A sequence or an optional is a tuple whose length import fixes, and a
+  // loop that carries one usually changes that length per iteration: such a
+  // loop is unrolled.
+  for (size_t k = 0; k < numCarried; ++k)
+    if (!ctx.input(2 + k).isTensor())
+      return unrollLoop(ctx, *body, numCarried, numScans, 2 + k);
 
   std::optional<Value> maxCount;
   if (ctx.hasInput(0)) {

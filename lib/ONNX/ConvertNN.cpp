@@ -14,6 +14,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <limits>
 #include <numeric>
 
 using namespace llvm;
@@ -286,11 +287,11 @@ Result convertConvTranspose(NodeContext &ctx) {
   if (Error err = ctx.checkNumInputs(2, 3))
     return err;
   Value x = ctx.input(0), weight = ctx.input(1);
-  bool oneD = x.rank() == 3;
-  if ((x.rank() != 3 && x.rank() != 4) || weight.rank() != x.rank())
-    return ctx.unsupported(formatv("ConvTranspose of rank {0} (nnir has "
-                                   "2-D transposed convolutions)",
-                                   x.rank())
+  if (x.rank() < 3 || x.rank() > 5 || weight.rank() != x.rank())
+    return ctx.unsupported(formatv("ConvTranspose of data rank {0} and "
+                                   "weight rank {1} (nnir has 1-D, 2-D and "
+                                   "3-D transposed convolutions)",
+                                   x.rank(), weight.rank())
                                .str());
   TRY(group, ctx.getInt("group", 1));
   size_t spatial = x.rank() - 2;
@@ -317,9 +318,8 @@ Result convertConvTranspose(NodeContext &ctx) {
       return ctx.error("kernel_shape, strides and dilations must be positive, "
                        "and output_padding not negative, all up to 2^31");
   std::vector<int64_t> extend(spatial, 0);
-  if (outputShape || autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER" ||
-      oneD)
-    if (Error err = ctx.staticShape(0, oneD ? 0 : 2).takeError())
+  if (outputShape || autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER")
+    if (Error err = ctx.staticShape(0, 2).takeError())
       return err;
   if (outputShape || autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
     for (size_t i = 0; i < spatial; ++i) {
@@ -353,29 +353,24 @@ Result convertConvTranspose(NodeContext &ctx) {
   } else if (autoPad == "VALID") {
     std::fill(pads.begin(), pads.end(), 0);
   }
-  if (oneD) {
-    // As a 2-D transposed convolution of height 1.
-    TRY(x4, reshape(ctx, x, {x.shape()[0], x.shape()[1], 1, x.shape()[2]}));
-    TRY(w4,
-        reshape(ctx, weight,
-                {weight.shape()[0], weight.shape()[1], 1, weight.shape()[2]}));
-    x = x4;
-    weight = w4;
-    ks.insert(ks.begin(), 1);
-    strides.insert(strides.begin(), 1);
-    dilations.insert(dilations.begin(), 1);
-    outputPadding.insert(outputPadding.begin(), 0);
-    pads = {0, pads[0], 0, pads[1]};
-  }
-  Ref<Conv2DTransposeAttrs> attrs = Conv2DTransposeAttrs::create();
-  attrs->channels = weight.shape()[1] * group;
-  attrs->kernelSize = ks;
-  attrs->strides = strides;
-  attrs->outputPadding = outputPadding;
-  attrs->padding = pads;
-  attrs->dilation = dilations;
-  attrs->groups = group;
-  TRY(conv, ctx.typed(ops::conv2dTranspose(x, weight, attrs)));
+  auto fill = [&](auto attrs) {
+    attrs->channels = weight.shape()[1] * group;
+    attrs->kernelSize = ks;
+    attrs->strides = strides;
+    attrs->outputPadding = outputPadding;
+    attrs->padding = pads;
+    attrs->dilation = dilations;
+    attrs->groups = group;
+    return attrs;
+  };
+  Ref<Expr> call =
+      spatial == 1
+          ? ops::conv1dTranspose(x, weight, fill(Conv1DTransposeAttrs::create()))
+      : spatial == 2
+          ? ops::conv2dTranspose(x, weight, fill(Conv2DTransposeAttrs::create()))
+          : ops::conv3dTranspose(x, weight,
+                                 fill(Conv3DTransposeAttrs::create()));
+  TRY(conv, ctx.typed(call));
   Value y = conv;
   if (llvm::any_of(extend, [](int64_t e) { return e > 0; })) {
     std::vector<IntList> widths(y.rank(), IntList{0, 0});
@@ -384,11 +379,6 @@ Result convertConvTranspose(NodeContext &ctx) {
     TRY(padded, ctx.typed(ops::pad(y, scalarLike(ctx, y, 0), widths,
                                    "constant")));
     y = padded;
-  }
-  if (oneD) {
-    std::vector<int64_t> shape{y.shape()[0], y.shape()[1], y.shape()[3]};
-    TRY(r, reshape(ctx, y, shape));
-    y = r;
   }
   if (!ctx.hasInput(2))
     return one(y);
@@ -455,13 +445,11 @@ Result convertMaxUnpool(NodeContext &ctx) {
   return one(padded);
 }
 
-Result convertPool(NodeContext &ctx, PoolKind kind) {
+/// MaxPool's and AveragePool's output Y.
+static Expected<Value> pool(NodeContext &ctx, PoolKind kind) {
   if (Error err = ctx.checkNumInputs(1, 1))
     return err;
   bool isMax = kind == PoolKind::Max;
-  if (isMax && ctx.getNode().output_size() > 1 &&
-      !ctx.getNode().output(1).empty())
-    return ctx.unsupported("the Indices output of MaxPool");
   Value x = ctx.input(0);
   if (x.rank() < 3 || x.rank() > 5)
     return ctx.unsupported(formatv("{0} of rank {1} (nnir has 1-D, 2-D and "
@@ -506,8 +494,7 @@ Result convertPool(NodeContext &ctx, PoolKind kind) {
     TRY(d4, reshape(ctx, hw, {s[0], s[1], s[2], oh * ow}));
     TRY(d, pool2d(d4, {w.kernel[0], 1}, {w.strides[0], 1}, {w.dilations[0], 1},
                   {w.pads[0], 0, w.pads[3], 0}));
-    TRY(out, reshape(ctx, d, {s[0], s[1], d.shape()[2], oh, ow}));
-    return one(out);
+    return reshape(ctx, d, {s[0], s[1], d.shape()[2], oh, ow});
   }
   bool oneD = x.rank() == 3;
   if (oneD) {
@@ -524,11 +511,188 @@ Result convertPool(NodeContext &ctx, PoolKind kind) {
   }
   TRY(pool, pool2d(x, w.kernel, w.strides, w.dilations, w.pads));
   if (!oneD)
-    return one(pool);
-  TRY(out, pool.type().isDynamic()
-               ? ctx.typed(ops::squeeze(pool, IntList{2}))
-               : reshape(ctx, pool,
-                         {pool.shape()[0], pool.shape()[1], pool.shape()[3]}));
+    return pool;
+  // (squeeze keeps `?` extents, where reshape has one -1.)
+  if (pool.type().isDynamic())
+    return ctx.typed(ops::squeeze(pool, IntList{2}));
+  return reshape(ctx, pool,
+                 {pool.shape()[0], pool.shape()[1], pool.shape()[3]});
+}
+
+/// The limit on the elements of maxPoolIndices()'s table of positions.
+static constexpr int64_t kMaxIndexTable = int64_t(1) << 22;
+
+/// MaxPool's Indices output for \p x pooled by window \p w to the spatial
+/// extents \p outSpatial: the flattened index (over N, C and the spatial
+/// axes, the spatial axes row-major, or reversed with \p storageOrder 1) of
+/// each window's first maximum, as ONNX's reference finds it. Each kernel
+/// offset's strided slice of \p x padded with -inf is stacked on a new last
+/// axis, whose argmax (first on ties) picks from a constant table of the
+/// positions each window reads.
+static Expected<Value> maxPoolIndices(NodeContext &ctx, const Value &x,
+                                      const WindowAttrs &w,
+                                      ArrayRef<int64_t> outSpatial,
+                                      int64_t storageOrder) {
+  size_t spatial = x.rank() - 2;
+  ArrayRef<int64_t> in = x.shape().drop_front(2);
+  int64_t kernelSize = product(w.kernel), outSize = product(outSpatial);
+  if (kernelSize > kMaxIndexTable / std::max<int64_t>(outSize, 1))
+    return ctx.unsupported(formatv("the Indices output of MaxPool for {0} "
+                                   "windows of {1} elements (at most {2} "
+                                   "positions)",
+                                   outSize, kernelSize, kMaxIndexTable)
+                               .str());
+  // Integers are compared as float64 (exact below 2^53), so that the
+  // padding, -inf, ties with no value.
+  Value xf = x;
+  if (!x.dtype().isFloat()) {
+    TRY(f, cast(ctx, x, DataType::float64()));
+    xf = f;
+  }
+  // Padding that covers every window (ceil_mode's last one included).
+  std::vector<IntList> widths(x.rank(), IntList{0, 0});
+  std::vector<int64_t> multiplier(spatial, 1);
+  for (size_t i = 0; i < spatial; ++i) {
+    int64_t reach = (outSpatial[i] - 1) * w.strides[i] +
+                    (w.kernel[i] - 1) * w.dilations[i] + 1;
+    widths[2 + i] =
+        IntList{w.pads[i], std::max<int64_t>(0, reach - w.pads[i] - in[i])};
+  }
+  // Row-major over the spatial axes, or column-major with storage_order 1.
+  for (size_t k = 1; k < spatial; ++k) {
+    size_t i = storageOrder ? k : spatial - 1 - k;
+    size_t prev = storageOrder ? k - 1 : spatial - k;
+    multiplier[i] = multiplier[prev] * in[prev];
+  }
+  TRY(padded, ctx.typed(ops::pad(
+                  xf, scalarLike(ctx, xf, -std::numeric_limits<double>::infinity()),
+                  widths, "constant")));
+  SmallVector<Value, 16> windows;
+  TRY(table, ctx.createArray(DataType::int64(), {outSize * kernelSize}));
+  std::vector<int64_t> offset(spatial, 0);
+  for (int64_t k = 0; k < kernelSize; ++k) {
+    // offset: the kernel position of k, row-major.
+    for (int64_t i = spatial - 1, rest = k; i >= 0; --i) {
+      offset[i] = rest % w.kernel[i];
+      rest /= w.kernel[i];
+    }
+    OptionalIntList begin, end;
+    IntList strides, axes;
+    for (size_t i = 0; i < spatial; ++i) {
+      int64_t first = offset[i] * w.dilations[i];
+      begin.push_back(first);
+      end.push_back(first + (outSpatial[i] - 1) * w.strides[i] + 1);
+      strides.push_back(w.strides[i]);
+      axes.push_back(2 + i);
+    }
+    TRY(slice, ctx.typed(ops::stridedSlice(padded, begin, end, strides, axes)));
+    windows.push_back(slice);
+    for (int64_t o = 0; o < outSize; ++o) {
+      int64_t position = 0;
+      for (int64_t i = spatial - 1, rest = o; i >= 0; --i) {
+        int64_t coordinate = (rest % outSpatial[i]) * w.strides[i] -
+                             w.pads[i] + offset[i] * w.dilations[i];
+        rest /= outSpatial[i];
+        position += coordinate * multiplier[i];
+      }
+      table.setElementFromInt(o * kernelSize + k, position);
+    }
+  }
+  TRY(stacked, ctx.typed(ops::stack(ctx.tuple(windows), x.rank())));
+  TRY(arg, ctx.typed(ops::argmax(stacked, IntList{x.rank()}, false, false)));
+  TRY(arg64, cast(ctx, arg, DataType::int64()));
+  // Window o's entry k of the table is at o * kernelSize + k.
+  TRY(windowStart,
+      ctx.createArray(DataType::int64(), outSpatial));
+  for (int64_t o = 0; o < outSize; ++o)
+    windowStart.setElementFromInt(o, o * kernelSize);
+  TRY(entry, ctx.typed(ops::add(arg64, ctx.constant(windowStart))));
+  TRY(position,
+      ctx.typed(ops::take(ctx.constant(table), entry, 0, "clip")));
+  // Plus the start of each (n, c) plane.
+  int64_t planes = x.shape()[0] * x.shape()[1], planeSize = product(in);
+  std::vector<int64_t> planeShape(x.rank(), 1);
+  planeShape[0] = x.shape()[0];
+  planeShape[1] = x.shape()[1];
+  TRY(planeStart, ctx.createArray(DataType::int64(), planeShape));
+  for (int64_t p = 0; p < planes; ++p)
+    planeStart.setElementFromInt(p, p * planeSize);
+  return ctx.typed(ops::add(position, ctx.constant(planeStart)));
+}
+
+Result convertPool(NodeContext &ctx, PoolKind kind) {
+  TRY(y, pool(ctx, kind));
+  bool isMax = kind == PoolKind::Max;
+  if (!isMax || ctx.getNode().output_size() < 2 ||
+      ctx.getNode().output(1).empty())
+    return one(y);
+  const Value &x = ctx.input(0);
+  // The table of positions is built for the input's extents.
+  if (Error err = ctx.staticShape(0).takeError())
+    return err;
+  TRY(w, readWindow(ctx, x.shape(), {}, ctx.getOpset() >= 10));
+  TRY(storageOrder, ctx.getInt("storage_order", 0));
+  if (storageOrder != 0 && storageOrder != 1)
+    return ctx.error(formatv("storage_order must be 0 or 1, got {0}",
+                             storageOrder)
+                         .str());
+  TRY(indices, maxPoolIndices(ctx, x, w, y.shape().drop_front(2),
+                              storageOrder));
+  return Outputs{y, indices};
+}
+
+/// RoiAlign: vision.roi_align of the rois with their batch indices in
+/// front (TVM's converter); coordinate_transformation_mode half_pixel (the
+/// default from opset 16) is `aligned`. Mode max is refused: ONNX Runtime
+/// and ONNX's reference take the maximum of each sample's weighted corners
+/// rather than of the interpolated samples, as TVM's max does.
+Result convertRoiAlign(NodeContext &ctx) {
+  if (Error err = ctx.checkNumInputs(3, 3))
+    return err;
+  const Value &x = ctx.input(0), &rois = ctx.input(1),
+              &batchIndices = ctx.input(2);
+  if (x.rank() != 4 || !x.dtype().isFloat())
+    return ctx.error("X must be a 4-D floating-point tensor, got " +
+                     x.type().str());
+  if (rois.rank() != 2 || rois.shape()[1] != 4 || rois.dtype() != x.dtype())
+    return ctx.error("rois must be (num_rois, 4) of X's dtype, got " +
+                     rois.type().str());
+  if (batchIndices.rank() != 1 || batchIndices.shape()[0] != rois.shape()[0] ||
+      !batchIndices.dtype().isInteger())
+    return ctx.error(formatv("batch_indices must be ({0}) integers, got {1}",
+                             rois.shape()[0], batchIndices.type().str())
+                         .str());
+  TRY(mode, ctx.getString("mode", "avg"));
+  if (mode == "max")
+    return ctx.unsupported(
+        "mode 'max': ONNX Runtime takes the maximum of each sample's "
+        "weighted corners, TVM's roi_align of the interpolated samples");
+  if (mode != "avg")
+    return ctx.error("mode must be 'avg' or 'max', got '" + mode + "'");
+  TRY(transform, ctx.getString("coordinate_transformation_mode",
+                               ctx.getOpset() >= 16 ? "half_pixel"
+                                                    : "output_half_pixel"));
+  if (transform != "half_pixel" && transform != "output_half_pixel")
+    return ctx.error("coordinate_transformation_mode must be 'half_pixel' "
+                     "or 'output_half_pixel', got '" +
+                     transform + "'");
+  TRY(height, ctx.getInt("output_height", 1));
+  TRY(width, ctx.getInt("output_width", 1));
+  TRY(samplingRatio, ctx.getInt("sampling_ratio", 0));
+  TRY(spatialScale, ctx.getFloat("spatial_scale", 1.0));
+  if (samplingRatio < 0 || samplingRatio > (int64_t(1) << 16))
+    return ctx.error(formatv("sampling_ratio must be in [0, 65536], got {0}",
+                             samplingRatio)
+                         .str());
+  TRY(index, cast(ctx, batchIndices, x.dtype()));
+  TRY(column, ctx.typed(ops::expandDims(index, 1)));
+  TRY(boxes, ctx.typed(ops::concatenate(ctx.tuple({column, rois}), 1)));
+  Ref<ROIAlignAttrs> attrs = ROIAlignAttrs::create();
+  attrs->pooledSize = {height, width};
+  attrs->spatialScale = spatialScale;
+  attrs->sampleRatio = samplingRatio;
+  attrs->aligned = transform == "half_pixel";
+  TRY(out, ctx.typed(ops::roiAlign(x, boxes, attrs)));
   return one(out);
 }
 

@@ -99,7 +99,7 @@ static Result resizeByMatrices(NodeContext &ctx, const Value &x,
                            " tensor along this axis (nnir interpolates "
                            "floating-point tensors)");
   Value y = x;
-  for (size_t i = 0; i < x.rank(); ++i) {
+  for (int64_t i = 0; i < x.rank(); ++i) {
     int64_t in = x.shape()[i];
     double scale = scales.empty() ? double(out[i]) / double(in) : scales[i];
     if (out[i] == in && scale == 1)

@@ -357,7 +357,7 @@ Result convertReshape(NodeContext &ctx) {
     // ONNX's codes are Relay's (0 copies the extent at the same position,
     // -1 takes what is left): the relation keeps the `?` they give.
     for (size_t i = 0; i < spec.size(); ++i)
-      if (spec[i] < -1 || (spec[i] == 0 && (allowZero || i >= x.rank())))
+      if (spec[i] < -1 || (spec[i] == 0 && (allowZero || int64_t(i) >= x.rank())))
         return ctx.error(formatv("dimension {0} of the shape, {1}, cannot "
                                  "reshape the dynamic {2}",
                                  i, spec[i], x.type().str())

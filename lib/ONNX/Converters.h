@@ -207,6 +207,7 @@ Result convertQLinearConv(NodeContext &ctx);
 Result convertConvTranspose(NodeContext &ctx);
 Result convertPool(NodeContext &ctx, PoolKind kind);
 Result convertMaxUnpool(NodeContext &ctx);
+Result convertRoiAlign(NodeContext &ctx);
 /// GlobalMaxPool (\p build max) and GlobalAveragePool (mean).
 Result convertGlobalPool(NodeContext &ctx, ops::ReduceBuilder build);
 Result convertBatchNorm(NodeContext &ctx);
@@ -278,6 +279,8 @@ Result convertDynamicRange(NodeContext &ctx);
 Result convertIf(NodeContext &ctx);
 Result convertLoop(NodeContext &ctx);
 Result convertScan(NodeContext &ctx);
+/// SequenceMap, unrolled at import (one copy of the body per element).
+Result convertSequenceMap(NodeContext &ctx);
 
 } // namespace onnximport
 } // namespace nnir

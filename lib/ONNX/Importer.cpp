@@ -95,13 +95,15 @@ public:
 
   /// Remembers whether \p value is constant, for the calls built from it.
   const Value &record(const Value &value) {
-    constantExprs[value.expr.get()] = value.constant;
+    constantExprs[value.expr.get()] = {value.expr, value.constant};
     return value;
   }
   /// True if \p expr, a constant or an expression of a recorded Value,
   /// depends on no graph input whose value is unknown.
   bool isConstant(const Expr *expr) const {
-    return isa<Constant>(expr) || constantExprs.lookup(expr);
+    auto it = constantExprs.find(expr);
+    return isa<Constant>(expr) ||
+           (it != constantExprs.end() && it->second.second);
   }
 
   /// Imports \p graph, held by attribute \p where of a node ("node 3 (If,
@@ -150,12 +152,15 @@ private:
   SmallVector<std::string, 2> graphPath;
   /// The caller's engine, or a private one made on first use.
   std::shared_ptr<ExecutionEngine> engine;
-  DenseMap<const Expr *, NDArray> evaluated;
+  /// The maps keyed by expression hold it (first), so that no key outlives
+  /// its node: a subgraph imported more than once (an unrolled loop) frees
+  /// its values between imports, and a new node may reuse an address.
+  DenseMap<const Expr *, std::pair<Ref<Expr>, NDArray>> evaluated;
   /// Parameters whose values are known (ONNXImportOptions::getInputValues).
   DenseMap<const Var *, RuntimeValue> knownInputs;
   /// Whether each expression of a Value is constant (Value::constant), so
   /// that NodeContext::typed() knows it of the calls' arguments.
-  DenseMap<const Expr *, bool> constantExprs;
+  DenseMap<const Expr *, std::pair<Ref<Expr>, bool>> constantExprs;
 };
 
 } // namespace onnximport
@@ -166,7 +171,7 @@ Expected<NDArray> GraphImporter::evaluate(const Value &value) {
     return c->getData();
   auto known = evaluated.find(value.expr.get());
   if (known != evaluated.end())
-    return known->second;
+    return known->second.second;
   if (!engine) {
     EngineOptions engineOptions;
     engineOptions.maxTensorBytes = options.maxTensorBytes;
@@ -202,7 +207,7 @@ Expected<NDArray> GraphImporter::evaluate(const Value &value) {
   if (!result->isTensor())
     return makeError("evaluation at import time did not yield a tensor");
   NDArray array = result->getTensor();
-  evaluated[value.expr.get()] = array;
+  evaluated[value.expr.get()] = {value.expr, array};
   return array;
 }
 

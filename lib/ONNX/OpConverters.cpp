@@ -142,7 +142,7 @@ static const ConverterRow kConverters[] = {
     {"Log", 1, 17, withParam<convertUnary, ops::log>, false, AllDynamic},
     {"LogSoftmax", 1, 17, withParam<convertSoftmax, ops::logSoftmax>,
      false, Dynamic0},
-    {"Loop", 1, 17, convertLoop},
+    {"Loop", 1, 17, convertLoop, true},
     {"MatMul", 1, 17, convertMatMul, false, AllDynamic},
     {"MatMulInteger", 10, 17, convertMatMulInteger},
     {"Max", 1, 17, withParam<convertVariadic, ops::maximum>, false, AllDynamic},
@@ -190,6 +190,7 @@ static const ConverterRow kConverters[] = {
     {"Resize", 10, 17, withParam<convertResize, ResizeKind::Resize>,
      false, Dynamic0},
     {"ReverseSequence", 10, 17, convertReverseSequence},
+    {"RoiAlign", 10, 17, convertRoiAlign},
     {"Round", 11, 17, withParam<convertUnary, ops::round>, false, AllDynamic},
     {"STFT", 17, 17, convertSTFT},
     {"Scan", 8, 17, convertScan},
@@ -203,6 +204,7 @@ static const ConverterRow kConverters[] = {
     {"SequenceErase", 11, 17, convertSequenceErase, true},
     {"SequenceInsert", 11, 17, convertSequenceInsert, true},
     {"SequenceLength", 11, 17, convertSequenceLength, true},
+    {"SequenceMap", 17, 17, convertSequenceMap, true},
     {"Shape", 1, 17, convertShape, false, AllDynamic},
     {"Shrink", 9, 17, convertShrink, false, AllDynamic},
     {"Sigmoid", 1, 17, withParam<convertUnary, ops::sigmoid>,
@@ -255,8 +257,6 @@ const ConverterRow *onnximport::lookupConverter(StringRef opType) {
 
 StringRef onnximport::unsupportedReason(StringRef opType) {
   return StringSwitch<StringRef>(opType)
-      .Case("RoiAlign", "nnir has no counterpart of this operator yet")
-      .Case("SequenceMap", "SequenceMap is not converted yet")
       .Cases("StringNormalizer", "TfIdfVectorizer", "RegexFullMatch",
              "strings are not supported")
       .Cases("RandomNormal", "RandomNormalLike", "RandomUniform",

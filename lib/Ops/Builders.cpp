@@ -463,9 +463,21 @@ Ref<Expr> ops::conv3d(Ref<Expr> x, Ref<Expr> weight, Ref<Conv3DAttrs> attrs,
                std::move(attrs), loc);
 }
 
+Ref<Expr> ops::conv1dTranspose(Ref<Expr> x, Ref<Expr> weight,
+                               Ref<Conv1DTransposeAttrs> attrs, SMLoc loc) {
+  return build("nn.conv1d_transpose", {std::move(x), std::move(weight)},
+               std::move(attrs), loc);
+}
+
 Ref<Expr> ops::conv2dTranspose(Ref<Expr> x, Ref<Expr> weight,
                                Ref<Conv2DTransposeAttrs> attrs, SMLoc loc) {
   return build("nn.conv2d_transpose", {std::move(x), std::move(weight)},
+               std::move(attrs), loc);
+}
+
+Ref<Expr> ops::conv3dTranspose(Ref<Expr> x, Ref<Expr> weight,
+                               Ref<Conv3DTransposeAttrs> attrs, SMLoc loc) {
+  return build("nn.conv3d_transpose", {std::move(x), std::move(weight)},
                std::move(attrs), loc);
 }
 
@@ -538,5 +550,11 @@ Ref<Expr> ops::resize2d(Ref<Expr> x, Ref<Resize2DAttrs> attrs, SMLoc loc) {
 Ref<Expr> ops::gridSample(Ref<Expr> x, Ref<Expr> grid,
                           Ref<GridSampleAttrs> attrs, SMLoc loc) {
   return build("image.grid_sample", {std::move(x), std::move(grid)},
+               std::move(attrs), loc);
+}
+
+Ref<Expr> ops::roiAlign(Ref<Expr> data, Ref<Expr> rois,
+                        Ref<ROIAlignAttrs> attrs, SMLoc loc) {
+  return build("vision.roi_align", {std::move(data), std::move(rois)},
                std::move(attrs), loc);
 }

@@ -2,7 +2,7 @@
 //
 /// \file
 /// Relay's neural-network operators other than pooling and resizing:
-/// convolutions (nn.conv1d/2d/3d, nn.conv2d_transpose), matrix products
+/// convolutions (nn.conv1d/2d/3d, nn.conv1d/2d/3d_transpose), matrix products
 /// (nn.dense, nn.matmul, nn.batch_matmul), nn.bias_add, normalisations
 /// (nn.batch_norm, nn.layer_norm, nn.group_norm, nn.instance_norm, nn.lrn,
 /// nn.l2_normalize), nn.softmax / nn.log_softmax, nn.dropout,
@@ -13,7 +13,8 @@
 ///
 /// Convolution layouts may be any ordering of the canonical letters: data
 /// NCW / NCHW / NCDHW (NWC, NHWC, NDHWC, ...), kernels OIW / OIHW / OIDHW
-/// (WIO, HWIO, OHWI, HWOI, DHWIO, ...), conv2d_transpose kernels IOHW.
+/// (WIO, HWIO, OHWI, HWOI, DHWIO, ...), transposed convolutions' kernels
+/// IOW / IOHW / IODHW.
 /// nn.conv1d/2d/3d also accept split axes (NCHW4c, OIHW2i4o), as Relay's
 /// relations do through its layout converters; their computes do not.
 ///
@@ -519,44 +520,49 @@ static Error inferConvArgTypes(ArrayRef<const Type *> args,
   return Error::success();
 }
 
-/// nn.conv2d_transpose (Relay's Conv2DTransposeRel): data [N, C, H, W] and
-/// weight [C, O / groups, KH, KW] (canonical IOHW) give [N, O, OH, OW] with
-/// OH = (H - 1) * stride + (KH - 1) * dilation + 1 - pad_top - pad_bottom +
-/// output_padding. With channels and kernel_size both given, the weight must
+/// nn.conv1d_transpose, nn.conv2d_transpose and nn.conv3d_transpose
+/// (Relay's Conv1DTransposeRel, Conv2DTransposeRel, Conv3DTransposeRel):
+/// data [N, C, H, W] and weight [C, O / groups, KH, KW] (canonical IOHW) give
+/// [N, O, OH, OW] with OH = (H - 1) * stride + (KH - 1) * dilation + 1 -
+/// pad_top - pad_bottom + output_padding, and so for each spatial axis of
+/// AttrsT's rank. With channels and kernel_size both given, the weight must
 /// be [C, channels / groups, kernel_size...].
-static RelationResult conv2dTransposeRelation(const Conv2DTransposeAttrs *conv,
-                                              const TensorType *data,
-                                              const TensorType *weight,
-                                              ArrayRef<const Type *>,
-                                              const TypeRelationContext &ctx) {
-  const Conv2DTransposeAttrs &a = *conv;
-  auto dataPos =
-      parseLayoutPermutation(a.dataLayout, "NCHW", "data_layout", ctx);
+template <typename AttrsT>
+static RelationResult convTransposeRelation(const AttrsT *conv,
+                                            const TensorType *data,
+                                            const TensorType *weight,
+                                            ArrayRef<const Type *>,
+                                            const TypeRelationContext &ctx) {
+  constexpr unsigned rank = AttrsT::spatialRank;
+  const AttrsT &a = *conv;
+  StringRef dataCanonical = AttrsT::defaultDataLayout;
+  auto dataPos = parseLayoutPermutation(a.dataLayout, dataCanonical,
+                                        "data_layout", ctx);
   if (!dataPos)
     return dataPos.takeError();
-  auto kernelPos =
-      parseLayoutPermutation(a.kernelLayout, "IOHW", "kernel_layout", ctx);
+  auto kernelPos = parseLayoutPermutation(
+      a.kernelLayout, AttrsT::defaultKernelLayout, "kernel_layout", ctx);
   if (!kernelPos)
     return kernelPos.takeError();
-  auto outPos =
-      a.outLayout.empty()
-          ? *dataPos
-          : parseLayoutPermutation(a.outLayout, "NCHW", "out_layout", ctx);
+  auto outPos = a.outLayout.empty()
+                    ? *dataPos
+                    : parseLayoutPermutation(a.outLayout, dataCanonical,
+                                             "out_layout", ctx);
   if (!outPos)
     return outPos.takeError();
   if (a.groups <= 0)
     return ctx.error("groups must be positive, got " + Twine(a.groups));
-  auto strides = getWindowValues(a.strides, 2, "strides", ctx);
+  auto strides = getWindowValues(a.strides, rank, "strides", ctx);
   if (!strides)
     return strides.takeError();
-  auto dilation = getWindowValues(a.dilation, 2, "dilation", ctx);
+  auto dilation = getWindowValues(a.dilation, rank, "dilation", ctx);
   if (!dilation)
     return dilation.takeError();
   auto outputPadding =
-      getWindowValues(a.outputPadding, 2, "output_padding", ctx, 0);
+      getWindowValues(a.outputPadding, rank, "output_padding", ctx, 0);
   if (!outputPadding)
     return outputPadding.takeError();
-  auto pads = getPadding(a.padding, 2, ctx);
+  auto pads = getPadding(a.padding, rank, ctx);
   if (!pads)
     return pads.takeError();
 
@@ -571,19 +577,20 @@ static RelationResult conv2dTransposeRelation(const Conv2DTransposeAttrs *conv,
     return ctx.error("the " + Twine(c) + " input channels of " + dataText +
                      " are not divisible by groups=" + Twine(groups));
   int64_t outChannels;
-  SmallVector<int64_t, 2> kernel{w[2], w[3]};
+  SmallVector<int64_t, 3> kernel(w.begin() + 2, w.end());
   if (a.channels && a.kernelSize) {
     ArrayRef<int64_t> size = *a.kernelSize;
     int64_t channels = *a.channels;
-    if (size.size() != 2)
-      return ctx.error("kernel_size must have 2 values, got " +
-                       formatIntList(size));
+    if (size.size() != rank)
+      return ctx.error("kernel_size must have " + Twine(rank) +
+                       " values, got " + formatIntList(size));
     if (channels <= 0 || channels % groups != 0)
       return ctx.error(
           "channels=" + Twine(channels) +
           " must be a positive multiple of groups=" + Twine(groups));
-    Shape laidOut =
-        permute({c, channels / groups, size[0], size[1]}, *kernelPos);
+    Shape canonical{c, channels / groups};
+    canonical.append(size.begin(), size.end());
+    Shape laidOut = permute(canonical, *kernelPos);
     if (ArrayRef<int64_t>(laidOut) != weight->getShape())
       return ctx.error(
           "weight " + weightText + " does not match the shape " +
@@ -610,11 +617,13 @@ static RelationResult conv2dTransposeRelation(const Conv2DTransposeAttrs *conv,
                        groupsText(groups));
   }
 
-  Shape out{d[0], outChannels, 0, 0};
-  for (unsigned i = 0; i != 2; ++i) {
+  Shape out(rank + 2, 0);
+  out[0] = d[0];
+  out[1] = outChannels;
+  for (unsigned i = 0; i != rank; ++i) {
     int64_t in = d[i + 2], stride = (*strides)[i], span, extent;
     auto [before, after] = (*pads)[i];
-    StringRef name = i == 0 ? "height" : "width";
+    StringRef name = getSpatialName(dataCanonical[i + 2]);
     if (kernel[i] <= 0)
       return ctx.error("the kernel " + name + " must be positive, got " +
                        Twine(kernel[i]));
@@ -1025,22 +1034,42 @@ static RelationResult padRelation(const PadAttrs *pad, const TensorType *data,
 // Registration
 //===----------------------------------------------------------------------===//
 
-/// Registers a convolution nn.conv<N>d.
+/// Registers the convolution operator \p name (data, weight) with AttrsT and
+/// \p relation, fusable as Relay's convolutions are.
 template <typename AttrsT>
-static void registerConv(OpRegistry &registry, StringRef name,
-                         StringRef description) {
+static OpBuilder addConvOp(OpRegistry &registry, StringRef name,
+                           StringRef description, TypeRelationFn relation) {
   OpBuilder builder = registry.add(name);
   builder.describe(description)
       .setNumInputs(2)
       .addArgument("data", "Tensor")
       .addArgument("weight", "Tensor")
       .setAttrsType<AttrsT>();
-  builder.setAttr<TypeRelationFn>(kTypeRelationAttr,
-                                  makeRelation<AttrsT>(convRelation<AttrsT>));
-  builder.setAttr<ArgTypeInferenceFn>(kArgTypeInferenceAttr,
-                                      inferConvArgTypes<AttrsT>);
+  builder.setAttr<TypeRelationFn>(kTypeRelationAttr, std::move(relation));
   builder.setAttr<OpPatternKind>(kOpPatternAttr,
                                  OpPatternKind::OutEWiseFusable);
+  return builder;
+}
+
+/// Registers a convolution nn.conv<N>d.
+template <typename AttrsT>
+static void registerConv(OpRegistry &registry, StringRef name,
+                         StringRef description) {
+  OpBuilder builder = addConvOp<AttrsT>(
+      registry, name, description, makeRelation<AttrsT>(convRelation<AttrsT>));
+  builder.setAttr<ArgTypeInferenceFn>(kArgTypeInferenceAttr,
+                                      inferConvArgTypes<AttrsT>);
+}
+
+/// Registers nn.conv{1,2,3}d_transpose \p name with AttrsT.
+template <typename AttrsT>
+static void registerConvTranspose(OpRegistry &registry, StringRef name,
+                                  StringRef description) {
+  constexpr unsigned rank = AttrsT::spatialRank + 2;
+  addConvOp<AttrsT>(registry, name, description,
+                    makeRelation<AttrsT>(convTransposeRelation<AttrsT>,
+                                         rankedArg("data", rank),
+                                         rankedArg("weight", rank)));
 }
 
 /// The normalisations: batch_norm, layer_norm, group_norm, instance_norm,
@@ -1119,17 +1148,12 @@ void nnir::registerNNOps() {
   registerConv<Conv1DAttrs>(registry, "nn.conv1d", "1-D convolution");
   registerConv<Conv2DAttrs>(registry, "nn.conv2d", "2-D convolution");
   registerConv<Conv3DAttrs>(registry, "nn.conv3d", "3-D convolution");
-  registry.add("nn.conv2d_transpose")
-      .describe("transposed 2-D convolution")
-      .setNumInputs(2)
-      .addArgument("data", "Tensor")
-      .addArgument("weight", "Tensor")
-      .setAttrsType<Conv2DTransposeAttrs>()
-      .setAttr<TypeRelationFn>(
-          kTypeRelationAttr, makeRelation<Conv2DTransposeAttrs>(
-                                 conv2dTransposeRelation, rankedArg("data", 4),
-                                 rankedArg("weight", 4)))
-      .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::OutEWiseFusable);
+  registerConvTranspose<Conv1DTransposeAttrs>(
+      registry, "nn.conv1d_transpose", "transposed 1-D convolution");
+  registerConvTranspose<Conv2DTransposeAttrs>(
+      registry, "nn.conv2d_transpose", "transposed 2-D convolution");
+  registerConvTranspose<Conv3DTransposeAttrs>(
+      registry, "nn.conv3d_transpose", "transposed 3-D convolution");
   registry.add("nn.dense")
       .describe("dense layer: data * weight^T")
       .setNumInputs(2)
@@ -1225,7 +1249,8 @@ void nnir::registerNNOps() {
   // or spatial extent passes through; channels and weights stay static).
   // The image operators need static shapes.
   markDynamicShapeRelations(
-      {"nn.conv1d", "nn.conv2d", "nn.conv3d", "nn.conv2d_transpose",
+      {"nn.conv1d", "nn.conv2d", "nn.conv3d", "nn.conv1d_transpose",
+       "nn.conv2d_transpose", "nn.conv3d_transpose",
        "nn.batch_norm",
        "nn.layer_norm", "nn.group_norm", "nn.instance_norm", "nn.l2_normalize",
        "nn.lrn", "nn.dense", "nn.matmul", "nn.batch_matmul", "nn.bias_add",

@@ -161,24 +161,32 @@ static Expected<std::vector<te::Tensor>> convolution(const ComputeArgs &args) {
                   : "conv3d")};
 }
 
-/// nn.conv2d_transpose, the gradient of a convolution: output position y
-/// gathers input position (y + pad - ky * dilation) / stride of every kernel
-/// position ky where that division is exact and in range.
+/// nn.conv1d_transpose, nn.conv2d_transpose and nn.conv3d_transpose, the
+/// gradient of a convolution: output position y gathers input position
+/// (y + pad - ky * dilation) / stride of every kernel position ky where that
+/// division is exact and in range, on each spatial axis.
+template <typename AttrsT>
 static Expected<std::vector<te::Tensor>>
-conv2dTranspose(const ComputeArgs &args) {
-  const auto *attrs = llvm::cast<Conv2DTransposeAttrs>(args.attrs);
+convTranspose(const ComputeArgs &args) {
+  constexpr unsigned rank = AttrsT::spatialRank;
+  const auto *attrs = llvm::cast<AttrsT>(args.attrs);
+  // The spatial letters: "W", "HW", "DHW".
+  StringRef spatial = StringRef(AttrsT::defaultDataLayout).drop_front(2);
   const te::Tensor &data = args.arg(0);
   const te::Tensor &weight = args.arg(1);
   StringRef dl = attrs->dataLayout, kl = attrs->kernelLayout;
   StringRef ol = attrs->outLayout.empty() ? dl : StringRef(attrs->outLayout);
   auto isOrdering = [](StringRef layout, StringRef letters) {
-    return layout.size() == 4 && llvm::all_of(letters, [&](char c) {
+    return layout.size() == rank + 2 && llvm::all_of(letters, [&](char c) {
              return axisOf(layout, c) >= 0;
            });
   };
-  if (!isOrdering(dl, "NCHW") || !isOrdering(ol, "NCHW") ||
-      !isOrdering(kl, "IOHW"))
-    return computeError("layouts must be orderings of NCHW and IOHW");
+  StringRef dataLetters = AttrsT::defaultDataLayout;
+  StringRef kernelLetters = AttrsT::defaultKernelLayout;
+  if (!isOrdering(dl, dataLetters) || !isOrdering(ol, dataLetters) ||
+      !isOrdering(kl, kernelLetters))
+    return computeError("layouts must be orderings of " + dataLetters +
+                        " and " + kernelLetters);
   auto dataShape = getConstShape(data.getShape());
   auto weightShape = getConstShape(weight.getShape());
   if (!dataShape || !weightShape)
@@ -189,23 +197,22 @@ conv2dTranspose(const ComputeArgs &args) {
     return computeError("channels do not divide into groups");
   int64_t inPerGroup = channels / groups;
   int64_t outPerGroup = (*weightShape)[axisOf(kl, 'O')];
-  SmallVector<int64_t, 3> before = paddingBefore(attrs->padding, 2);
-  StringRef spatial = "HW";
+  SmallVector<int64_t, 3> before = paddingBefore(attrs->padding, rank);
   DataType outType = llvm::cast<TensorType>(args.resultType)->getDType();
   return std::vector<te::Tensor>{compute(
       args.getResultShape(),
       [&](ArrayRef<te::Expr> o) {
         te::Expr oc = o[axisOf(ol, 'C')];
         IterVar ic = reduceAxis(inPerGroup, "ic");
-        SmallVector<IterVar, 3> axes{ic};
-        SmallVector<te::Expr, 4> in(4), k(4);
+        SmallVector<IterVar, 4> axes{ic};
+        SmallVector<te::Expr, 5> in(rank + 2), k(rank + 2);
         in[axisOf(dl, 'N')] = o[axisOf(ol, 'N')];
         in[axisOf(dl, 'C')] =
             truncDiv(oc, te::Expr(outPerGroup)) * inPerGroup + ic.var;
         k[axisOf(kl, 'I')] = in[axisOf(dl, 'C')];
         k[axisOf(kl, 'O')] = truncMod(oc, te::Expr(outPerGroup));
         te::Expr valid = boolImm(true);
-        for (unsigned s = 0; s < 2; ++s) {
+        for (unsigned s = 0; s < rank; ++s) {
           int64_t n = (*dataShape)[axisOf(dl, spatial[s])];
           int64_t stride = window(attrs->strides, s);
           IterVar r = reduceAxis((*weightShape)[axisOf(kl, spatial[s])],
@@ -224,7 +231,9 @@ conv2dTranspose(const ComputeArgs &args) {
         return sum(te::cast(outType, data(in)) * te::cast(outType, weight(k)),
                    axes, valid);
       },
-      "conv2d_transpose")};
+      rank == 1   ? "conv1d_transpose"
+      : rank == 2 ? "conv2d_transpose"
+                  : "conv3d_transpose")};
 }
 
 /// nn.max_pool2d and nn.avg_pool2d.
@@ -761,7 +770,9 @@ void nnir::registerNNComputes() {
   set("nn.conv1d", convolution<Conv1DAttrs>);
   set("nn.conv2d", convolution<Conv2DAttrs>);
   set("nn.conv3d", convolution<Conv3DAttrs>);
-  set("nn.conv2d_transpose", conv2dTranspose);
+  set("nn.conv1d_transpose", convTranspose<Conv1DTransposeAttrs>);
+  set("nn.conv2d_transpose", convTranspose<Conv2DTransposeAttrs>);
+  set("nn.conv3d_transpose", convTranspose<Conv3DTransposeAttrs>);
   set("nn.softmax",
       [](const ComputeArgs &args) { return softmax(args, false); });
   set("nn.log_softmax",

@@ -23,6 +23,7 @@ void nnir::registerAllOps() {
     registerAlgorithmOps();
     registerQNNOps();
     registerDynamicOps();
+    registerVisionOps();
     // Computes attach to the registered operators.
     registerReductionComputes();
     registerDataMovementComputes();
@@ -30,5 +31,6 @@ void nnir::registerAllOps() {
     registerImageComputes();
     registerAnnotationComputes();
     registerAlgorithmComputes();
+    registerVisionComputes();
   });
 }

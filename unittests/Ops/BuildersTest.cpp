@@ -185,6 +185,18 @@ TEST_F(BuildersTest, NeuralNetworkRecords) {
   expectCall(ops::conv3d(x, w, Conv3DAttrs::create()), "nn.conv3d", {});
   expectCall(ops::conv2dTranspose(x, w, Conv2DTransposeAttrs::create()),
              "nn.conv2d_transpose", {});
+  expectCall(ops::conv1dTranspose(x, w, Conv1DTransposeAttrs::create()),
+             "nn.conv1d_transpose", {});
+  expectCall(ops::conv3dTranspose(x, w, Conv3DTransposeAttrs::create()),
+             "nn.conv3d_transpose", {});
+  Ref<ROIAlignAttrs> roi = ROIAlignAttrs::create();
+  roi->pooledSize = {7, 7};
+  roi->spatialScale = 0.5;
+  roi->aligned = true;
+  expectCall(ops::roiAlign(x, w, roi), "vision.roi_align",
+             {kw("pooled_size", ints({7, 7})),
+              kw("spatial_scale", AttrValue::floating(0.5)),
+              kw("aligned", AttrValue::boolean(true))});
   expectCall(ops::biasAdd(x, v, 1), "nn.bias_add",
              {kw("axis", AttrValue::integer(1))});
   Ref<MaxPool2DAttrs> maxPool = MaxPool2DAttrs::create();

@@ -17,5 +17,6 @@
 #include "nnir/Ops/NNAttrs.h"
 #include "nnir/Ops/QNNAttrs.h"
 #include "nnir/Ops/ReductionAttrs.h"
+#include "nnir/Ops/VisionAttrs.h"
 
 #endif // NNIR_OPS_ATTRS_H

@@ -189,7 +189,7 @@ Ref<Expr> dense(Ref<Expr> x, Ref<Expr> weight, std::optional<int64_t> units,
                 llvm::SMLoc loc = {});
 Ref<Expr> batchMatmul(Ref<Expr> a, Ref<Expr> b, bool transposeA,
                       bool transposeB, llvm::SMLoc loc = {});
-/// nn.conv1d, nn.conv2d, nn.conv3d and nn.conv2d_transpose with their
+/// nn.conv1d, nn.conv2d, nn.conv3d and nn.conv{1,2,3}d_transpose with their
 /// records.
 Ref<Expr> conv1d(Ref<Expr> x, Ref<Expr> weight, Ref<Conv1DAttrs> attrs,
                  llvm::SMLoc loc = {});
@@ -197,8 +197,14 @@ Ref<Expr> conv2d(Ref<Expr> x, Ref<Expr> weight, Ref<Conv2DAttrs> attrs,
                  llvm::SMLoc loc = {});
 Ref<Expr> conv3d(Ref<Expr> x, Ref<Expr> weight, Ref<Conv3DAttrs> attrs,
                  llvm::SMLoc loc = {});
+Ref<Expr> conv1dTranspose(Ref<Expr> x, Ref<Expr> weight,
+                          Ref<Conv1DTransposeAttrs> attrs,
+                          llvm::SMLoc loc = {});
 Ref<Expr> conv2dTranspose(Ref<Expr> x, Ref<Expr> weight,
                           Ref<Conv2DTransposeAttrs> attrs,
+                          llvm::SMLoc loc = {});
+Ref<Expr> conv3dTranspose(Ref<Expr> x, Ref<Expr> weight,
+                          Ref<Conv3DTransposeAttrs> attrs,
                           llvm::SMLoc loc = {});
 Ref<Expr> biasAdd(Ref<Expr> x, Ref<Expr> bias, int64_t axis,
                   llvm::SMLoc loc = {});
@@ -225,6 +231,9 @@ Ref<Expr> resize2d(Ref<Expr> x, Ref<Resize2DAttrs> attrs,
 /// image.grid_sample of NCHW \p x at the (N, 2, H', W') \p grid.
 Ref<Expr> gridSample(Ref<Expr> x, Ref<Expr> grid, Ref<GridSampleAttrs> attrs,
                      llvm::SMLoc loc = {});
+/// vision.roi_align of \p rois (R, 5: batch index, x1, y1, x2, y2).
+Ref<Expr> roiAlign(Ref<Expr> data, Ref<Expr> rois, Ref<ROIAlignAttrs> attrs,
+                   llvm::SMLoc loc = {});
 
 } // namespace ops
 } // namespace nnir

@@ -124,6 +124,7 @@ void registerNNComputes();
 void registerImageComputes();
 void registerAnnotationComputes();
 void registerAlgorithmComputes();
+void registerVisionComputes();
 
 } // namespace nnir
 

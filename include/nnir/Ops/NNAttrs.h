@@ -76,10 +76,12 @@ struct Conv3DAttrs : ConvAttrsBase<Conv3DAttrs, 3> {
   static constexpr llvm::StringLiteral defaultKernelLayout = "OIDHW";
 };
 
-/// nn.conv2d_transpose (the weight is IOHW by default).
-struct Conv2DTransposeAttrs : AttrsNode<Conv2DTransposeAttrs> {
-  static constexpr llvm::StringLiteral typeKey =
-      "relay.attrs.Conv2DTransposeAttrs";
+/// The fields shared by nn.conv1d_transpose, nn.conv2d_transpose and
+/// nn.conv3d_transpose (Relay's Conv1DTransposeAttrs, ...): \p Rank spatial
+/// dimensions; the weight is IOW / IOHW / IODHW by default.
+template <typename Derived, unsigned Rank>
+struct ConvTransposeAttrsBase : AttrsNode<Derived> {
+  static constexpr unsigned spatialRank = Rank;
   std::optional<int64_t> channels;
   std::optional<IntList> kernelSize;
   IntList strides, outputPadding, padding, dilation;
@@ -89,16 +91,43 @@ struct Conv2DTransposeAttrs : AttrsNode<Conv2DTransposeAttrs> {
   template <typename V> void visitFields(V &v) {
     v("channels", channels, std::nullopt);
     v("kernel_size", kernelSize, std::nullopt);
-    v("strides", strides, {1, 1});
-    v("output_padding", outputPadding, {0, 0});
-    v("padding", padding, {0, 0});
-    v("dilation", dilation, {1, 1});
+    v("strides", strides, IntList(Rank, 1));
+    v("output_padding", outputPadding, IntList(Rank, 0));
+    v("padding", padding, IntList(Rank, 0));
+    v("dilation", dilation, IntList(Rank, 1));
     v("groups", groups, 1);
-    v("data_layout", dataLayout, "NCHW");
-    v("kernel_layout", kernelLayout, "IOHW");
+    v("data_layout", dataLayout, Derived::defaultDataLayout.str());
+    v("kernel_layout", kernelLayout, Derived::defaultKernelLayout.str());
     v("out_layout", outLayout, "");
     v("out_dtype", outDtype, DataType());
   }
+};
+
+/// nn.conv1d_transpose
+struct Conv1DTransposeAttrs
+    : ConvTransposeAttrsBase<Conv1DTransposeAttrs, 1> {
+  static constexpr llvm::StringLiteral typeKey =
+      "relay.attrs.Conv1DTransposeAttrs";
+  static constexpr llvm::StringLiteral defaultDataLayout = "NCW";
+  static constexpr llvm::StringLiteral defaultKernelLayout = "IOW";
+};
+
+/// nn.conv2d_transpose
+struct Conv2DTransposeAttrs
+    : ConvTransposeAttrsBase<Conv2DTransposeAttrs, 2> {
+  static constexpr llvm::StringLiteral typeKey =
+      "relay.attrs.Conv2DTransposeAttrs";
+  static constexpr llvm::StringLiteral defaultDataLayout = "NCHW";
+  static constexpr llvm::StringLiteral defaultKernelLayout = "IOHW";
+};
+
+/// nn.conv3d_transpose
+struct Conv3DTransposeAttrs
+    : ConvTransposeAttrsBase<Conv3DTransposeAttrs, 3> {
+  static constexpr llvm::StringLiteral typeKey =
+      "relay.attrs.Conv3DTransposeAttrs";
+  static constexpr llvm::StringLiteral defaultDataLayout = "NCDHW";
+  static constexpr llvm::StringLiteral defaultKernelLayout = "IODHW";
 };
 
 //===----------------------------------------------------------------------===//

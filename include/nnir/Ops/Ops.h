@@ -22,6 +22,7 @@ void registerDataMovementOps();
 void registerNNOps();
 void registerAnnotationOps();
 void registerAlgorithmOps();
+void registerVisionOps();
 
 } // namespace nnir
 

@@ -14,8 +14,8 @@
       be equal; integers and bools exactly, floats within the tolerances
       (NaN equals NaN). Exits 1 with a message on the first difference.
 
-Reference helpers: conv2d, conv (N-d), conv2d_transpose, pool2d,
-adaptive_pool2d, normalize, lrn, resize2d, softmax, scatter_elements,
+Reference helpers: conv2d, conv (N-d), conv2d_transpose, conv_transpose
+(N-d), roi_align, pool2d, adaptive_pool2d, normalize, lrn, resize2d, softmax, scatter_elements,
 scatter_nd, grid_sample.
 """
 
@@ -158,6 +158,87 @@ def conv2d_transpose(x, w, strides=(1, 1), padding=(0, 0, 0, 0),
     oh = full.shape[2] - pt - pb
     ow = full.shape[3] - pl - pr
     return full[:, :, pt:pt + oh, pl:pl + ow].astype(x.dtype)
+
+
+def conv_transpose(x, w, strides=None, padding=None, dilation=None,
+                   output_padding=None, groups=1):
+    """NC... x IO... transposed convolution of any rank: every kernel
+    position scatters the input's products into a strided frame, which
+    padding (the befores, then the afters) then crops."""
+    import itertools
+    r = x.ndim - 2
+    strides = strides or (1,) * r
+    dilation = dilation or (1,) * r
+    padding = padding or (0,) * (2 * r)
+    output_padding = output_padding or (0,) * r
+    n, c = x.shape[:2]
+    og, k = w.shape[1], w.shape[2:]
+    ins = x.shape[2:]
+    full = np.zeros((n, og * groups) + tuple(
+        (ins[i] - 1) * strides[i] + (k[i] - 1) * dilation[i] + 1 +
+        output_padding[i] for i in range(r)))
+    cg = c // groups
+    for g in range(groups):
+        for kk in itertools.product(*[range(e) for e in k]):
+            frame = tuple(slice(kk[i] * dilation[i],
+                                kk[i] * dilation[i] + strides[i] *
+                                (ins[i] - 1) + 1, strides[i])
+                          for i in range(r))
+            full[(slice(None), slice(g * og, (g + 1) * og)) + frame] += \
+                np.einsum("nc...,co->no...",
+                          x[:, g * cg:(g + 1) * cg].astype(np.float64),
+                          w[(slice(g * cg, (g + 1) * cg), slice(None)) +
+                            kk].astype(np.float64))
+    crop = tuple(slice(padding[i], full.shape[2 + i] - padding[r + i])
+                 for i in range(r))
+    return full[(slice(None), slice(None)) + crop].astype(x.dtype)
+
+
+def roi_align(x, rois, pooled, scale, ratio=-1, mode="avg", aligned=False,
+              layout="NCHW"):
+    """TVM's roi_align (ONNX's RoiAlign with aligned = half_pixel), loop by
+    loop: rois (R, 5) of (batch, x1, y1, x2, y2); each bin averages (or
+    maxes) a grid of bilinear samples, 0 more than a pixel outside."""
+    if layout == "NHWC":
+        x = np.transpose(x, (0, 3, 1, 2))
+    _, c, h, w = x.shape
+    ph, pw = pooled
+    out = np.zeros((len(rois), c, ph, pw))
+    off = 0.5 if aligned else 0.0
+
+    def sample(b, y, xx):
+        if y < -1 or y > h or xx < -1 or xx > w:
+            return np.zeros(c)
+        y, xx = min(max(y, 0.0), h - 1.0), min(max(xx, 0.0), w - 1.0)
+        y0, x0 = int(np.floor(y)), int(np.floor(xx))
+        y1, x1 = min(y0 + 1, h - 1), min(x0 + 1, w - 1)
+        ly, lx = y - y0, xx - x0
+        d = x[b].astype(np.float64)
+        return ((1 - ly) * (1 - lx) * d[:, y0, x0] + (1 - ly) * lx * d[:, y0, x1]
+                + ly * (1 - lx) * d[:, y1, x0] + ly * lx * d[:, y1, x1])
+
+    for i, roi in enumerate(rois.astype(np.float64)):
+        b = int(roi[0])
+        sx, sy = roi[1] * scale - off, roi[2] * scale - off
+        rw, rh = roi[3] * scale - off - sx, roi[4] * scale - off - sy
+        if not aligned:
+            rw, rh = max(rw, 1.0), max(rh, 1.0)
+        bh, bw = rh / ph, rw / pw
+        gh = ratio if ratio > 0 else int(np.ceil(bh))
+        gw = ratio if ratio > 0 else int(np.ceil(bw))
+        for py in range(ph):
+            for px in range(pw):
+                vals = [sample(b, sy + py * bh + (iy + 0.5) * bh / gh,
+                               sx + px * bw + (ix + 0.5) * bw / gw)
+                        for iy in range(max(gh, 0)) for ix in range(max(gw, 0))]
+                if mode == "max":
+                    out[i, :, py, px] = np.max(vals, axis=0)
+                else:
+                    out[i, :, py, px] = np.sum(vals, axis=0) / max(gh * gw, 1) \
+                        if vals else 0
+    if layout == "NHWC":
+        out = np.transpose(out, (0, 2, 3, 1))
+    return out.astype(x.dtype)
 
 
 def adaptive_pool2d(x, kind, size):
@@ -393,6 +474,7 @@ def check(args):
     scope = {"np": np, "conv2d": conv2d, "pool2d": pool2d, "softmax": softmax,
              "scatter_elements": scatter_elements, "scatter_nd": scatter_nd,
              "conv": conv, "conv2d_transpose": conv2d_transpose,
+             "conv_transpose": conv_transpose, "roi_align": roi_align,
              "adaptive_pool2d": adaptive_pool2d, "normalize": normalize,
              "lrn": lrn, "resize2d": resize2d, "grid_sample": grid_sample}
     for f in sorted(os.listdir(out_dir)):
