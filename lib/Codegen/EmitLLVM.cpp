@@ -852,6 +852,16 @@ void KernelEmitter::emitStmt(const te::Stmt &s) {
 // Functions
 //===----------------------------------------------------------------------===//
 
+/// The extent of loop level \p level of a compute stage: its axis's, or for
+/// a jammed axis the number of its blocks of tileRows.
+static te::Expr getLevelExtent(const Stage &stage, unsigned level) {
+  const te::Expr &extent = stage.tensor.getShape()[stage.axisAt(level)];
+  if (stage.tileRows > 1 && level + 2 == stage.tensor.getRank())
+    return te::Expr(
+        static_cast<int64_t>(divideCeil(*extent.getConstInt(), stage.tileRows)));
+  return extent;
+}
+
 llvm::Function *KernelEmitter::emitStageFunction(const Stage &stage,
                                                  unsigned index) {
   SmallVector<llvm::Type *, 16> params(buffers.size(), b.getPtrTy());
@@ -905,40 +915,93 @@ llvm::Function *KernelEmitter::emitStageFunction(const Stage &stage,
     memo = std::move(outer);
   };
   std::optional<HoistedSum> hoisted = planHoistedSum(stage);
+  // The jammed axis (planTiles) runs in blocks of tileRows values; its loop
+  // level counts blocks.
+  bool jammed = hoisted && stage.tileRows > 1;
+  unsigned jamLevel = shape.size() - 2;
+  auto levelExtent = [&](unsigned level) -> Value * {
+    if (jammed && level == jamLevel)
+      return b.getInt64(*getLevelExtent(stage, level).getConstInt());
+    return extents[stage.axisAt(level)];
+  };
+  auto emitJamBlock = [&](Value *block) {
+    int64_t extent = *shape[stage.axisAt(jamLevel)].getConstInt();
+    unsigned rows = stage.tileRows;
+    Value *base = b.CreateMul(block, b.getInt64(rows));
+    auto jam = [&](unsigned count) {
+      SmallVector<Value *, 8> values;
+      for (unsigned r = 0; r < count; ++r)
+        values.push_back(r ? b.CreateAdd(base, b.getInt64(r)) : base);
+      DenseMap<const te::ExprNode *, Value *> outer = memo;
+      emitHoistedSum(*hoisted, stage, extents, out, values);
+      memo = std::move(outer);
+    };
+    if (extent % rows == 0) {
+      jam(rows);
+      return;
+    }
+    // The last block has fewer rows.
+    llvm::Function *fn = b.GetInsertBlock()->getParent();
+    BasicBlock *whole = BasicBlock::Create(ctx, "rows.whole", fn);
+    BasicBlock *part = BasicBlock::Create(ctx, "rows.part", fn);
+    BasicBlock *join = BasicBlock::Create(ctx, "rows.end", fn);
+    b.CreateCondBr(
+        b.CreateICmpSLE(b.CreateAdd(base, b.getInt64(rows)), b.getInt64(extent)),
+        whole, part);
+    b.SetInsertPoint(whole);
+    jam(rows);
+    b.CreateBr(join);
+    b.SetInsertPoint(part);
+    jam(extent % rows);
+    b.CreateBr(join);
+    b.SetInsertPoint(join);
+  };
   std::function<void(unsigned)> inner = [&](unsigned level) {
     if (hoisted && level + 1 == shape.size()) {
-      emitHoistedSum(*hoisted, t, extents, out);
+      emitHoistedSum(*hoisted, stage, extents, out, {});
       return;
     }
     if (level == shape.size()) {
       emitElement();
       return;
     }
-    emitLoop(b.getInt64(0), extents[level], "i" + Twine(level).str(),
+    unsigned axis = stage.axisAt(level);
+    emitLoop(b.getInt64(0), levelExtent(level), "i" + Twine(level).str(),
              [&](Value *iv) {
-               vars[axes[level].get()] = iv;
                DenseMap<const te::ExprNode *, Value *> outer = memo;
-               inner(level + 1);
+               if (jammed && level == jamLevel) {
+                 emitJamBlock(iv);
+               } else {
+                 vars[axes[axis].get()] = iv;
+                 inner(level + 1);
+               }
                memo = std::move(outer);
              });
   };
   if (shape.empty()) {
     emitLoop(begin, end, "one", [&](Value *) { emitElement(); });
   } else {
-    // The outer loop runs over the collapsed leading axes.
+    // The outer loop runs over the collapsed leading levels.
     unsigned p = stage.collapsed;
     emitLoop(begin, end, "outer", [&](Value *iv) {
       Value *rest = iv;
+      Value *jamBlock = nullptr;
       for (unsigned i = p; i-- > 0;) {
-        if (i == 0) {
-          vars[axes[0].get()] = rest;
-          break;
+        Value *value = rest;
+        if (i) {
+          value = b.CreateURem(rest, levelExtent(i));
+          rest = b.CreateUDiv(rest, levelExtent(i));
         }
-        vars[axes[i].get()] = b.CreateURem(rest, extents[i]);
-        rest = b.CreateUDiv(rest, extents[i]);
+        if (jammed && i == jamLevel)
+          jamBlock = value;
+        else
+          vars[axes[stage.axisAt(i)].get()] = value;
       }
       DenseMap<const te::ExprNode *, Value *> outer = memo;
-      inner(p);
+      if (jamBlock)
+        emitJamBlock(jamBlock);
+      else
+        inner(p);
       memo = std::move(outer);
     });
   }
@@ -1012,13 +1075,18 @@ void KernelEmitter::estimateStages(KernelInfo &info) {
           SaturatingAdd(info.outputWork[output->second], stage.cost);
     else
       info.fixedWork = SaturatingAdd(info.fixedWork, stage.work);
-    // Collapse leading axes until the outer range has enough iterations;
-    // run-time extents: every axis but the innermost.
+    planTiles(stage);
+    // Collapse leading loop levels until the outer range has enough
+    // iterations (a jammed axis counts its blocks); run-time extents: every
+    // axis but the innermost.
     unsigned p = shape.empty() ? 0 : 1;
     if (constShape) {
-      int64_t range = shape.empty() ? 1 : (*constShape)[0];
+      auto levelExtent = [&](unsigned level) {
+        return *getLevelExtent(stage, level).getConstInt();
+      };
+      int64_t range = shape.empty() ? 1 : levelExtent(0);
       while (p + 1 < shape.size() && range < 256) {
-        range *= (*constShape)[p];
+        range *= levelExtent(p);
         ++p;
       }
     } else if (shape.size() > 1) {
@@ -1053,10 +1121,14 @@ void KernelEmitter::emitStageCall(const Stage &stage, llvm::Function *stageFn,
   // An extern stage's loops are its own: count them as a small loop nest.
   info.codeSize = SaturatingAdd<uint64_t>(
       info.codeSize, stage.externOp ? 64 : countOperations(stage.body));
+  // The shape in loop order.
+  SmallVector<te::Expr, 4> loopShape;
+  if (!stage.externOp)
+    for (unsigned i = 0; i < stage.tensor.getRank(); ++i)
+      loopShape.push_back(getLevelExtent(stage, i));
   Value *range = b.getInt64(1);
   if (!stage.externOp)
-    range =
-        emitShapeProduct(stage.tensor.getShape().take_front(stage.collapsed));
+    range = emitShapeProduct(ArrayRef(loopShape).take_front(stage.collapsed));
   SmallVector<Value *, 16> args(ioArgs.begin(), ioArgs.end());
   if (!stage.parallel) {
     args.push_back(b.getInt64(0));
@@ -1076,8 +1148,7 @@ void KernelEmitter::emitStageCall(const Stage &stage, llvm::Function *stageFn,
   // Aim for chunks of about 256K scalar operations: an outer iteration
   // runs the inner axes, whose size may be known only at run time.
   const uint64_t chunk = uint64_t(1) << 18;
-  ArrayRef<te::Expr> innerShape =
-      stage.tensor.getShape().drop_front(stage.collapsed);
+  ArrayRef<te::Expr> innerShape = ArrayRef(loopShape).drop_front(stage.collapsed);
   Value *grain;
   if (auto s = te::getConstShape(innerShape)) {
     uint64_t perIteration = stage.cost;
