@@ -663,6 +663,46 @@ Value *KernelEmitter::emitBinary(const te::BinaryNode *n) {
   llvm_unreachable("unknown binary op");
 }
 
+bool KernelEmitter::isOuterCondition(const te::Expr &cond) {
+  if (outerAxes.empty())
+    return false;
+  bool outer = true, any = false;
+  te::visit(cond, [&](const te::ExprNode *n) {
+    if (isa<te::VarNode>(n)) {
+      any = true;
+      outer &= outerAxes.contains(n);
+    }
+    outer &= !isa<te::TensorReadNode>(n) && !isa<te::ReduceNode>(n);
+  });
+  return any && outer;
+}
+
+Value *KernelEmitter::emitBranches(Value *cond, const te::Expr &onTrue,
+                                   const te::Expr &onFalse) {
+  llvm::Function *f = b.GetInsertBlock()->getParent();
+  BasicBlock *thenBB = BasicBlock::Create(ctx, "select.true", f);
+  BasicBlock *elseBB = BasicBlock::Create(ctx, "select.false", f);
+  BasicBlock *join = BasicBlock::Create(ctx, "select.end", f);
+  b.CreateCondBr(cond, thenBB, elseBB);
+  // Values emitted in one branch do not dominate the join.
+  auto arm = [&](BasicBlock *bb, const te::Expr &e) {
+    b.SetInsertPoint(bb);
+    DenseMap<const te::ExprNode *, Value *> saved = memo;
+    Value *v = emitExpr(e);
+    memo = std::move(saved);
+    BasicBlock *end = b.GetInsertBlock();
+    b.CreateBr(join);
+    return std::make_pair(v, end);
+  };
+  auto [t, tEnd] = arm(thenBB, onTrue);
+  auto [e, eEnd] = arm(elseBB, onFalse);
+  b.SetInsertPoint(join);
+  PHINode *phi = b.CreatePHI(t->getType(), 2);
+  phi->addIncoming(t, tEnd);
+  phi->addIncoming(e, eEnd);
+  return phi;
+}
+
 void KernelEmitter::emitLoop(Value *begin, Value *end, StringRef name,
                              function_ref<void(Value *)> body) {
   llvm::Function *f = b.GetInsertBlock()->getParent();
@@ -718,6 +758,8 @@ Value *KernelEmitter::emitExprImpl(const te::Expr &e) {
   case te::ExprNode::Kind::Select: {
     const auto *s = llvm::cast<te::SelectNode>(e.get());
     Value *c = emitExpr(s->getCondition());
+    if (isOuterCondition(s->getCondition()))
+      return emitBranches(c, s->getTrueValue(), s->getFalseValue());
     Value *t = emitExpr(s->getTrueValue());
     Value *f = emitExpr(s->getFalseValue());
     return b.CreateSelect(c, t, f);
@@ -890,6 +932,7 @@ llvm::Function *KernelEmitter::emitStageFunction(const Stage &stage,
   Value *begin = f->getArg(buffers.size() + fn.dimVars.size());
   Value *end = f->getArg(buffers.size() + fn.dimVars.size() + 1);
 
+  outerAxes.clear();
   if (stage.externOp) {
     emitStmt(stage.externOp->getBody());
     b.CreateRetVoid();
@@ -906,6 +949,11 @@ llvm::Function *KernelEmitter::emitStageFunction(const Stage &stage,
     extents.push_back(emitExpr(e));
   memo.clear();
 
+  // Selects on outer axes only (a concatenate's inputs) branch: the
+  // innermost loop evaluates one side, and LLVM unswitches it.
+  outerAxes.clear();
+  for (const te::Expr &axis : axes.drop_back(axes.empty() ? 0 : 1))
+    outerAxes.insert(axis.get());
   auto emitElement = [&]() {
     DenseMap<const te::ExprNode *, Value *> outer = memo;
     Value *v = emitExpr(stage.body);
@@ -1095,8 +1143,10 @@ void KernelEmitter::estimateStages(KernelInfo &info) {
     stage.collapsed = p;
     // Shape-generic stages may see any size: nnir_parallel_for splits them
     // only when the run-time extent is worth it.
-    stage.parallel = options.parallelWork && !shape.empty() &&
-                     (!constShape || stage.work >= options.parallelWork);
+    // A tiled stage does a vector's lanes of its scalar work per operation.
+    stage.parallel =
+        options.parallelWork && !shape.empty() &&
+        (!constShape || stage.work / stage.lanes >= options.parallelWork);
   }
 }
 
@@ -1151,7 +1201,7 @@ void KernelEmitter::emitStageCall(const Stage &stage, llvm::Function *stageFn,
   ArrayRef<te::Expr> innerShape = ArrayRef(loopShape).drop_front(stage.collapsed);
   Value *grain;
   if (auto s = te::getConstShape(innerShape)) {
-    uint64_t perIteration = stage.cost;
+    uint64_t perIteration = std::max<uint64_t>(1, stage.cost / stage.lanes);
     for (int64_t e : *s)
       perIteration = SaturatingMultiply<uint64_t>(
           perIteration, static_cast<uint64_t>(std::max<int64_t>(e, 1)));

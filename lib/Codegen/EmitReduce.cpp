@@ -90,9 +90,9 @@ static bool callsLibm(const te::Expr &e) {
   return found;
 }
 
-void KernelEmitter::emitSumLanes(const te::ReduceNode *n, Value *extent,
+void KernelEmitter::emitSumLanes(const te::ReduceNode *n,
+                                 const te::IterVar &axis, Value *extent,
                                  AllocaInst *acc) {
-  const te::IterVar &axis = n->getAxes().back();
   llvm::Type *ty = computeType(n->getSource().getDType());
   llvm::Type *dty = b.getDoubleTy();
   auto *lanesTy = FixedVectorType::get(dty, kSumLanes);
@@ -287,18 +287,31 @@ Value *KernelEmitter::emitReduce(const te::ReduceNode *n) {
   Accumulator acc = createAccumulator(n);
   // Values emitted inside the loops do not dominate the code after them.
   DenseMap<const te::ExprNode *, Value *> savedMemo = memo;
+  // Axes of extent 1 (a 1x1 convolution's window) run no loop; lanes go
+  // to the innermost other axis.
+  ArrayRef<te::IterVar> raxes = n->getAxes();
+  unsigned lanesLevel = raxes.size() - 1;
+  while (lanesLevel > 0 && raxes[lanesLevel].extent.isConstInt(1))
+    --lanesLevel;
+  for (const te::IterVar &axis : raxes)
+    if (axis.extent.isConstInt(1))
+      vars[axis.var.get()] = b.getInt64(0);
   std::function<void(unsigned)> loops = [&](unsigned level) {
-    if (level == n->getAxes().size())
+    if (level == raxes.size())
       return emitConditionalAccumulate(n, acc);
-    const te::IterVar &axis = n->getAxes()[level];
+    const te::IterVar &axis = raxes[level];
+    if (axis.extent.isConstInt(1)) {
+      loops(level + 1);
+      return;
+    }
     Value *extent = emitExpr(axis.extent);
     // Lanes for the innermost axis unless it is too short to fill them
     // twice (a convolution's or a pool's window) or the source calls libm.
     std::optional<int64_t> constExtent = axis.extent.getConstInt();
-    if (acc.wide && !n->getCondition() && level + 1 == n->getAxes().size() &&
+    if (acc.wide && !n->getCondition() && level == lanesLevel &&
         (!constExtent || *constExtent >= 2 * kSumLanes) &&
         !callsLibm(n->getSource())) {
-      emitSumLanes(n, extent, acc.value);
+      emitSumLanes(n, axis, extent, acc.value);
       return;
     }
     emitLoop(b.getInt64(0), extent, "k", [&](Value *iv) {
@@ -346,11 +359,13 @@ std::optional<HoistedSum> KernelEmitter::planHoistedSum(const Stage &stage) {
   // k = 4096), so dense keeps the per-element loop, contiguous in k; an
   // NHWC convolution with an OIHW kernel (a 3-wide innermost axis) stays
   // hoisted. float16/bfloat16 keep the per-element order (they round after
-  // every addition).
+  // every addition). A last axis of extent 1 (a 1x1 output, keepdims) has
+  // no row to walk: each element sums on its own, in lanes where long.
   const auto *topSum = dyn_cast<te::ReduceNode>(stage.body.get());
   bool hoist =
       topSum && topSum->getReduceKind() == te::ReduceKind::Sum &&
       !topSum->getCondition() && shape.size() > stage.collapsed &&
+      !shape.back().isConstInt(1) &&
       !t->getDType().isBool() &&
       !(t->getDType().isFloatingPoint() && t->getDType().getBits() == 16);
   if (hoist && !readsAlongLastAxis(topSum->getSource(), axes.back().get())) {
@@ -447,6 +462,7 @@ void KernelEmitter::planTiles(Stage &stage) {
   int64_t vectors = (*extent + width - 1) / width;
   int64_t tiles = (vectors + kMaxTileVectors - 1) / kMaxTileVectors;
   stage.tileVectors = (vectors + tiles - 1) / tiles;
+  stage.lanes = width;
   // The axis to jam: the innermost other axis of constant extent that some
   // read along the last axis does not use.
   const te::ExprNode *lane = axes.back().get();

@@ -7,7 +7,9 @@
 /// values that do not depend on the variable are emitted once and splat,
 /// float arithmetic is done on vectors; anything else is evaluated lane by
 /// lane with the scalar emitter and inserted, so every expression can be
-/// emitted and gives exactly the scalar emitter's values. A vector may have
+/// emitted and gives exactly the scalar emitter's values. A read that moves
+/// by 2 to 4 elements per lane (a strided convolution) loads the span and
+/// shuffles every stride-th element out. A vector may have
 /// only its first lanes active (the end of a row): loads are masked, the
 /// other lanes are zero.
 //
@@ -58,6 +60,10 @@ std::optional<int64_t> codegen::getLaneStride(const te::Expr &e,
     return std::nullopt;
   }
 }
+
+/// Reads whose index moves by up to this many elements per lane are loaded
+/// as one span and shuffled; wider strides go lane by lane.
+static constexpr int64_t kMaxLoadStride = 4;
 
 Value *KernelEmitter::getActiveMask(const Lanes &lanes) {
   SmallVector<llvm::Constant *, 16> bits;
@@ -133,7 +139,7 @@ Value *KernelEmitter::emitLanesImpl(const te::Expr &e, Lanes &lanes) {
         }))
       break;
     std::optional<int64_t> stride = getLaneStride(indices.back(), lanes.var);
-    if (stride != 1)
+    if (!stride || *stride < 1 || *stride > kMaxLoadStride)
       break;
     const te::TensorNode *tensor = r->getTensor();
     DenseMap<const te::ExprNode *, Value *> saved = memo;
@@ -143,11 +149,27 @@ Value *KernelEmitter::emitLanesImpl(const te::Expr &e, Lanes &lanes) {
     llvm::Type *elt = storageType(t);
     Value *ptr = b.CreateInBoundsGEP(elt, bufferPtr(tensor), offset);
     auto *vty = FixedVectorType::get(elt, lanes.width);
-    if (lanes.active == lanes.width)
-      return b.CreateAlignedLoad(vty, ptr, Align(t.getStorageBytes()));
-    return b.CreateMaskedLoad(vty, ptr, Align(t.getStorageBytes()),
-                              getActiveMask(lanes),
-                              llvm::Constant::getNullValue(vty));
+    Align align(t.getStorageBytes());
+    if (*stride == 1) {
+      if (lanes.active == lanes.width)
+        return b.CreateAlignedLoad(vty, ptr, align);
+      return b.CreateMaskedLoad(vty, ptr, align, getActiveMask(lanes),
+                                llvm::Constant::getNullValue(vty));
+    }
+    // A strided read (a convolution of stride 2): the span of stride *
+    // width elements, masked after the last one read, and every stride-th.
+    unsigned span = lanes.width * *stride;
+    auto *wide = FixedVectorType::get(elt, span);
+    SmallVector<llvm::Constant *, 64> bits;
+    for (unsigned l = 0; l < span; ++l)
+      bits.push_back(b.getInt1(l <= (lanes.active - 1) * *stride));
+    Value *all = b.CreateMaskedLoad(wide, ptr, align, ConstantVector::get(bits),
+                                    llvm::Constant::getNullValue(wide));
+    // Inactive lanes take the span's last element, beyond the mask: zero.
+    SmallVector<int, 16> pick;
+    for (unsigned l = 0; l < lanes.width; ++l)
+      pick.push_back(l < lanes.active ? l * *stride : span - 1);
+    return b.CreateShuffleVector(all, pick);
   }
   default:
     break;

@@ -16,6 +16,7 @@
 #include "nnir/TE/Stmt.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/IRBuilder.h"
 
 #include <optional>
@@ -45,6 +46,8 @@ struct Stage {
   /// level before it summed together (rows > 1: that axis is jammed).
   unsigned tileVectors = 0;
   unsigned tileRows = 1;
+  /// The lanes of a tile's vectors (1 without tiles).
+  unsigned lanes = 1;
   /// Scalar operations per element, and in all (an estimate).
   uint64_t cost = 1;
   uint64_t work = 0;
@@ -142,6 +145,9 @@ private:
   Value *emitExpr(const te::Expr &e);
   Value *emitExprImpl(const te::Expr &e);
   Value *emitBinary(const te::BinaryNode *n);
+  bool isOuterCondition(const te::Expr &cond);
+  Value *emitBranches(Value *cond, const te::Expr &onTrue,
+                      const te::Expr &onFalse);
   Value *emitIntrinsic(const te::CallNode *n);
   Value *emitOffset(const te::TensorNode *t, llvm::ArrayRef<te::Expr> indices);
   Value *emitShapeProduct(llvm::ArrayRef<te::Expr> shape);
@@ -161,8 +167,8 @@ private:
   void emitAccumulate(const te::ReduceNode *n, const Accumulator &acc);
   void emitConditionalAccumulate(const te::ReduceNode *n,
                                  const Accumulator &acc);
-  void emitSumLanes(const te::ReduceNode *n, Value *extent,
-                    llvm::AllocaInst *acc);
+  void emitSumLanes(const te::ReduceNode *n, const te::IterVar &axis,
+                    Value *extent, llvm::AllocaInst *acc);
   std::optional<HoistedSum> planHoistedSum(const Stage &stage);
   void planTiles(Stage &stage);
   unsigned getVectorBytes() const;
@@ -207,6 +213,9 @@ private:
   llvm::DenseMap<const te::TensorNode *, Value *> buffersInScope;
   llvm::DenseMap<const te::ExprNode *, Value *> vars;
   llvm::DenseMap<const te::ExprNode *, Value *> memo;
+  /// The stage's axes but the last: a select whose condition uses only
+  /// these branches (isOuterCondition).
+  llvm::SmallPtrSet<const te::ExprNode *, 4> outerAxes;
 };
 
 } // namespace codegen
