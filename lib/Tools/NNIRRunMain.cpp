@@ -503,10 +503,13 @@ static int runNNIRRunOnStack(const NNIRRunConfig &config, raw_ostream &out,
   if (!scope)
     return fail(scope.takeError());
 
-  // Prepare: InferType, FuseOps, InferType.
+  // Prepare (for inference unless --no-simplify-inference): InferType,
+  // SimplifyInference, FoldConstant, FoldScaleAxis, FuseOps, InferType.
   Clock::time_point prepareStart = Clock::now();
+  ExecutorOptions executorOptions;
+  executorOptions.simplifyInference = config.simplifyInference;
   Expected<std::unique_ptr<Executor>> executor =
-      Executor::create(*parsed, **engine, ExecutorOptions(), context.get());
+      Executor::create(*parsed, **engine, executorOptions, context.get());
   if (!executor)
     return fail(executor.takeError());
   double prepareMs = msSince(prepareStart);
@@ -627,6 +630,12 @@ int nnir::nnirRunMain(int argc, char **argv) {
       cl::desc("LLVM optimisation level of kernels (-1, the default: by "
                "work)"),
       cl::init(-1), cl::cat(category), valueRange(-1, 3));
+  cl::opt<bool> noSimplifyInference(
+      "no-simplify-inference",
+      cl::desc("Run the module as written: no SimplifyInference, "
+               "FoldConstant, FoldScaleAxis or dense weight packing before "
+               "fusion"),
+      cl::cat(category));
   cl::opt<bool> noParallel("no-parallel",
                            cl::desc("Run every kernel on one thread"),
                            cl::cat(category));
@@ -660,6 +669,7 @@ int nnir::nnirRunMain(int argc, char **argv) {
   config.time = time;
   config.stats = stats;
   config.profile = profile;
+  config.simplifyInference = !noSimplifyInference;
   config.repeat = repeat;
   config.timePasses = timePasses;
   config.engineOptions.cacheDir = getKernelCacheDir(cacheDir);

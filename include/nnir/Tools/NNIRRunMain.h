@@ -57,6 +57,8 @@ struct NNIRRunConfig {
   /// `--profile`: each kernel's time, calls and operation rate (the runs of
   /// the entry only, not the import's evaluations), most time first.
   bool profile = false;
+  /// Prepare for inference (ExecutorOptions::simplifyInference).
+  bool simplifyInference = true;
   /// `--repeat=N`: call the entry N times (the outputs are the last call's;
   /// `--time` reports the median call's kernel time).
   unsigned repeat = 1;

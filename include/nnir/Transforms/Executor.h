@@ -56,6 +56,11 @@ struct ExecutorOptions {
   /// FuseOps' opt level (-1: the context's), or none to leave operator calls
   /// unfused (each runs as a kernel of its own).
   std::optional<int> fuseOptLevel = -1;
+  /// Run the module for inference: SimplifyInference, FoldConstant and
+  /// FoldScaleAxis before fusion (batch norms fold into the weights of the
+  /// convolutions before them), and nn.dense with a constant weight as
+  /// nn.matmul by the weight transposed once (FoldConstant folds it).
+  bool simplifyInference = false;
   /// Bounds of each call (EvaluatorOptions).
   EvaluatorOptions evaluator;
 };
