@@ -10,7 +10,7 @@ Fetch the models and the peer (outside the repository, never committed):
 libraries; the CPU library ships in the package.) Then
 
   paddleocr.py BUILD_DIR models/node_modules [--repeat N] [--models cls,det,rec]
-               [--nnir-args "ARGS"] [--keep DIR]
+               [--nnir-args "ARGS"] [--keep DIR] [--baseline OTHER_BUILD_DIR]
 
 For each model it makes a seeded float32 input of a fixed shape, runs ONNX
 Runtime (benchmarks/paddleocr_ort.js: all graph optimisations, 2 threads,
@@ -19,7 +19,9 @@ first process, then `--repeat N` runs in one process: the median kernel
 time of its --time line), checks that every output matches ONNX Runtime's
 (rtol 1e-3, atol 1e-4), and prints nnir's warm kernel time, ORT's, and
 their ratio. The machine's load (`uptime`) is printed first and last: the
-figures are wall times on a shared machine.
+figures are wall times on a shared machine. --baseline runs a second build's
+nnir-run (say, of the commit before a change) in the same way right after
+the first, with its own kernel cache, and prints its time and ratio too.
 """
 
 import argparse
@@ -69,9 +71,9 @@ def run_ort(node_modules, model, inputs, shape, work):
     return ms, outputs
 
 
-def run_nnir(build, model, npy, shape, work, repeat, extra):
-    cache = os.path.join(work, "kernel-cache")
-    out = os.path.join(work, "nnir")
+def run_nnir(build, model, npy, shape, work, repeat, extra, tag="nnir"):
+    cache = os.path.join(work, tag + "-kernel-cache")
+    out = os.path.join(work, tag)
     cmd = [os.path.join(build, "bin", "nnir-run"), model,
            "--input-shape", "x=" + "x".join(map(str, shape)),
            "--input", "x=" + npy, "--kernel-cache-dir", cache,
@@ -97,6 +99,8 @@ def main():
     parser.add_argument("--nnir-args", default="",
                         help="extra nnir-run arguments, space-separated")
     parser.add_argument("--keep", help="keep the work files in this folder")
+    parser.add_argument("--baseline",
+                        help="another build directory to time alongside")
     args = parser.parse_args()
     assets = os.path.join(args.node_modules, "@gutenye", "ocr-models",
                           "assets")
@@ -119,6 +123,10 @@ def main():
         nnir_ms, compile_ms, got, cmd = run_nnir(
             args.build, model, os.path.join(work, "x.npy"), shape, work,
             args.repeat, args.nnir_args.split())
+        if args.baseline:
+            base_ms, _, _, _ = run_nnir(
+                args.baseline, model, os.path.join(work, "x.npy"), shape,
+                work, args.repeat, args.nnir_args.split(), tag="baseline")
         match = len(got) == len(expected)
         worst = 0.0
         for g, e in zip(got, expected):
@@ -133,6 +141,9 @@ def main():
               (name, "x".join(map(str, shape)), nnir_ms, ort_ms,
                nnir_ms / ort_ms, compile_ms, "match" if match else "DIFFER",
                worst))
+        if args.baseline:
+            print("     baseline %.2f ms (%.1fx ORT)" %
+                  (base_ms, base_ms / ort_ms))
         print("     " + " ".join(cmd))
     print("load average %s" % " ".join(load_average()))
     if not args.keep:

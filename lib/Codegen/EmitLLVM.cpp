@@ -663,6 +663,46 @@ Value *KernelEmitter::emitBinary(const te::BinaryNode *n) {
   llvm_unreachable("unknown binary op");
 }
 
+bool KernelEmitter::isOuterCondition(const te::Expr &cond) {
+  if (outerAxes.empty())
+    return false;
+  bool outer = true, any = false;
+  te::visit(cond, [&](const te::ExprNode *n) {
+    if (isa<te::VarNode>(n)) {
+      any = true;
+      outer &= outerAxes.contains(n);
+    }
+    outer &= !isa<te::TensorReadNode>(n) && !isa<te::ReduceNode>(n);
+  });
+  return any && outer;
+}
+
+Value *KernelEmitter::emitBranches(Value *cond, const te::Expr &onTrue,
+                                   const te::Expr &onFalse) {
+  llvm::Function *f = b.GetInsertBlock()->getParent();
+  BasicBlock *thenBB = BasicBlock::Create(ctx, "select.true", f);
+  BasicBlock *elseBB = BasicBlock::Create(ctx, "select.false", f);
+  BasicBlock *join = BasicBlock::Create(ctx, "select.end", f);
+  b.CreateCondBr(cond, thenBB, elseBB);
+  // Values emitted in one branch do not dominate the join.
+  auto arm = [&](BasicBlock *bb, const te::Expr &e) {
+    b.SetInsertPoint(bb);
+    DenseMap<const te::ExprNode *, Value *> saved = memo;
+    Value *v = emitExpr(e);
+    memo = std::move(saved);
+    BasicBlock *end = b.GetInsertBlock();
+    b.CreateBr(join);
+    return std::make_pair(v, end);
+  };
+  auto [t, tEnd] = arm(thenBB, onTrue);
+  auto [e, eEnd] = arm(elseBB, onFalse);
+  b.SetInsertPoint(join);
+  PHINode *phi = b.CreatePHI(t->getType(), 2);
+  phi->addIncoming(t, tEnd);
+  phi->addIncoming(e, eEnd);
+  return phi;
+}
+
 void KernelEmitter::emitLoop(Value *begin, Value *end, StringRef name,
                              function_ref<void(Value *)> body) {
   llvm::Function *f = b.GetInsertBlock()->getParent();
@@ -718,6 +758,8 @@ Value *KernelEmitter::emitExprImpl(const te::Expr &e) {
   case te::ExprNode::Kind::Select: {
     const auto *s = llvm::cast<te::SelectNode>(e.get());
     Value *c = emitExpr(s->getCondition());
+    if (isOuterCondition(s->getCondition()))
+      return emitBranches(c, s->getTrueValue(), s->getFalseValue());
     Value *t = emitExpr(s->getTrueValue());
     Value *f = emitExpr(s->getFalseValue());
     return b.CreateSelect(c, t, f);
@@ -852,6 +894,16 @@ void KernelEmitter::emitStmt(const te::Stmt &s) {
 // Functions
 //===----------------------------------------------------------------------===//
 
+/// The extent of loop level \p level of a compute stage: its axis's, or for
+/// a jammed axis the number of its blocks of tileRows.
+static te::Expr getLevelExtent(const Stage &stage, unsigned level) {
+  const te::Expr &extent = stage.tensor.getShape()[stage.axisAt(level)];
+  if (stage.tileRows > 1 && level + 2 == stage.tensor.getRank())
+    return te::Expr(
+        static_cast<int64_t>(divideCeil(*extent.getConstInt(), stage.tileRows)));
+  return extent;
+}
+
 llvm::Function *KernelEmitter::emitStageFunction(const Stage &stage,
                                                  unsigned index) {
   SmallVector<llvm::Type *, 16> params(buffers.size(), b.getPtrTy());
@@ -880,6 +932,7 @@ llvm::Function *KernelEmitter::emitStageFunction(const Stage &stage,
   Value *begin = f->getArg(buffers.size() + fn.dimVars.size());
   Value *end = f->getArg(buffers.size() + fn.dimVars.size() + 1);
 
+  outerAxes.clear();
   if (stage.externOp) {
     emitStmt(stage.externOp->getBody());
     b.CreateRetVoid();
@@ -896,6 +949,11 @@ llvm::Function *KernelEmitter::emitStageFunction(const Stage &stage,
     extents.push_back(emitExpr(e));
   memo.clear();
 
+  // Selects on outer axes only (a concatenate's inputs) branch: the
+  // innermost loop evaluates one side, and LLVM unswitches it.
+  outerAxes.clear();
+  for (const te::Expr &axis : axes.drop_back(axes.empty() ? 0 : 1))
+    outerAxes.insert(axis.get());
   auto emitElement = [&]() {
     DenseMap<const te::ExprNode *, Value *> outer = memo;
     Value *v = emitExpr(stage.body);
@@ -905,40 +963,93 @@ llvm::Function *KernelEmitter::emitStageFunction(const Stage &stage,
     memo = std::move(outer);
   };
   std::optional<HoistedSum> hoisted = planHoistedSum(stage);
+  // The jammed axis (planTiles) runs in blocks of tileRows values; its loop
+  // level counts blocks.
+  bool jammed = hoisted && stage.tileRows > 1;
+  unsigned jamLevel = shape.size() - 2;
+  auto levelExtent = [&](unsigned level) -> Value * {
+    if (jammed && level == jamLevel)
+      return b.getInt64(*getLevelExtent(stage, level).getConstInt());
+    return extents[stage.axisAt(level)];
+  };
+  auto emitJamBlock = [&](Value *block) {
+    int64_t extent = *shape[stage.axisAt(jamLevel)].getConstInt();
+    unsigned rows = stage.tileRows;
+    Value *base = b.CreateMul(block, b.getInt64(rows));
+    auto jam = [&](unsigned count) {
+      SmallVector<Value *, 8> values;
+      for (unsigned r = 0; r < count; ++r)
+        values.push_back(r ? b.CreateAdd(base, b.getInt64(r)) : base);
+      DenseMap<const te::ExprNode *, Value *> outer = memo;
+      emitHoistedSum(*hoisted, stage, extents, out, values);
+      memo = std::move(outer);
+    };
+    if (extent % rows == 0) {
+      jam(rows);
+      return;
+    }
+    // The last block has fewer rows.
+    llvm::Function *fn = b.GetInsertBlock()->getParent();
+    BasicBlock *whole = BasicBlock::Create(ctx, "rows.whole", fn);
+    BasicBlock *part = BasicBlock::Create(ctx, "rows.part", fn);
+    BasicBlock *join = BasicBlock::Create(ctx, "rows.end", fn);
+    b.CreateCondBr(
+        b.CreateICmpSLE(b.CreateAdd(base, b.getInt64(rows)), b.getInt64(extent)),
+        whole, part);
+    b.SetInsertPoint(whole);
+    jam(rows);
+    b.CreateBr(join);
+    b.SetInsertPoint(part);
+    jam(extent % rows);
+    b.CreateBr(join);
+    b.SetInsertPoint(join);
+  };
   std::function<void(unsigned)> inner = [&](unsigned level) {
     if (hoisted && level + 1 == shape.size()) {
-      emitHoistedSum(*hoisted, t, extents, out);
+      emitHoistedSum(*hoisted, stage, extents, out, {});
       return;
     }
     if (level == shape.size()) {
       emitElement();
       return;
     }
-    emitLoop(b.getInt64(0), extents[level], "i" + Twine(level).str(),
+    unsigned axis = stage.axisAt(level);
+    emitLoop(b.getInt64(0), levelExtent(level), "i" + Twine(level).str(),
              [&](Value *iv) {
-               vars[axes[level].get()] = iv;
                DenseMap<const te::ExprNode *, Value *> outer = memo;
-               inner(level + 1);
+               if (jammed && level == jamLevel) {
+                 emitJamBlock(iv);
+               } else {
+                 vars[axes[axis].get()] = iv;
+                 inner(level + 1);
+               }
                memo = std::move(outer);
              });
   };
   if (shape.empty()) {
     emitLoop(begin, end, "one", [&](Value *) { emitElement(); });
   } else {
-    // The outer loop runs over the collapsed leading axes.
+    // The outer loop runs over the collapsed leading levels.
     unsigned p = stage.collapsed;
     emitLoop(begin, end, "outer", [&](Value *iv) {
       Value *rest = iv;
+      Value *jamBlock = nullptr;
       for (unsigned i = p; i-- > 0;) {
-        if (i == 0) {
-          vars[axes[0].get()] = rest;
-          break;
+        Value *value = rest;
+        if (i) {
+          value = b.CreateURem(rest, levelExtent(i));
+          rest = b.CreateUDiv(rest, levelExtent(i));
         }
-        vars[axes[i].get()] = b.CreateURem(rest, extents[i]);
-        rest = b.CreateUDiv(rest, extents[i]);
+        if (jammed && i == jamLevel)
+          jamBlock = value;
+        else
+          vars[axes[stage.axisAt(i)].get()] = value;
       }
       DenseMap<const te::ExprNode *, Value *> outer = memo;
-      inner(p);
+      if (jamBlock)
+        emitJamBlock(jamBlock);
+      else
+        inner(p);
       memo = std::move(outer);
     });
   }
@@ -1012,13 +1123,18 @@ void KernelEmitter::estimateStages(KernelInfo &info) {
           SaturatingAdd(info.outputWork[output->second], stage.cost);
     else
       info.fixedWork = SaturatingAdd(info.fixedWork, stage.work);
-    // Collapse leading axes until the outer range has enough iterations;
-    // run-time extents: every axis but the innermost.
+    planTiles(stage);
+    // Collapse leading loop levels until the outer range has enough
+    // iterations (a jammed axis counts its blocks); run-time extents: every
+    // axis but the innermost.
     unsigned p = shape.empty() ? 0 : 1;
     if (constShape) {
-      int64_t range = shape.empty() ? 1 : (*constShape)[0];
+      auto levelExtent = [&](unsigned level) {
+        return *getLevelExtent(stage, level).getConstInt();
+      };
+      int64_t range = shape.empty() ? 1 : levelExtent(0);
       while (p + 1 < shape.size() && range < 256) {
-        range *= (*constShape)[p];
+        range *= levelExtent(p);
         ++p;
       }
     } else if (shape.size() > 1) {
@@ -1027,8 +1143,10 @@ void KernelEmitter::estimateStages(KernelInfo &info) {
     stage.collapsed = p;
     // Shape-generic stages may see any size: nnir_parallel_for splits them
     // only when the run-time extent is worth it.
-    stage.parallel = options.parallelWork && !shape.empty() &&
-                     (!constShape || stage.work >= options.parallelWork);
+    // A tiled stage does a vector's lanes of its scalar work per operation.
+    stage.parallel =
+        options.parallelWork && !shape.empty() &&
+        (!constShape || stage.work / stage.lanes >= options.parallelWork);
   }
 }
 
@@ -1053,10 +1171,14 @@ void KernelEmitter::emitStageCall(const Stage &stage, llvm::Function *stageFn,
   // An extern stage's loops are its own: count them as a small loop nest.
   info.codeSize = SaturatingAdd<uint64_t>(
       info.codeSize, stage.externOp ? 64 : countOperations(stage.body));
+  // The shape in loop order.
+  SmallVector<te::Expr, 4> loopShape;
+  if (!stage.externOp)
+    for (unsigned i = 0; i < stage.tensor.getRank(); ++i)
+      loopShape.push_back(getLevelExtent(stage, i));
   Value *range = b.getInt64(1);
   if (!stage.externOp)
-    range =
-        emitShapeProduct(stage.tensor.getShape().take_front(stage.collapsed));
+    range = emitShapeProduct(ArrayRef(loopShape).take_front(stage.collapsed));
   SmallVector<Value *, 16> args(ioArgs.begin(), ioArgs.end());
   if (!stage.parallel) {
     args.push_back(b.getInt64(0));
@@ -1076,11 +1198,10 @@ void KernelEmitter::emitStageCall(const Stage &stage, llvm::Function *stageFn,
   // Aim for chunks of about 256K scalar operations: an outer iteration
   // runs the inner axes, whose size may be known only at run time.
   const uint64_t chunk = uint64_t(1) << 18;
-  ArrayRef<te::Expr> innerShape =
-      stage.tensor.getShape().drop_front(stage.collapsed);
+  ArrayRef<te::Expr> innerShape = ArrayRef(loopShape).drop_front(stage.collapsed);
   Value *grain;
   if (auto s = te::getConstShape(innerShape)) {
-    uint64_t perIteration = stage.cost;
+    uint64_t perIteration = std::max<uint64_t>(1, stage.cost / stage.lanes);
     for (int64_t e : *s)
       perIteration = SaturatingMultiply<uint64_t>(
           perIteration, static_cast<uint64_t>(std::max<int64_t>(e, 1)));

@@ -12,7 +12,9 @@
 #include "KernelEmitter.h"
 #include "nnir/TE/Inline.h"
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Intrinsics.h"
+#include "llvm/TargetParser/Host.h"
 
 #include <functional>
 
@@ -88,9 +90,9 @@ static bool callsLibm(const te::Expr &e) {
   return found;
 }
 
-void KernelEmitter::emitSumLanes(const te::ReduceNode *n, Value *extent,
+void KernelEmitter::emitSumLanes(const te::ReduceNode *n,
+                                 const te::IterVar &axis, Value *extent,
                                  AllocaInst *acc) {
-  const te::IterVar &axis = n->getAxes().back();
   llvm::Type *ty = computeType(n->getSource().getDType());
   llvm::Type *dty = b.getDoubleTy();
   auto *lanesTy = FixedVectorType::get(dty, kSumLanes);
@@ -285,18 +287,31 @@ Value *KernelEmitter::emitReduce(const te::ReduceNode *n) {
   Accumulator acc = createAccumulator(n);
   // Values emitted inside the loops do not dominate the code after them.
   DenseMap<const te::ExprNode *, Value *> savedMemo = memo;
+  // Axes of extent 1 (a 1x1 convolution's window) run no loop; lanes go
+  // to the innermost other axis.
+  ArrayRef<te::IterVar> raxes = n->getAxes();
+  unsigned lanesLevel = raxes.size() - 1;
+  while (lanesLevel > 0 && raxes[lanesLevel].extent.isConstInt(1))
+    --lanesLevel;
+  for (const te::IterVar &axis : raxes)
+    if (axis.extent.isConstInt(1))
+      vars[axis.var.get()] = b.getInt64(0);
   std::function<void(unsigned)> loops = [&](unsigned level) {
-    if (level == n->getAxes().size())
+    if (level == raxes.size())
       return emitConditionalAccumulate(n, acc);
-    const te::IterVar &axis = n->getAxes()[level];
+    const te::IterVar &axis = raxes[level];
+    if (axis.extent.isConstInt(1)) {
+      loops(level + 1);
+      return;
+    }
     Value *extent = emitExpr(axis.extent);
     // Lanes for the innermost axis unless it is too short to fill them
     // twice (a convolution's or a pool's window) or the source calls libm.
     std::optional<int64_t> constExtent = axis.extent.getConstInt();
-    if (acc.wide && !n->getCondition() && level + 1 == n->getAxes().size() &&
+    if (acc.wide && !n->getCondition() && level == lanesLevel &&
         (!constExtent || *constExtent >= 2 * kSumLanes) &&
         !callsLibm(n->getSource())) {
-      emitSumLanes(n, extent, acc.value);
+      emitSumLanes(n, axis, extent, acc.value);
       return;
     }
     emitLoop(b.getInt64(0), extent, "k", [&](Value *iv) {
@@ -344,11 +359,13 @@ std::optional<HoistedSum> KernelEmitter::planHoistedSum(const Stage &stage) {
   // k = 4096), so dense keeps the per-element loop, contiguous in k; an
   // NHWC convolution with an OIHW kernel (a 3-wide innermost axis) stays
   // hoisted. float16/bfloat16 keep the per-element order (they round after
-  // every addition).
+  // every addition). A last axis of extent 1 (a 1x1 output, keepdims) has
+  // no row to walk: each element sums on its own, in lanes where long.
   const auto *topSum = dyn_cast<te::ReduceNode>(stage.body.get());
   bool hoist =
       topSum && topSum->getReduceKind() == te::ReduceKind::Sum &&
       !topSum->getCondition() && shape.size() > stage.collapsed &&
+      !shape.back().isConstInt(1) &&
       !t->getDType().isBool() &&
       !(t->getDType().isFloatingPoint() && t->getDType().getBits() == 16);
   if (hoist && !readsAlongLastAxis(topSum->getSource(), axes.back().get())) {
@@ -397,14 +414,271 @@ std::optional<HoistedSum> KernelEmitter::planHoistedSum(const Stage &stage) {
   return HoistedSum{topSum, chunk, rowExtent};
 }
 
-/// Emits the last axis of a hoisted sum's stage (see planHoistedSum): the
-/// output row \p out of \p t, the reduction loops around it.
-void KernelEmitter::emitHoistedSum(const HoistedSum &plan,
-                                   const te::TensorNode *t,
-                                   ArrayRef<Value *> extents, Value *out) {
-  ArrayRef<te::Expr> shape = t->getShape();
+//===----------------------------------------------------------------------===//
+// Tiles of vectors
+//===----------------------------------------------------------------------===//
+
+/// A hoisted sum of float32 or float64 with a constant last extent of at
+/// least half a vector runs that axis in vectors of one register (the last one masked when the
+/// extent is not a multiple), a tile of up to kMaxTileVectors of them
+/// summed in registers over the whole reduction: per term one load per
+/// vector, where a row summed in memory loads and stores the output too.
+/// Where a read of the sum walks the last axis but does not depend on
+/// another axis (a convolution's input and its output channel, matmul's b
+/// and the row of a), tileRows values of that axis are summed together:
+/// each vector loaded feeds tileRows accumulators, the microkernel of a
+/// blocked GEMM. The accumulators stay under kAccumulators, leaving the
+/// other registers to the loads and splats (AVX-512 and AVX10 have 32
+/// vector registers, AVX2 16).
+static constexpr unsigned kMaxTileVectors = 8;
+static constexpr unsigned kMaxTileRows = 8;
+
+unsigned KernelEmitter::getVectorBytes() const {
+  if (options.vectorBytes)
+    return options.vectorBytes;
+  static const unsigned host = [] {
+    StringMap<bool> features = sys::getHostCPUFeatures();
+    return features.lookup("avx512f") ? 64u : 32u;
+  }();
+  return host;
+}
+
+void KernelEmitter::planTiles(Stage &stage) {
+  if (stage.externOp || stage.tensor.getShape().size() < 2)
+    return;
+  std::optional<HoistedSum> plan = planHoistedSum(stage);
+  const te::TensorNode *t = stage.tensor.get();
+  DataType dtype = t->getDType();
   ArrayRef<te::Expr> axes = t->getAxes();
-  unsigned last = shape.size() - 1;
+  std::optional<int64_t> extent = t->getShape().back().getConstInt();
+  if (!plan || !isPlainFloat(dtype) || !extent)
+    return;
+  unsigned bytes = getVectorBytes();
+  unsigned width = bytes / dtype.getStorageBytes();
+  // A row shorter than half a vector stays a row.
+  if (*extent * 2 < width)
+    return;
+  unsigned accumulators = bytes >= 64 ? 24 : 12;
+  int64_t vectors = (*extent + width - 1) / width;
+  int64_t tiles = (vectors + kMaxTileVectors - 1) / kMaxTileVectors;
+  stage.tileVectors = (vectors + tiles - 1) / tiles;
+  stage.lanes = width;
+  // The axis to jam: the innermost other axis of constant extent that some
+  // read along the last axis does not use.
+  const te::ExprNode *lane = axes.back().get();
+  SmallVector<const te::TensorReadNode *, 4> reads;
+  te::visit(plan->sum->getSource(), [&](const te::ExprNode *n) {
+    if (const auto *r = dyn_cast<te::TensorReadNode>(n))
+      if (dependsOn(te::Expr(r), lane))
+        reads.push_back(r);
+  });
+  unsigned rank = axes.size();
+  for (unsigned a = rank - 1; a-- > 0;) {
+    std::optional<int64_t> e = t->getShape()[a].getConstInt();
+    if (!e || *e < 2 || llvm::none_of(reads, [&](const te::TensorReadNode *r) {
+          return !dependsOn(te::Expr(r), axes[a].get());
+        }))
+      continue;
+    stage.tileRows = std::max<unsigned>(
+        1, std::min<int64_t>({accumulators / stage.tileVectors, kMaxTileRows,
+                              *e}));
+    if (stage.tileRows < 2)
+      break;
+    // The jammed axis runs just outside the last one.
+    for (unsigned i = 0; i < rank; ++i)
+      if (i != a)
+        stage.order.push_back(i);
+    stage.order.insert(stage.order.end() - 1, a);
+    break;
+  }
+}
+
+void KernelEmitter::emitSumLoops(const HoistedSum &plan,
+                                 function_ref<void()> accumulate,
+                                 function_ref<void()> flush) {
+  ArrayRef<te::IterVar> raxes = plan.sum->getAxes();
+  std::function<void(unsigned)> reduceLoops = [&](unsigned level) {
+    if (level == raxes.size()) {
+      accumulate();
+      return;
+    }
+    Value *extent = emitExpr(raxes[level].extent);
+    auto axisLoop = [&](Value *begin, Value *end) {
+      emitLoop(begin, end, "k", [&](Value *iv) {
+        vars[raxes[level].var.get()] = iv;
+        DenseMap<const te::ExprNode *, Value *> saved = memo;
+        reduceLoops(level + 1);
+        memo = std::move(saved);
+      });
+    };
+    if (!plan.chunk || level != 0) {
+      axisLoop(b.getInt64(0), extent);
+      return;
+    }
+    // Blocks of `chunk` iterations, each followed by a flush.
+    Value *size = b.getInt64(plan.chunk);
+    Value *blocks =
+        b.CreateUDiv(b.CreateAdd(extent, b.getInt64(plan.chunk - 1)), size);
+    emitLoop(b.getInt64(0), blocks, "block", [&](Value *block) {
+      Value *begin = b.CreateMul(block, size);
+      Value *end = b.CreateBinaryIntrinsic(Intrinsic::smin,
+                                           b.CreateAdd(begin, size), extent);
+      axisLoop(begin, end);
+      DenseMap<const te::ExprNode *, Value *> saved = memo;
+      flush();
+      memo = std::move(saved);
+    });
+  };
+  reduceLoops(0);
+}
+
+/// Emits the last axis of a hoisted sum's stage (see planHoistedSum): the
+/// output row \p out of its tensor, the reduction loops around it; with
+/// tiles (planTiles), for each value of the jammed axis in \p rows.
+void KernelEmitter::emitHoistedSum(const HoistedSum &plan, const Stage &stage,
+                                   ArrayRef<Value *> extents, Value *out,
+                                   ArrayRef<Value *> rows) {
+  const te::TensorNode *t = stage.tensor.get();
+  if (!stage.tileVectors) {
+    emitSumRow(plan, t, b.getInt64(0), extents.back(), out);
+    return;
+  }
+  int64_t extent = *t->getShape().back().getConstInt();
+  unsigned width = getVectorBytes() / t->getDType().getStorageBytes();
+  unsigned perTile = stage.tileVectors;
+  int64_t full = extent / width;
+  unsigned lastActive = extent % width;
+  // Whole tiles of full vectors in a loop, the rest (and a masked vector)
+  // in one tile after it.
+  int64_t tiles = full / perTile;
+  unsigned rest = full % perTile + (lastActive ? 1 : 0);
+  DenseMap<const te::ExprNode *, Value *> outer = memo;
+  if (tiles == 1)
+    emitSumTile(plan, stage, out, rows, b.getInt64(0), perTile, width);
+  else if (tiles > 1)
+    emitLoop(b.getInt64(0), b.getInt64(tiles), "tile", [&](Value *i) {
+      emitSumTile(plan, stage, out, rows,
+                  b.CreateMul(i, b.getInt64(perTile * width)), perTile, width);
+    });
+  memo = outer;
+  if (rest)
+    emitSumTile(plan, stage, out, rows, b.getInt64(tiles * perTile * width),
+                rest, lastActive ? lastActive : width);
+  memo = std::move(outer);
+}
+
+/// \p vectors vectors of the last axis from \p first (the last one with
+/// \p lastActive lanes), for each value of the jammed axis in \p rows (or
+/// the one bound), each summed in a register.
+void KernelEmitter::emitSumTile(const HoistedSum &plan, const Stage &stage,
+                                Value *out, ArrayRef<Value *> rows,
+                                Value *first, unsigned vectors,
+                                unsigned lastActive) {
+  const te::TensorNode *t = stage.tensor.get();
+  ArrayRef<te::Expr> axes = t->getAxes();
+  const te::ExprNode *lane = axes.back().get();
+  const te::ExprNode *rowVar =
+      rows.empty() ? nullptr : axes[stage.axisAt(axes.size() - 2)].get();
+  unsigned numRows = rows.empty() ? 1 : rows.size();
+  DataType dtype = t->getDType();
+  unsigned width = getVectorBytes() / dtype.getStorageBytes();
+  auto *vty = FixedVectorType::get(computeType(dtype), width);
+  auto *dvty = FixedVectorType::get(b.getDoubleTy(), width);
+  llvm::Function *f = b.GetInsertBlock()->getParent();
+  IRBuilder<> entry(&f->getEntryBlock(), f->getEntryBlock().begin());
+  // Accumulator r * vectors + u: row r, vector u.
+  SmallVector<AllocaInst *, 32> acc, wide;
+  for (unsigned i = 0; i < numRows * vectors; ++i) {
+    acc.push_back(entry.CreateAlloca(vty, nullptr, "tile.acc"));
+    b.CreateStore(llvm::Constant::getNullValue(vty), acc.back());
+    if (plan.chunk) {
+      wide.push_back(entry.CreateAlloca(dvty, nullptr, "tile.row"));
+      b.CreateStore(llvm::Constant::getNullValue(dvty), wide.back());
+    }
+  }
+  // A sum of products (convolutions, matmuls) multiplies and adds in one
+  // rounding, as TVM's LLVM target allows (FPOpFusion::Fast).
+  const te::Expr *source = &plan.sum->getSource();
+  while (const auto *c = dyn_cast<te::CastNode>(source->get())) {
+    if (c->getOperand().getDType() != dtype)
+      break;
+    source = &c->getOperand();
+  }
+  const auto *product = dyn_cast<te::BinaryNode>(source->get());
+  if (product && (product->getOp() != te::BinaryOp::Mul ||
+                  product->getLHS().getDType() != dtype))
+    product = nullptr;
+  DenseMap<const te::ExprNode *, Value *> outer = memo;
+  auto laneStart = [&](unsigned u) {
+    return u ? b.CreateAdd(first, b.getInt64(u * width)) : first;
+  };
+  auto active = [&](unsigned u) {
+    return u + 1 == vectors ? lastActive : width;
+  };
+  auto bindRow = [&](unsigned r) {
+    if (rowVar)
+      vars[rowVar] = rows[r];
+  };
+  emitSumLoops(
+      plan,
+      [&] {
+        for (unsigned r = 0; r < numRows; ++r)
+          for (unsigned u = 0; u < vectors; ++u) {
+            DenseMap<const te::ExprNode *, Value *> saved = memo;
+            bindRow(r);
+            Lanes lanes(lane, laneStart(u), width, active(u));
+            AllocaInst *slot = acc[r * vectors + u];
+            Value *cur = b.CreateLoad(vty, slot);
+            Value *next;
+            if (product)
+              next = b.CreateIntrinsic(Intrinsic::fmuladd, {vty},
+                                       {emitLanes(product->getLHS(), lanes),
+                                        emitLanes(product->getRHS(), lanes),
+                                        cur});
+            else
+              next =
+                  b.CreateFAdd(cur, emitLanes(plan.sum->getSource(), lanes));
+            memo = std::move(saved);
+            b.CreateStore(next, slot);
+          }
+      },
+      [&] {
+        for (unsigned i = 0; i < acc.size(); ++i) {
+          Value *partial = b.CreateFPExt(b.CreateLoad(vty, acc[i]), dvty);
+          b.CreateStore(b.CreateFAdd(b.CreateLoad(dvty, wide[i]), partial),
+                        wide[i]);
+          b.CreateStore(llvm::Constant::getNullValue(vty), acc[i]);
+        }
+      });
+  memo = outer;
+  for (unsigned r = 0; r < numRows; ++r)
+    for (unsigned u = 0; u < vectors; ++u) {
+      unsigned i = r * vectors + u;
+      Value *total = plan.chunk
+                         ? b.CreateFPTrunc(b.CreateLoad(dvty, wide[i]), vty)
+                         : b.CreateLoad(vty, acc[i]);
+      bindRow(r);
+      vars[lane] = laneStart(u);
+      Value *ptr = b.CreateInBoundsGEP(storageType(dtype), out,
+                                       emitOffset(t, axes));
+      memo = outer;
+      Align align(dtype.getStorageBytes());
+      if (active(u) == width) {
+        b.CreateAlignedStore(total, ptr, align);
+        continue;
+      }
+      Lanes lanes(lane, nullptr, width, active(u));
+      b.CreateMaskedStore(total, ptr, align, getActiveMask(lanes));
+    }
+  memo = std::move(outer);
+}
+
+/// The elements [\p begin, \p end) of the last axis of \p t, the row
+/// summed in the output (and a double row when the plan has one).
+void KernelEmitter::emitSumRow(const HoistedSum &plan, const te::TensorNode *t,
+                               Value *begin, Value *end, Value *out) {
+  ArrayRef<te::Expr> axes = t->getAxes();
+  unsigned last = axes.size() - 1;
   DataType dtype = t->getDType();
   llvm::Type *ty = computeType(dtype);
   llvm::Type *dty = b.getDoubleTy();
@@ -421,72 +695,47 @@ void KernelEmitter::emitHoistedSum(const HoistedSum &plan,
   auto rowElement = [&](Value *j) {
     return b.CreateInBoundsGEP(dty, row, j);
   };
+  auto rowLoop = [&](StringRef name, function_ref<void(Value *)> body) {
+    emitLoop(begin, end, name, [&](Value *j) {
+      DenseMap<const te::ExprNode *, Value *> saved = memo;
+      body(j);
+      memo = std::move(saved);
+    });
+  };
   DenseMap<const te::ExprNode *, Value *> outer = memo;
-  emitLoop(b.getInt64(0), extents[last], "init", [&](Value *j) {
-    DenseMap<const te::ExprNode *, Value *> saved = memo;
+  rowLoop("init", [&](Value *j) {
     store(element(j), llvm::Constant::getNullValue(ty), dtype);
     if (row)
       b.CreateStore(ConstantFP::get(dty, 0.0), rowElement(j));
-    memo = std::move(saved);
   });
   memo = outer;
-  ArrayRef<te::IterVar> raxes = plan.sum->getAxes();
-  std::function<void(unsigned)> reduceLoops = [&](unsigned level) {
-    if (level == raxes.size()) {
-      emitLoop(b.getInt64(0), extents[last], "acc", [&](Value *j) {
-        DenseMap<const te::ExprNode *, Value *> saved = memo;
-        Value *ptr = element(j);
-        Value *v = emitExpr(plan.sum->getSource());
-        Value *cur = load(ptr, dtype);
-        store(ptr,
-              dtype.isFloatingPoint() ? b.CreateFAdd(cur, v)
-                                      : b.CreateAdd(cur, v),
-              dtype);
-        memo = std::move(saved);
+  emitSumLoops(
+      plan,
+      [&] {
+        rowLoop("acc", [&](Value *j) {
+          Value *ptr = element(j);
+          Value *v = emitExpr(plan.sum->getSource());
+          Value *cur = load(ptr, dtype);
+          store(ptr,
+                dtype.isFloatingPoint() ? b.CreateFAdd(cur, v)
+                                        : b.CreateAdd(cur, v),
+                dtype);
+        });
+      },
+      [&] {
+        rowLoop("flush", [&](Value *j) {
+          Value *ptr = element(j);
+          Value *partial = b.CreateFPExt(load(ptr, dtype), dty);
+          Value *slot = rowElement(j);
+          b.CreateStore(b.CreateFAdd(b.CreateLoad(dty, slot), partial), slot);
+          store(ptr, llvm::Constant::getNullValue(ty), dtype);
+        });
       });
-      return;
-    }
-    Value *extent = emitExpr(raxes[level].extent);
-    auto axisLoop = [&](Value *begin, Value *end) {
-      emitLoop(begin, end, "k", [&](Value *iv) {
-        vars[raxes[level].var.get()] = iv;
-        DenseMap<const te::ExprNode *, Value *> saved = memo;
-        reduceLoops(level + 1);
-        memo = std::move(saved);
-      });
-    };
-    if (!row || level != 0) {
-      axisLoop(b.getInt64(0), extent);
-      return;
-    }
-    // Blocks of `chunk` iterations, each followed by row += out; out = 0.
-    Value *size = b.getInt64(plan.chunk);
-    Value *blocks =
-        b.CreateUDiv(b.CreateAdd(extent, b.getInt64(plan.chunk - 1)), size);
-    emitLoop(b.getInt64(0), blocks, "block", [&](Value *block) {
-      Value *begin = b.CreateMul(block, size);
-      Value *end = b.CreateBinaryIntrinsic(Intrinsic::smin,
-                                           b.CreateAdd(begin, size), extent);
-      axisLoop(begin, end);
-      emitLoop(b.getInt64(0), extents[last], "flush", [&](Value *j) {
-        DenseMap<const te::ExprNode *, Value *> saved = memo;
-        Value *ptr = element(j);
-        Value *partial = b.CreateFPExt(load(ptr, dtype), dty);
-        Value *slot = rowElement(j);
-        b.CreateStore(b.CreateFAdd(b.CreateLoad(dty, slot), partial), slot);
-        store(ptr, llvm::Constant::getNullValue(ty), dtype);
-        memo = std::move(saved);
-      });
-    });
-  };
-  reduceLoops(0);
   if (row) {
     memo = outer;
-    emitLoop(b.getInt64(0), extents[last], "final", [&](Value *j) {
-      DenseMap<const te::ExprNode *, Value *> saved = memo;
+    rowLoop("final", [&](Value *j) {
       Value *total = b.CreateLoad(dty, rowElement(j));
       store(element(j), b.CreateFPTrunc(total, ty), dtype);
-      memo = std::move(saved);
     });
   }
   memo = std::move(outer);

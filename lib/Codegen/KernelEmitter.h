@@ -16,6 +16,7 @@
 #include "nnir/TE/Stmt.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/IRBuilder.h"
 
 #include <optional>
@@ -34,11 +35,27 @@ struct Stage {
   const te::ExternOpNode *externOp = nullptr;
   std::vector<te::Tensor> externOutputs;
   bool parallel = false;
-  /// Number of leading axes collapsed into the outer (parallel) range.
+  /// The axis each loop level runs over, outermost first (empty: in the
+  /// tensor's order).
+  llvm::SmallVector<unsigned, 4> order;
+  /// Number of leading loop levels collapsed into the outer (parallel)
+  /// range.
   unsigned collapsed = 0;
+  /// A hoisted sum of vectors (planTiles): the number of vectors of a tile
+  /// of the last axis, and the number of values of the axis at the loop
+  /// level before it summed together (rows > 1: that axis is jammed).
+  unsigned tileVectors = 0;
+  unsigned tileRows = 1;
+  /// The lanes of a tile's vectors (1 without tiles).
+  unsigned lanes = 1;
   /// Scalar operations per element, and in all (an estimate).
   uint64_t cost = 1;
   uint64_t work = 0;
+
+  /// The axis of loop level \p level.
+  unsigned axisAt(unsigned level) const {
+    return order.empty() ? level : order[level];
+  }
 };
 
 /// Whether every tensor read in \p e depends on the variable \p var only
@@ -46,6 +63,37 @@ struct Stage {
 /// tensor contiguously (or by a stride, as a strided convolution) or reads
 /// the same element.
 bool readsAlongLastAxis(const te::Expr &e, const te::ExprNode *var);
+
+/// Whether values of \p t are computed in their storage type (float32 and
+/// float64: no widening on load, no rounding on store), so vector loads and
+/// stores apply as they are.
+inline bool isPlainFloat(DataType t) {
+  return t.isFloat() && (t.getBits() == 32 || t.getBits() == 64);
+}
+
+/// Whether \p e mentions the variable \p var.
+bool dependsOn(const te::Expr &e, const te::ExprNode *var);
+
+/// How far the integer index \p e moves when \p var grows by one: 0 when
+/// \p e does not use \p var; none unless \p e is affine in \p var (sums,
+/// differences and products by constants) (EmitVector.cpp).
+std::optional<int64_t> getLaneStride(const te::Expr &e,
+                                     const te::ExprNode *var);
+
+/// An expression evaluated at \p width consecutive values of \p var from
+/// \p first (EmitVector.cpp); memo holds the vectors emitted for its nodes.
+/// Only the first \p active lanes are evaluated (and read); the others
+/// hold zero.
+struct Lanes {
+  Lanes(const te::ExprNode *var, llvm::Value *first, unsigned width,
+        unsigned active)
+      : var(var), first(first), width(width), active(active) {}
+  const te::ExprNode *var;
+  llvm::Value *first;
+  unsigned width;
+  unsigned active;
+  llvm::DenseMap<const te::ExprNode *, llvm::Value *> memo;
+};
 
 /// How a stage whose body is a sum runs its reduction loops outside its
 /// last axis (EmitReduce.cpp).
@@ -97,6 +145,9 @@ private:
   Value *emitExpr(const te::Expr &e);
   Value *emitExprImpl(const te::Expr &e);
   Value *emitBinary(const te::BinaryNode *n);
+  bool isOuterCondition(const te::Expr &cond);
+  Value *emitBranches(Value *cond, const te::Expr &onTrue,
+                      const te::Expr &onFalse);
   Value *emitIntrinsic(const te::CallNode *n);
   Value *emitOffset(const te::TensorNode *t, llvm::ArrayRef<te::Expr> indices);
   Value *emitShapeProduct(llvm::ArrayRef<te::Expr> shape);
@@ -104,17 +155,34 @@ private:
   Value *callMath(llvm::StringRef name, Value *x);
   Value *intrinsic(llvm::Intrinsic::ID id, llvm::ArrayRef<Value *> args);
 
+  // Vectors over consecutive values of one variable (EmitVector.cpp).
+  Value *emitLanes(const te::Expr &e, Lanes &lanes);
+  Value *emitLanesImpl(const te::Expr &e, Lanes &lanes);
+  Value *emitAtLane(const te::Expr &e, const Lanes &lanes, Value *index);
+  Value *getActiveMask(const Lanes &lanes);
+
   // Reductions (EmitReduce.cpp).
   Value *emitReduce(const te::ReduceNode *n);
   Accumulator createAccumulator(const te::ReduceNode *n);
   void emitAccumulate(const te::ReduceNode *n, const Accumulator &acc);
   void emitConditionalAccumulate(const te::ReduceNode *n,
                                  const Accumulator &acc);
-  void emitSumLanes(const te::ReduceNode *n, Value *extent,
-                    llvm::AllocaInst *acc);
+  void emitSumLanes(const te::ReduceNode *n, const te::IterVar &axis,
+                    Value *extent, llvm::AllocaInst *acc);
   std::optional<HoistedSum> planHoistedSum(const Stage &stage);
-  void emitHoistedSum(const HoistedSum &plan, const te::TensorNode *t,
-                      llvm::ArrayRef<Value *> extents, Value *out);
+  void planTiles(Stage &stage);
+  unsigned getVectorBytes() const;
+  void emitHoistedSum(const HoistedSum &plan, const Stage &stage,
+                      llvm::ArrayRef<Value *> extents, Value *out,
+                      llvm::ArrayRef<Value *> rows);
+  void emitSumLoops(const HoistedSum &plan,
+                    llvm::function_ref<void()> accumulate,
+                    llvm::function_ref<void()> flush);
+  void emitSumTile(const HoistedSum &plan, const Stage &stage, Value *out,
+                   llvm::ArrayRef<Value *> rows, Value *first,
+                   unsigned vectors, unsigned lastActive);
+  void emitSumRow(const HoistedSum &plan, const te::TensorNode *t,
+                  Value *begin, Value *end, Value *out);
 
   // Control flow.
   void emitLoop(Value *begin, Value *end, llvm::StringRef name,
@@ -145,6 +213,9 @@ private:
   llvm::DenseMap<const te::TensorNode *, Value *> buffersInScope;
   llvm::DenseMap<const te::ExprNode *, Value *> vars;
   llvm::DenseMap<const te::ExprNode *, Value *> memo;
+  /// The stage's axes but the last: a select whose condition uses only
+  /// these branches (isOuterCondition).
+  llvm::SmallPtrSet<const te::ExprNode *, 4> outerAxes;
 };
 
 } // namespace codegen

@@ -164,7 +164,11 @@ static Expected<std::vector<te::Tensor>> convolution(const ComputeArgs &args) {
 /// nn.conv1d_transpose, nn.conv2d_transpose and nn.conv3d_transpose, the
 /// gradient of a convolution: output position y gathers input position
 /// (y + pad - ky * dilation) / stride of every kernel position ky where that
-/// division is exact and in range, on each spatial axis.
+/// division is exact and in range, on each spatial axis. Computed as TVM's
+/// topi does: the input spread out by the stride (zeros between) and padded
+/// by dilation * (kernel - 1) - pad, materialised, then a convolution of
+/// stride 1 with the flipped kernel, so the sum has no condition and its
+/// reads walk the output's last axis contiguously (Codegen vectorises it).
 template <typename AttrsT>
 static Expected<std::vector<te::Tensor>>
 convTranspose(const ComputeArgs &args) {
@@ -189,7 +193,8 @@ convTranspose(const ComputeArgs &args) {
                         " and " + kernelLetters);
   auto dataShape = getConstShape(data.getShape());
   auto weightShape = getConstShape(weight.getShape());
-  if (!dataShape || !weightShape)
+  auto resultShape = getConstShape(args.getResultShape());
+  if (!dataShape || !weightShape || !resultShape)
     return computeError("needs static shapes");
   int64_t channels = (*dataShape)[axisOf(dl, 'C')];
   int64_t groups = attrs->groups;
@@ -199,6 +204,40 @@ convTranspose(const ComputeArgs &args) {
   int64_t outPerGroup = (*weightShape)[axisOf(kl, 'O')];
   SmallVector<int64_t, 3> before = paddingBefore(attrs->padding, rank);
   DataType outType = llvm::cast<TensorType>(args.resultType)->getDType();
+  int64_t kernel[rank], stride[rank], dilation[rank], spread[rank];
+  for (unsigned s = 0; s < rank; ++s) {
+    kernel[s] = (*weightShape)[axisOf(kl, spatial[s])];
+    stride[s] = window(attrs->strides, s);
+    dilation[s] = window(attrs->dilation, s);
+    // spread[y] = data[(y - spread) / stride] where exact and in range.
+    spread[s] = dilation[s] * (kernel[s] - 1) - before[s];
+  }
+  // The spread and padded input, as wide as the output plus the kernel's
+  // reach, so the convolution reads it without bounds checks.
+  std::vector<te::Expr> spreadShape = data.getShape();
+  for (unsigned s = 0; s < rank; ++s) {
+    int64_t reach = dilation[s] * (kernel[s] - 1);
+    spreadShape[axisOf(dl, spatial[s])] =
+        te::Expr((*resultShape)[axisOf(ol, spatial[s])] + reach);
+  }
+  te::Tensor spreadData = compute(
+      spreadShape,
+      [&](ArrayRef<te::Expr> i) {
+        te::Expr valid = boolImm(true);
+        SmallVector<te::Expr, 5> in(i.begin(), i.end());
+        for (unsigned s = 0; s < rank; ++s) {
+          int a = axisOf(dl, spatial[s]);
+          int64_t n = (*dataShape)[a];
+          te::Expr t = i[a] - spread[s];
+          te::Expr x = floorDiv(t, te::Expr(stride[s]));
+          valid = logicalAnd(
+              valid, logicalAnd(floorMod(t, te::Expr(stride[s])) == 0,
+                                logicalAnd(x >= 0, x < n)));
+          in[a] = max(min(x, te::Expr(n - 1)), te::Expr(0));
+        }
+        return select(valid, data(in), constant(data.getDType(), 0));
+      },
+      "spread", /*materialize=*/true);
   return std::vector<te::Tensor>{compute(
       args.getResultShape(),
       [&](ArrayRef<te::Expr> o) {
@@ -211,25 +250,16 @@ convTranspose(const ComputeArgs &args) {
             truncDiv(oc, te::Expr(outPerGroup)) * inPerGroup + ic.var;
         k[axisOf(kl, 'I')] = in[axisOf(dl, 'C')];
         k[axisOf(kl, 'O')] = truncMod(oc, te::Expr(outPerGroup));
-        te::Expr valid = boolImm(true);
         for (unsigned s = 0; s < rank; ++s) {
-          int64_t n = (*dataShape)[axisOf(dl, spatial[s])];
-          int64_t stride = window(attrs->strides, s);
-          IterVar r = reduceAxis((*weightShape)[axisOf(kl, spatial[s])],
-                                 std::string("r") + spatial[s]);
+          IterVar r = reduceAxis(kernel[s], std::string("r") + spatial[s]);
           axes.push_back(r);
-          te::Expr t = o[axisOf(ol, spatial[s])] + before[s] -
-                       r.var * window(attrs->dilation, s);
-          te::Expr x = floorDiv(t, te::Expr(stride));
-          valid =
-              logicalAnd(valid, logicalAnd(floorMod(t, te::Expr(stride)) == 0,
-                                           logicalAnd(x >= 0, x < n)));
           in[axisOf(dl, spatial[s])] =
-              max(min(x, te::Expr(n - 1)), te::Expr(0));
-          k[axisOf(kl, spatial[s])] = r.var;
+              o[axisOf(ol, spatial[s])] + r.var * dilation[s];
+          k[axisOf(kl, spatial[s])] = te::Expr(kernel[s] - 1) - r.var;
         }
-        return sum(te::cast(outType, data(in)) * te::cast(outType, weight(k)),
-                   axes, valid);
+        return sum(te::cast(outType, spreadData(in)) *
+                       te::cast(outType, weight(k)),
+                   axes);
       },
       rank == 1   ? "conv1d_transpose"
       : rank == 2 ? "conv2d_transpose"

@@ -504,7 +504,8 @@ static int runNNIRRunOnStack(const NNIRRunConfig &config, raw_ostream &out,
   if (!scope)
     return fail(scope.takeError());
 
-  // Prepare: InferType, the default pipeline (from -O1), FuseOps, InferType.
+  // Prepare: InferType, the optimisations for inference (from -O1), FuseOps,
+  // InferType.
   Clock::time_point prepareStart = Clock::now();
   ExecutorOptions executorOptions;
   executorOptions.optimize = config.optLevel > 0;
@@ -632,10 +633,11 @@ int nnir::nnirRunMain(int argc, char **argv) {
       cl::init(-1), cl::cat(category), valueRange(-1, 3));
   RangedOpt<unsigned> optLevel(
       "O", cl::Prefix,
-      cl::desc("Opt level of the preparation: from 1, the default pipeline "
-               "(constants folded once, batch norms simplified) runs before "
-               "fusing; at 0 nothing is fused"),
-      cl::init(2), cl::value_desc("N"), cl::cat(category), valueRange(0u, 3u));
+      cl::desc("Opt level of the preparation (default 3): from 1, the default "
+               "pipeline runs before fusing (batch norms simplified; from 2 "
+               "constants folded once and dense weights packed; at 3 scales "
+               "folded into the weights); at 0 nothing is fused"),
+      cl::init(3), cl::value_desc("N"), cl::cat(category), valueRange(0u, 3u));
   cl::opt<bool> noParallel("no-parallel",
                            cl::desc("Run every kernel on one thread"),
                            cl::cat(category));

@@ -9,13 +9,19 @@
 
 #include "nnir/ExecutionEngine/ExecutionEngine.h"
 #include "nnir/IR/ExprMutator.h"
+#include "nnir/IR/Op.h"
+#include "nnir/Ops/Builders.h"
+#include "nnir/Ops/NNAttrs.h"
 #include "nnir/IR/Traversal.h"
 #include "nnir/Pass/Pass.h"
 #include "nnir/Support/Diagnostics.h"
+#include "nnir/Transforms/FoldConstant.h"
+#include "nnir/Transforms/FoldScaleAxis.h"
 #include "nnir/Transforms/FuseOps.h"
 #include "nnir/Transforms/InferType.h"
 #include "nnir/Transforms/Pipelines.h"
 #include "nnir/Transforms/QnnCanonicalize.h"
+#include "nnir/Transforms/SimplifyInference.h"
 
 #include <algorithm>
 
@@ -54,6 +60,43 @@ Executor::create(Ref<IRModule> module, ExecutionEngine &engine,
   return executor;
 }
 
+namespace {
+/// nn.dense(x, W) with a constant weight W [units, k] becomes
+/// nn.matmul(x, transpose(W)), which FoldConstant folds to a constant
+/// [k, units]: matmul's sum reads b along the output's last axis, so
+/// Codegen runs it in register tiles (several rows of x per vector of b),
+/// where dense reads its weight a row apart per output element. The weight
+/// is transposed once, at preparation (TVM's AlterOpLayout packs dense
+/// weights the same way).
+struct DenseWeightPacker : ExprMutator {
+  Ref<Expr> rewriteCall(Call *pre, Call *post) override {
+    static Op *dense = Op::lookup("nn.dense");
+    const auto *attrs = post->getAttrsAs<DenseAttrs>();
+    if (post->getCalledOp() != dense || !attrs ||
+        post->getArgs().size() != 2 || !isa<Constant>(post->getArgs()[1]))
+      return post;
+    Ref<MatmulAttrs> matmul = MatmulAttrs::create();
+    matmul->units = attrs->units;
+    matmul->outDtype = attrs->outDtype;
+    return Call::get(Ref<Expr>(Op::lookup("nn.matmul")),
+                     {post->getArgs()[0],
+                      ops::transpose(post->getArgs()[1], std::nullopt,
+                                     post->getLoc())},
+                     Ref<Attrs>(std::move(matmul)), post->getLoc());
+  }
+};
+} // namespace
+
+static Ref<Pass> createPackDenseWeightsPass() {
+  return createFunctionPass(
+      [](Ref<Function> fn, const IRModule &, PassContext &)
+          -> Expected<Ref<Function>> {
+        DenseWeightPacker packer;
+        return Ref<Function>(cast<Function>(packer.mutate(fn.get()).get()));
+      },
+      PassInfo("PackDenseWeights", 0));
+}
+
 Expected<Ref<IRModule>> Executor::prepare(Ref<IRModule> module,
                                           const ExecutorOptions &options,
                                           PassContext &ctx) {
@@ -63,6 +106,9 @@ Expected<Ref<IRModule>> Executor::prepare(Ref<IRModule> module,
     passes.push_back(createQnnCanonicalizePass());
     passes.push_back(createInferTypePass());
   }
+  // Inference: the default pipeline at the context's level (at 3 batch
+  // norms fold into the weights of the convolutions before them, TVM's
+  // build), then dense weights transposed once for matmul's tiles.
   if (options.optimize) {
     int level = std::clamp(ctx.getOptLevel(), 0, 3);
     Expected<Ref<Pass>> pipeline = createDefaultPipeline(level);
@@ -70,6 +116,12 @@ Expected<Ref<IRModule>> Executor::prepare(Ref<IRModule> module,
       return pipeline.takeError();
     passes.push_back(std::move(*pipeline));
     passes.push_back(createInferTypePass());
+    if (level >= 2)
+      for (Ref<Pass> pass :
+           {createPackDenseWeightsPass(), createFoldConstantPass()}) {
+        passes.push_back(std::move(pass));
+        passes.push_back(createInferTypePass());
+      }
   }
   if (options.fuseOptLevel) {
     passes.push_back(createFuseOpsPass(*options.fuseOptLevel));

@@ -43,6 +43,9 @@ struct CodegenOptions {
   /// Stages whose estimated work (scalar operations) is at least this run
   /// their outer loops in parallel; 0 disables parallel loops.
   uint64_t parallelWork = uint64_t(1) << 20;
+  /// The bytes of a vector register that vectorised loops fill (32 or 64);
+  /// 0: the host's (64 with AVX-512, else 32).
+  unsigned vectorBytes = 0;
 };
 
 /// What Codegen knows about an emitted kernel.

@@ -65,10 +65,11 @@ struct NNIRRunConfig {
   /// under Evaluate.
   enum class TimingReport { None, Tree, TVM };
   TimingReport timePasses = TimingReport::None;
-  /// `-O<N>`: the opt level of the preparation. From 1, the default pipeline
-  /// (nnir/Transforms/Pipelines.h) runs at that level before fusing; FuseOps
-  /// fuses at that level (at 0 every operator is a kernel of its own).
-  unsigned optLevel = 2;
+  /// `-O<N>`: the opt level of the preparation. From 1, the module is
+  /// optimised for inference at that level before fusing
+  /// (ExecutorOptions::optimize); FuseOps fuses at that level (at 0 every
+  /// operator is a kernel of its own).
+  unsigned optLevel = 3;
   /// `--input-shape=NAME=D0xD1x...`: shapes of ONNX graph inputs.
   llvm::StringMap<std::vector<int64_t>> inputShapes;
   ParserOptions parserOptions;

@@ -9,7 +9,8 @@
 ///
 ///  1. Prepare: InferType, then (ExecutorOptions::optimize) the default
 ///     pipeline at the context's opt level (nnir/Transforms/Pipelines.h:
-///     constants folded once here rather than computed by every call), then
+///     constants folded once here rather than computed by every call) and
+///     the dense weights packed for matmul's register tiles, then
 ///     (ExecutorOptions::fuseOptLevel) FuseOps and InferType again, each run
 ///     as a pass under the caller's PassContext, so its instruments
 ///     (`--time-passes`) see them.
@@ -68,8 +69,13 @@ namespace nnir {
 class ExecutionEngine;
 
 struct ExecutorOptions {
-  /// Whether preparation runs the default pipeline (`default<ON>`, N the
-  /// context's opt level) before fusing, as TVM's relay.build does.
+  /// Whether preparation optimises the module for inference before fusing,
+  /// as TVM's relay.build does, at the context's opt level N: the default
+  /// pipeline `default<ON>` (from 1: batch norms simplified; from 2:
+  /// constants folded, so a constant subgraph is computed once rather than
+  /// by every call; at 3: batch norms' scales folded into the convolution
+  /// and dense weights), then, from 2, nn.dense with a constant weight as
+  /// nn.matmul by the weight transposed once (folded).
   bool optimize = false;
   /// FuseOps' opt level (-1: the context's), or none to leave operator calls
   /// unfused (each runs as a kernel of its own).
