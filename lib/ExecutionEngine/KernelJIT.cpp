@@ -116,7 +116,7 @@ KernelJIT::create(const RuntimeSymbolMap &symbols,
     defined[self->jit->mangleAndIntern(entry.getKey())] = {
         ExecutorAddr::fromPtr(entry.getValue()), JITSymbolFlags::Exported};
   if (Error e = main.define(absoluteSymbols(std::move(defined))))
-    return std::move(e);
+    return e;
   Expected<std::unique_ptr<DynamicLibrarySearchGenerator>> process =
       DynamicLibrarySearchGenerator::GetForCurrentProcess(
           self->jit->getDataLayout().getGlobalPrefix());
@@ -218,9 +218,9 @@ Expected<std::unique_ptr<KernelCode>> KernelJIT::addObject(StringRef object,
     return code.takeError();
   if (Error e = jit->addObjectFile(
           (*code)->tracker, MemoryBuffer::getMemBufferCopy(object, name)))
-    return std::move(e);
+    return e;
   if (Error e = link(**code))
-    return std::move(e);
+    return e;
   return code;
 }
 

@@ -480,11 +480,11 @@ Result onnximport::convertLoop(NodeContext &ctx) {
   bodyInputs.append(carried.begin(), carried.end());
   TRY(outs, ctx.importSubgraph("body", bodyInputs));
   if (Error err = refineCarried(ctx, carried, outs, numCarried))
-    return std::move(err);
+    return err;
   TRY(nextCond, scalarCondition(ctx, outs[0], "the body's condition output"));
   ArrayRef<Value> nextCarried = ArrayRef<Value>(outs).slice(1, numCarried);
   if (Error err = checkCarried(ctx, carried, nextCarried, 1))
-    return std::move(err);
+    return err;
 
   // Scan outputs have the extent of the trip count, which must be known
   // and certain: M at import time, and a condition that stays true.
@@ -611,7 +611,7 @@ static Result buildScan(NodeContext &ctx, ArrayRef<Value> states,
   TRY(outs, ctx.importSubgraph("body", bodyInputs));
   if (Error err = checkCarried(ctx, stateParams,
                                ArrayRef<Value>(outs).take_front(numStates), 0))
-    return std::move(err);
+    return err;
 
   SmallVector<Value, 4> accs, nextAccs, initAccs;
   for (size_t j = 0; j < numScanOuts; ++j) {
