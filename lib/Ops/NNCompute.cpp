@@ -212,6 +212,74 @@ convTranspose(const ComputeArgs &args) {
     // spread[y] = data[(y - spread) / stride] where exact and in range.
     spread[s] = dilation[s] * (kernel[s] - 1) - before[s];
   }
+  // A stride equal to the kernel (no dilation, no padding before: the
+  // upsampling of segmentation and detection heads) gives each output
+  // position exactly one kernel tap: the output interleaves, for each tap,
+  // a 1x1 convolution of the input by that tap's weights (depth to space).
+  // The taps are one materialised stage of shape (N, O, taps..., input's
+  // spatial extents...), whose sum over the input channels reads the input
+  // along its last axis (Codegen tiles it); no spread input, and a kernel's
+  // area fewer products.
+  bool subPixel = true;
+  for (unsigned s = 0; s < rank; ++s)
+    subPixel &= stride[s] == kernel[s] && dilation[s] == 1 && before[s] == 0;
+  if (subPixel) {
+    int64_t outChannels = (*resultShape)[axisOf(ol, 'C')];
+    std::vector<te::Expr> tapShape = {data.getShape()[axisOf(dl, 'N')],
+                                      te::Expr(outChannels)};
+    for (unsigned s = 0; s < rank; ++s)
+      tapShape.push_back(te::Expr(kernel[s]));
+    for (unsigned s = 0; s < rank; ++s)
+      tapShape.push_back(te::Expr((*dataShape)[axisOf(dl, spatial[s])]));
+    te::Tensor taps = compute(
+        tapShape,
+        [&](ArrayRef<te::Expr> t) {
+          te::Expr oc = t[1];
+          IterVar ic = reduceAxis(inPerGroup, "ic");
+          SmallVector<te::Expr, 5> in(rank + 2), k(rank + 2);
+          in[axisOf(dl, 'N')] = t[0];
+          in[axisOf(dl, 'C')] =
+              truncDiv(oc, te::Expr(outPerGroup)) * inPerGroup + ic.var;
+          k[axisOf(kl, 'I')] = in[axisOf(dl, 'C')];
+          k[axisOf(kl, 'O')] = truncMod(oc, te::Expr(outPerGroup));
+          for (unsigned s = 0; s < rank; ++s) {
+            k[axisOf(kl, spatial[s])] = t[2 + s];
+            in[axisOf(dl, spatial[s])] = t[2 + rank + s];
+          }
+          return sum(te::cast(outType, data(in)) *
+                         te::cast(outType, weight(k)),
+                     {ic});
+        },
+        "taps", /*materialize=*/true);
+    return std::vector<te::Tensor>{compute(
+        args.getResultShape(),
+        [&](ArrayRef<te::Expr> o) {
+          SmallVector<te::Expr, 8> t = {o[axisOf(ol, 'N')],
+                                        o[axisOf(ol, 'C')]};
+          t.resize(2 + 2 * rank);
+          // Output rows past the input's reach (output_padding) are zero.
+          te::Expr valid = boolImm(true);
+          bool beyond = false;
+          for (unsigned s = 0; s < rank; ++s) {
+            int64_t n = (*dataShape)[axisOf(dl, spatial[s])];
+            te::Expr y = o[axisOf(ol, spatial[s])];
+            te::Expr x = floorDiv(y, te::Expr(stride[s]));
+            if ((*resultShape)[axisOf(ol, spatial[s])] > n * stride[s]) {
+              beyond = true;
+              valid = logicalAnd(valid, x < n);
+              x = min(x, te::Expr(n - 1));
+            }
+            t[2 + s] = floorMod(y, te::Expr(stride[s]));
+            t[2 + rank + s] = x;
+          }
+          if (!beyond)
+            return taps(t);
+          return select(valid, taps(t), constant(outType, 0));
+        },
+        rank == 1   ? "conv1d_transpose"
+        : rank == 2 ? "conv2d_transpose"
+                    : "conv3d_transpose")};
+  }
   // The spread and padded input, as wide as the output plus the kernel's
   // reach, so the convolution reads it without bounds checks.
   std::vector<te::Expr> spreadShape = data.getShape();
