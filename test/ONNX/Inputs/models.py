@@ -196,6 +196,15 @@ def symbolic_same_conv():
                  [vi("x", [1, 1, "H", 5])], [vi("y", None)], [arr("w", w)])
 
 
+def symbolic_maxpool_indices():
+    # MaxPool's Indices output is built from a table of the input's
+    # positions: its extents must be static.
+    return model([helper.make_node("MaxPool", ["x"], ["y", "i"], name="pool",
+                                   kernel_shape=[2, 2], strides=[2, 2])],
+                 [vi("x", ["N", 1, 4, 4])],
+                 [vi("y", None), vi("i", None, TensorProto.INT64)], opset=12)
+
+
 def symbolic_resize_linear():
     # A linear Resize of `?` extents (image.resize2d takes a static size).
     return model(
