@@ -499,7 +499,7 @@ TEST(EngineTest, ConcurrentDiskCacheWritersLeaveOneValidEntry) {
     engines.push_back(llvm::cantFail(ExecutionEngine::create(options)));
   std::vector<std::thread> threads;
   std::atomic<int> ready{0};
-  std::vector<bool> ok(kWriters, false);
+  std::vector<char> ok(kWriters, 0); // not vector<bool>: threads write it
   for (int i = 0; i < kWriters; ++i)
     threads.emplace_back([&, i] {
       ++ready;

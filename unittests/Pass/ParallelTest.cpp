@@ -256,7 +256,8 @@ TEST_F(ParallelTest, TasksRunOnTheirOwnContexts) {
   EXPECT_EQ(ctx->getNumThreads(), 3u);
   std::vector<PassContext *> seen(50, nullptr);
   std::vector<int> levels(50, 0);
-  std::vector<bool> configs(50, false);
+  // Not vector<bool>: its bits share words, and the tasks write concurrently.
+  std::vector<char> configs(50, 0);
   Error err =
       parallelForEach(*ctx, seen.size(), [&](size_t i, PassContext &task) {
         seen[i] = &PassContext::current();
