@@ -489,7 +489,7 @@ void PassConfigRegistry::registerOption(StringRef key, OptionType type,
     return;
   }
   index[key] = entries.size();
-  entries.push_back({key.str(), type, description.str()});
+  entries.push_back({key.str(), type, description.str(), std::nullopt});
 }
 
 void PassConfigRegistry::registerIntOption(StringRef key,
