@@ -7,6 +7,8 @@
 
 #include "Converters.h"
 
+#include "nnir/Ops/DynamicOps.h"
+
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace llvm;
@@ -195,10 +197,11 @@ Result convertTopK(NodeContext &ctx) {
   if (k < 0 || k > x.shape()[axis])
     return ctx.error("K " + Twine(k) + " is out of range for axis " +
                      Twine(axis) + " of extent " + Twine(x.shape()[axis]));
-  if (k == 0)
-    return ctx.unsupported("K 0 gives empty outputs");
-  TRY(both, ctx.typed(ops::topk(x, k, axis, "both", largest == 0,
-                                DataType::int64())));
+  // topk's k 0 means "all" (TVM's); ONNX's K 0 is an empty result.
+  TRY(both, ctx.typed(k == 0 ? ops::topkOfNone(x.expr, axis, "both",
+                                               DataType::int64())
+                             : ops::topk(x, k, axis, "both", largest == 0,
+                                         DataType::int64())));
   return Result(
       SmallVector<Value, 1>{ctx.getItem(both, 0), ctx.getItem(both, 1)});
 }

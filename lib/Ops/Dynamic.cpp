@@ -368,10 +368,13 @@ static Expected<Ref<Expr>> dynTopKForm(const Call &call,
                                        ArrayRef<NDArray> values) {
   const auto *attrs = cast<TopKAttrs>(call.getAttrsOrDefaults());
   int64_t k = values[1].getElementAsInt(0);
-  // topk's k < 1 would mean "all": a run-time k must be a real count.
-  if (k < 1)
-    return makeError(call.getLoc(), "dyn.topk: k must be at least 1, got " +
+  if (k < 0)
+    return makeError(call.getLoc(), "dyn.topk: k must not be negative, got " +
                                         Twine(k));
+  // topk's k 0 would mean "all": a run-time k 0 is an empty result.
+  if (k == 0)
+    return ops::topkOfNone(params[0], attrs->axis, attrs->retType,
+                           attrs->dtype, call.getLoc());
   return ops::topk(params[0], k, attrs->axis, attrs->retType, attrs->isAscend,
                    attrs->dtype, call.getLoc());
 }
@@ -669,6 +672,17 @@ Ref<Expr> ops::dynTopK(Ref<Expr> x, Ref<Expr> k, int64_t axis,
   attrs->isAscend = isAscend;
   attrs->dtype = indexType;
   return build("dyn.topk", {x, k}, attrs, loc);
+}
+
+Ref<Expr> ops::topkOfNone(Ref<Expr> x, int64_t axis, StringRef retType,
+                          DataType indexType, SMLoc loc) {
+  Ref<Expr> values = stridedSlice(x, {0}, {0}, {1}, {axis}, loc);
+  if (retType == "values")
+    return values;
+  Ref<Expr> indices = cast(values, indexType, loc);
+  if (retType == "indices")
+    return indices;
+  return Tuple::get({values, indices}, loc);
 }
 
 Ref<Expr> ops::arange(Ref<Expr> start, Ref<Expr> stop, Ref<Expr> step,
