@@ -198,10 +198,14 @@ Result convertTopK(NodeContext &ctx) {
     return ctx.error("K " + Twine(k) + " is out of range for axis " +
                      Twine(axis) + " of extent " + Twine(x.shape()[axis]));
   // topk's k 0 means "all" (TVM's); ONNX's K 0 is an empty result.
-  TRY(both, ctx.typed(k == 0 ? ops::topkOfNone(x.expr, axis, "both",
-                                               DataType::int64())
-                             : ops::topk(x, k, axis, "both", largest == 0,
-                                         DataType::int64())));
+  if (k == 0) {
+    TRY(values, ctx.typed(ops::topkOfNone(x.expr, axis, "values",
+                                          DataType::int64())));
+    TRY(indices, cast(ctx, values, DataType::int64()));
+    return Result(SmallVector<Value, 1>{values, indices});
+  }
+  TRY(both, ctx.typed(ops::topk(x, k, axis, "both", largest == 0,
+                                DataType::int64())));
   return Result(
       SmallVector<Value, 1>{ctx.getItem(both, 0), ctx.getItem(both, 1)});
 }
