@@ -36,8 +36,10 @@
 
 #include "Converters.h"
 
+#include "nnir/IR/ExprVisitor.h"
 #include "nnir/IR/Type.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace llvm;
@@ -86,6 +88,49 @@ static std::string outputName(NodeContext &ctx, StringRef attr, int i) {
 // If
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// The variables of `?` extents an expression depends on (graph inputs, or
+/// a loop body's parameters), in the order met.
+class DynamicVars : public ExprVisitor {
+public:
+  SmallVector<Var *, 2> found;
+  void visitVar(Var *v) override {
+    const auto *type = dyn_cast_or_null<TensorType>(v->getCheckedType().get());
+    if (type && type->isDynamic())
+      found.push_back(v);
+  }
+};
+} // namespace
+
+/// Why an If with condition \p cond cannot select its branch at import,
+/// for the error of branches that differ in type: the `?` extents the
+/// condition depends on, and how to fix them.
+static std::string whyNotSelected(const Value &cond) {
+  DynamicVars vars;
+  vars.visit(cond.expr);
+  if (vars.found.empty())
+    return "its condition is known at run time only";
+  std::string out = "its condition depends on the `?` extents of";
+  std::string fix;
+  ListSeparator sep(",");
+  for (Var *v : vars.found) {
+    const auto *type = cast<TensorType>(v->getCheckedType().get());
+    out += formatv("{0} '{1}' ({2})", StringRef(sep), v->getNameHint(),
+                   type->str())
+               .str();
+    // --input-shape=x=D0x3xD2: Di where the extent is `?`.
+    fix += " --input-shape=" + v->getNameHint().str() + "=";
+    ListSeparator times("x");
+    for (auto [i, d] : llvm::enumerate(type->getShape()))
+      fix += formatv("{0}{1}", StringRef(times),
+                     isAnyDim(d) ? "D" + std::to_string(i) : std::to_string(d))
+                 .str();
+  }
+  return out + ": fix them with" + fix +
+         " (nnir-run takes them from its input files), so the condition is "
+         "known at import and selects one branch";
+}
+
 Result onnximport::convertIf(NodeContext &ctx) {
   if (Error err = ctx.checkNumInputs(1, 1))
     return err;
@@ -111,11 +156,11 @@ Result onnximport::convertIf(NodeContext &ctx) {
                     elseOuts[i].expr->getCheckedType().get()))
       return ctx.error(
           formatv("output {0} is {1} in then_branch ('{2}') but {3} in "
-                  "else_branch ('{4}'): an If whose branches differ in type "
-                  "{5}",
+                  "else_branch ('{4}'): the branches of an If must have one "
+                  "type unless its condition is known at import, and {5}",
                   i, thenOuts[i].type().str(), outputName(ctx, "then_branch", i),
                   elseOuts[i].type().str(), outputName(ctx, "else_branch", i),
-                  kNeedsDynamicShapes)
+                  whyNotSelected(cond))
               .str());
   Value thenValue = pack(ctx, thenOuts);
   Value elseValue = pack(ctx, elseOuts);

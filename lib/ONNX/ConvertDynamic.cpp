@@ -12,6 +12,8 @@
 
 #include "Converters.h"
 
+#include "nnir/IR/Op.h"
+#include "nnir/Ops/DataMovementAttrs.h"
 #include "nnir/Ops/DynamicOps.h"
 
 #include <limits>
@@ -141,9 +143,40 @@ Result convertDynamicConstantOfShape(NodeContext &ctx, NDArray fill) {
   return one(out);
 }
 
-/// Slice with starts and ends known at run time (axes and steps constant
-/// or absent): dyn.strided_slice, whose bounds follow strided_slice's
-/// clamping.
+/// \p starts (a 1-D integer tensor, one entry per axis of \p axes of \p x)
+/// raised to at least -dim. ONNX clamps a start below -dim to element 0
+/// whatever the step's sign; strided_slice clamps it to 0 for a positive
+/// stride but to -1 (nothing) for a negative one. -dim is element 0 for
+/// both, and ends already agree (below -dim: 0, or -1 for a negative step,
+/// "before element 0"). A `?` extent is read at run time (shape_of).
+static Expected<Value> clampStarts(NodeContext &ctx, const Value &x,
+                                   const Value &starts,
+                                   ArrayRef<int64_t> axes) {
+  std::vector<int64_t> lowest;
+  bool dynamic = false;
+  for (int64_t axis : axes) {
+    lowest.push_back(-x.shape()[axis]);
+    dynamic |= isAnyDim(x.shape()[axis]);
+  }
+  Value bound = ctx.int64Vector(lowest);
+  if (dynamic) {
+    Ref<ShapeOfAttrs> attrs = ShapeOfAttrs::create();
+    attrs->dtype = DataType::int64();
+    TRY(shape, ctx.typed(Call::get(Op::lookup("shape_of"), {x.expr},
+                                   std::move(attrs))));
+    TRY(dims, ctx.typed(ops::take(shape.expr, ctx.int64Vector(axes).expr, 0,
+                                  "fast")));
+    TRY(negative, ctx.typed(ops::negative(dims.expr)));
+    bound = negative;
+  }
+  TRY(typedBound, cast(ctx, bound, starts.dtype()));
+  TRY(out, ctx.typed(ops::maximum(starts.expr, typedBound.expr)));
+  return out;
+}
+
+/// Slice with starts and ends known at run time (axes constant or absent):
+/// dyn.strided_slice, on starts clamped as ONNX clamps them
+/// (clampStarts()).
 Result convertDynamicSlice(NodeContext &ctx) {
   const Value &x = ctx.input(0);
   if (Error err = checkShapeInput(ctx, 1, "starts"))
@@ -173,8 +206,15 @@ Result convertDynamicSlice(NodeContext &ctx) {
   } else {
     steps = ctx.int64Vector(std::vector<int64_t>(n, 1));
   }
-  TRY(out, ctx.typed(ops::dynStridedSlice(x, ctx.input(1), ctx.input(2),
-                                          steps, axes)));
+  return sliceAtRunTime(ctx, x, ctx.input(1), ctx.input(2), axes, steps);
+}
+
+Result sliceAtRunTime(NodeContext &ctx, const Value &x, const Value &starts,
+                      const Value &ends, ArrayRef<int64_t> axes,
+                      const Value &steps) {
+  TRY(clamped, clampStarts(ctx, x, starts, axes));
+  TRY(out, ctx.typed(ops::dynStridedSlice(x, clamped, ends, steps,
+                                          std::vector<int64_t>(axes))));
   return one(out);
 }
 

@@ -7,6 +7,8 @@
 
 #include "Converters.h"
 
+#include "nnir/Ops/DynamicOps.h"
+
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace llvm;
@@ -195,8 +197,13 @@ Result convertTopK(NodeContext &ctx) {
   if (k < 0 || k > x.shape()[axis])
     return ctx.error("K " + Twine(k) + " is out of range for axis " +
                      Twine(axis) + " of extent " + Twine(x.shape()[axis]));
-  if (k == 0)
-    return ctx.unsupported("K 0 gives empty outputs");
+  // topk's k 0 means "all" (TVM's); ONNX's K 0 is an empty result.
+  if (k == 0) {
+    TRY(values, ctx.typed(ops::topkOfNone(x.expr, axis, "values",
+                                          DataType::int64())));
+    TRY(indices, cast(ctx, values, DataType::int64()));
+    return Result(SmallVector<Value, 1>{values, indices});
+  }
   TRY(both, ctx.typed(ops::topk(x, k, axis, "both", largest == 0,
                                 DataType::int64())));
   return Result(

@@ -694,8 +694,61 @@ Result convertEinsum(NodeContext &ctx) {
   return one(out);
 }
 
+/// ONNX Slice's start and end on an axis of extent \p dim with \p step
+/// (not 0), as strided_slice's begin and end: negative indices count from
+/// the end (an index far below stays below); then starts are clamped to
+/// [0, dim] for a positive step and [0, dim - 1] for a negative one, ends
+/// to [0, dim] and [-1, dim - 1]; a range against its step is empty.
+static std::pair<int64_t, int64_t> resolveSliceBounds(int64_t start,
+                                                      int64_t end, int64_t dim,
+                                                      int64_t step) {
+  int64_t s = start < 0 ? std::max(start, -dim) + dim : start;
+  int64_t e = end < 0 ? std::max(end, -dim - 1) + dim : end;
+  if (step > 0) {
+    s = std::clamp<int64_t>(s, 0, dim);
+    e = std::clamp<int64_t>(e, 0, dim);
+    e = std::max(e, s);
+  } else {
+    s = std::clamp<int64_t>(s, 0, std::max<int64_t>(dim - 1, 0));
+    e = std::clamp<int64_t>(e, -1, dim - 1);
+    e = std::min(e, s);
+  }
+  // strided_slice reads a negative index from the end, so "before element
+  // 0" is -dim - 1 (canonicalised to -1 for a negative stride).
+  return {s, e < 0 ? -dim - 1 : e};
+}
+
+/// ONNX Slice's start and end on an axis of `?` extent as strided_slice's
+/// begin and end when strided_slice gives ONNX's answer whatever the
+/// extent turns out to be; std::nullopt otherwise. strided_slice differs
+/// from ONNX in two ways: a range against its stride is an error, not
+/// empty, and a negative stride's begin below -n is nothing, not element
+/// 0. So the accepted forms are the ranges that cannot run against their
+/// step (positive: from 0, to INT64_MAX, or both bounds of one sign in
+/// order; negative: from -1 or INT64_MAX, or two non-negative bounds in
+/// order), and those that are empty for every extent (both bounds of one
+/// sign against the step), given as begin = end.
+static std::optional<std::pair<int64_t, int64_t>>
+sliceOnAnyExtent(int64_t start, int64_t end, int64_t step) {
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  bool sameSign = (start < 0) == (end < 0);
+  if (step > 0) {
+    if (start == 0 || end == kMax || (sameSign && start <= end))
+      return std::make_pair(start, end);
+    if (sameSign)
+      return std::make_pair(start, start);
+    return std::nullopt;
+  }
+  if (start == -1 || start == kMax || (start >= 0 && end >= 0 && end <= start))
+    return std::make_pair(start, end);
+  if (start >= 0 && end >= 0)
+    return std::make_pair(start, start);
+  return std::nullopt;
+}
+
 /// ONNX Slice semantics (clamping per the sign of the step) resolved to a
-/// static strided_slice over every axis.
+/// static strided_slice of the sliced axes, or left to run time
+/// (sliceAtRunTime()) when an axis of `?` extent needs its extent.
 Result convertSlice(NodeContext &ctx) {
   const Value &x = ctx.input(0);
   std::vector<int64_t> starts, ends, axes, steps;
@@ -737,69 +790,54 @@ Result convertSlice(NodeContext &ctx) {
       starts.size() != steps.size())
     return ctx.error("starts, ends, axes and steps must have equal lengths");
   int64_t rank = x.rank();
-  if (x.type().isDynamic()) {
-    // strided_slice clamps as ONNX does once the extents are known (a
-    // negative index counts from the end, then [0, dim] for a positive
-    // step, [-1, dim - 1] for a negative one): the sliced axes only, their
-    // indices as given.
-    OptionalIntList begin, end;
-    std::vector<int64_t> sliced;
-    for (size_t i = 0; i < axes.size(); ++i) {
-      TRY(axis, ctx.normalizeAxis(axes[i], rank));
-      if (is_contained(sliced, axis))
-        return ctx.error("axis " + Twine(axis) + " is sliced twice");
-      if (steps[i] == 0)
-        return ctx.error("step is zero");
-      sliced.push_back(axis);
-      begin.push_back(starts[i]);
-      end.push_back(ends[i]);
-    }
-    TRY(out, ctx.typed(ops::stridedSlice(x, begin, end, steps, sliced)));
-    return one(foldKnownInts(ctx, out));
-  }
-  OptionalIntList begin(rank), end(rank);
-  std::vector<int64_t> strides(rank, 1);
-  for (int64_t i = 0; i < rank; ++i) {
-    begin[i] = 0;
-    end[i] = x.shape()[i];
-  }
-  SmallVector<bool, 4> seen(rank, false);
+  OptionalIntList begin, end;
+  std::vector<int64_t> sliced, strides;
+  // A `?` extent whose bounds strided_slice could resolve otherwise than
+  // ONNX (see onAnyExtent()) leaves the slice to run time.
+  bool atRunTime = false;
   for (size_t i = 0; i < axes.size(); ++i) {
     TRY(axis, ctx.normalizeAxis(axes[i], rank));
-    if (seen[axis])
+    if (is_contained(sliced, axis))
       return ctx.error("axis " + Twine(axis) + " is sliced twice");
-    seen[axis] = true;
-    int64_t dim = x.shape()[axis], step = steps[i];
-    if (step == 0)
+    if (steps[i] == 0)
       return ctx.error("step is zero");
-    auto clamp = [](int64_t v, int64_t lo, int64_t hi) {
-      return std::min(std::max(v, lo), hi);
-    };
-    // ONNX: negative indices count from the end (an index far below stays
-    // below); then starts are clamped to [0, dim] for a positive step and
-    // [0, dim - 1] for a negative one, ends to [0, dim] and [-1, dim - 1].
-    int64_t s = starts[i] < 0 ? std::max(starts[i], -dim) + dim : starts[i];
-    int64_t e = ends[i] < 0 ? std::max(ends[i], -dim - 1) + dim : ends[i];
-    if (step > 0) {
-      s = clamp(s, 0, dim);
-      e = clamp(e, 0, dim);
-      if (e < s)
-        e = s;
+    int64_t dim = x.shape()[axis];
+    int64_t b = starts[i], e = ends[i];
+    if (isAnyDim(dim)) {
+      std::optional<std::pair<int64_t, int64_t>> bounds =
+          sliceOnAnyExtent(b, e, steps[i]);
+      atRunTime |= !bounds;
+      if (bounds)
+        std::tie(b, e) = *bounds;
     } else {
-      s = clamp(s, 0, std::max<int64_t>(dim - 1, 0));
-      e = clamp(e, -1, dim - 1);
-      if (e > s)
-        e = s;
+      std::tie(b, e) = resolveSliceBounds(b, e, dim, steps[i]);
     }
-    // strided_slice reads a negative index from the end, so "before element
-    // 0" is -dim - 1 (canonicalised to -1 for a negative stride).
-    begin[axis] = s;
-    end[axis] = e < 0 ? -dim - 1 : e;
-    strides[axis] = step;
+    sliced.push_back(axis);
+    begin.push_back(b);
+    end.push_back(e);
+    strides.push_back(steps[i]);
   }
-  std::vector<int64_t> allAxes(rank);
-  std::iota(allAxes.begin(), allAxes.end(), 0);
-  TRY(out, ctx.typed(ops::stridedSlice(x, begin, end, strides, allAxes)));
+  if (atRunTime)
+    return sliceAtRunTime(ctx, x, ctx.int64Vector(starts),
+                          ctx.int64Vector(ends), sliced,
+                          ctx.int64Vector(steps));
+  if (!x.type().isDynamic()) {
+    // Every axis, the others whole.
+    OptionalIntList allBegin(rank, 0), allEnd(x.shape().begin(),
+                                              x.shape().end());
+    std::vector<int64_t> allStrides(rank, 1);
+    for (size_t i = 0; i < sliced.size(); ++i) {
+      allBegin[sliced[i]] = begin[i];
+      allEnd[sliced[i]] = end[i];
+      allStrides[sliced[i]] = strides[i];
+    }
+    sliced.resize(rank);
+    std::iota(sliced.begin(), sliced.end(), 0);
+    begin = std::move(allBegin);
+    end = std::move(allEnd);
+    strides = std::move(allStrides);
+  }
+  TRY(out, ctx.typed(ops::stridedSlice(x, begin, end, strides, sliced)));
   return one(foldKnownInts(ctx, out));
 }
 

@@ -269,6 +269,12 @@ Result convertDynamicExpand(NodeContext &ctx);
 Result convertDynamicTile(NodeContext &ctx);
 Result convertDynamicConstantOfShape(NodeContext &ctx, NDArray fill);
 Result convertDynamicSlice(NodeContext &ctx);
+/// ONNX Slice of \p x on \p axes (normalised) with \p starts, \p ends and
+/// \p steps (1-D integer tensors) resolved at run time, when the extents
+/// are known: dyn.strided_slice of starts clamped as ONNX clamps them.
+Result sliceAtRunTime(NodeContext &ctx, const Value &x, const Value &starts,
+                      const Value &ends, llvm::ArrayRef<int64_t> axes,
+                      const Value &steps);
 Result convertDynamicTopK(NodeContext &ctx, int64_t axis, bool largest);
 Result convertDynamicRange(NodeContext &ctx);
 

@@ -995,7 +995,7 @@ static std::optional<double> getConstantNumber(const Expr *expr) {
 }
 
 /// arange(start, stop, step): three 0-d arguments of the `dtype` attribute;
-/// the result is [ceil((stop - start) / step)] of that dtype. The values come
+/// the result is [max(ceil((stop - start) / step), 0)] of that dtype. The values come
 /// from the start/stop/step attributes (literals or constants, as TVM prints
 /// them), else from constant arguments; otherwise the extent is `?`.
 static RelationResult arangeRelation(const ArangeAttrs *params,
@@ -1033,10 +1033,14 @@ static RelationResult arangeRelation(const ArangeAttrs *params,
   if (numbers[2] == 0)
     return ctx.error("step must not be 0");
   double count = std::ceil((numbers[1] - numbers[0]) / numbers[2]);
-  if (!(count >= 1))
+  if (std::isnan(count))
     return ctx.error("start " + formatDouble(numbers[0]) + ", stop " +
                      formatDouble(numbers[1]) + " and step " +
-                     formatDouble(numbers[2]) + " give no elements");
+                     formatDouble(numbers[2]) + " give no count of elements");
+  // A stop behind the start (in the step's direction) is an empty range
+  // (NumPy's and ONNX Range's): a zero extent.
+  if (count < 0)
+    count = 0;
   if (count >= 0x1p63)
     return ctx.error("start " + formatDouble(numbers[0]) + ", stop " +
                      formatDouble(numbers[1]) + " and step " +

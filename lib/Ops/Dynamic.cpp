@@ -352,12 +352,45 @@ static Expected<Ref<Expr>> dynStridedSliceForm(const Call &call,
     strides.assign(begin.size(), strides[0]);
   if (llvm::is_contained(strides, 0))
     return makeError(call.getLoc(), "dyn.strided_slice: a stride is 0");
+  if (end.size() != begin.size() || strides.size() != begin.size())
+    return makeError(call.getLoc(), "dyn.strided_slice: begin, end and "
+                                    "strides have different lengths");
   std::vector<int64_t> axes;
   if (attrs->axes) {
     axes = *attrs->axes;
   } else {
     axes.resize(begin.size());
     std::iota(axes.begin(), axes.end(), 0);
+  }
+  if (axes.size() != begin.size())
+    return makeError(call.getLoc(),
+                     "dyn.strided_slice: axes and begin have different "
+                     "lengths");
+  // The extents are known now: each range is resolved as NumPy (and
+  // strided_slice) resolve it (a negative index counts from the end, then
+  // clamps to [0, n], or [-1, n - 1] for a negative stride), except that a
+  // range running against its stride is empty rather than strided_slice's
+  // error: run-time bounds (ONNX Slice's) may select nothing.
+  ArrayRef<int64_t> shape = values[0].getShape();
+  int64_t rank = shape.size();
+  for (size_t i = 0; i != axes.size(); ++i) {
+    int64_t axis = axes[i] < 0 ? axes[i] + rank : axes[i];
+    if (axis < 0 || axis >= rank)
+      continue; // strided_slice's relation reports it.
+    int64_t n = shape[axis], stride = strides[i];
+    auto resolve = [&](int64_t index) {
+      if (index < 0)
+        index = index < -n ? -1 : index + n;
+      return stride < 0 ? std::clamp<int64_t>(index, -1, n - 1)
+                        : std::clamp<int64_t>(index, 0, n);
+    };
+    int64_t b = resolve(begin[i]), e = resolve(end[i]);
+    if (stride < 0 ? e > b : e < b)
+      e = b;
+    // strided_slice reads a negative index from the end: "before element
+    // 0" is -n - 1.
+    begin[i] = b < 0 ? -n - 1 : b;
+    end[i] = e < 0 ? -n - 1 : e;
   }
   OptionalIntList b(begin.begin(), begin.end()), e(end.begin(), end.end());
   return ops::stridedSlice(params[0], b, e, strides, axes, call.getLoc());
@@ -368,10 +401,13 @@ static Expected<Ref<Expr>> dynTopKForm(const Call &call,
                                        ArrayRef<NDArray> values) {
   const auto *attrs = cast<TopKAttrs>(call.getAttrsOrDefaults());
   int64_t k = values[1].getElementAsInt(0);
-  // topk's k < 1 would mean "all": a run-time k must be a real count.
-  if (k < 1)
-    return makeError(call.getLoc(), "dyn.topk: k must be at least 1, got " +
+  if (k < 0)
+    return makeError(call.getLoc(), "dyn.topk: k must not be negative, got " +
                                         Twine(k));
+  // topk's k 0 would mean "all": a run-time k 0 is an empty result.
+  if (k == 0)
+    return ops::topkOfNone(params[0], attrs->axis, attrs->retType,
+                           attrs->dtype, call.getLoc());
   return ops::topk(params[0], k, attrs->axis, attrs->retType, attrs->isAscend,
                    attrs->dtype, call.getLoc());
 }
@@ -669,6 +705,17 @@ Ref<Expr> ops::dynTopK(Ref<Expr> x, Ref<Expr> k, int64_t axis,
   attrs->isAscend = isAscend;
   attrs->dtype = indexType;
   return build("dyn.topk", {x, k}, attrs, loc);
+}
+
+Ref<Expr> ops::topkOfNone(Ref<Expr> x, int64_t axis, StringRef retType,
+                          DataType indexType, SMLoc loc) {
+  Ref<Expr> values = stridedSlice(x, {0}, {0}, {1}, {axis}, loc);
+  if (retType == "values")
+    return values;
+  Ref<Expr> indices = cast(values, indexType, loc);
+  if (retType == "indices")
+    return indices;
+  return Tuple::get({values, indices}, loc);
 }
 
 Ref<Expr> ops::arange(Ref<Expr> start, Ref<Expr> stop, Ref<Expr> step,

@@ -23,11 +23,13 @@
 using namespace llvm;
 using namespace nnir;
 
-/// The shape of \p data reduced over \p axis (see the file comment).
+/// The shape of \p data reduced over \p axis (see the file comment); the
+/// reduced axes go to \p reducedAxes when given.
 static Expected<Shape> reduceShape(const TensorType *data,
                                    const std::optional<IntList> &axis,
                                    bool keepdims, bool exclude,
-                                   const TypeRelationContext &ctx) {
+                                   const TypeRelationContext &ctx,
+                                   SmallBitVector *reducedAxes = nullptr) {
   unsigned rank = data->getRank();
   SmallBitVector reduced(rank);
   if (!axis || axis->empty()) {
@@ -48,6 +50,8 @@ static Expected<Shape> reduceShape(const TensorType *data,
       reduced.flip();
   }
 
+  if (reducedAxes)
+    *reducedAxes = reduced;
   Shape shape;
   for (unsigned i = 0; i != rank; ++i) {
     if (!reduced.test(i))
@@ -79,15 +83,22 @@ static TypeRelationFn reduceRelation(bool boolOnly) {
   };
 }
 
-/// argmax, argmin: the reduced shape, int32 indices.
+/// argmax, argmin: the reduced shape, int32 indices. A reduced axis of
+/// extent 0 has no element to point at (NumPy's "empty sequence" error),
+/// while sum, max, ... of it are their identities (0, -inf, ...).
 static RelationResult argReduceRelation(const ArgReduceAttrs *reduce,
                                         const TensorType *data,
                                         ArrayRef<const Type *>,
                                         const TypeRelationContext &ctx) {
-  Expected<Shape> shape =
-      reduceShape(data, reduce->axis, reduce->keepdims, reduce->exclude, ctx);
+  SmallBitVector reduced;
+  Expected<Shape> shape = reduceShape(data, reduce->axis, reduce->keepdims,
+                                      reduce->exclude, ctx, &reduced);
   if (!shape)
     return shape.takeError();
+  for (unsigned i : reduced.set_bits())
+    if (data->getShape()[i] == 0)
+      return ctx.error("axis " + Twine(i) + " of " + data->str() +
+                       " is empty: it has no element to index");
   return makeTensorType(*shape, DataType::int32(), ctx);
 }
 

@@ -140,6 +140,12 @@ Ref<Expr> dynStridedSlice(Ref<Expr> x, Ref<Expr> begin, Ref<Expr> end,
 Ref<Expr> dynTopK(Ref<Expr> x, Ref<Expr> k, int64_t axis,
                   llvm::StringRef retType, bool isAscend, DataType indexType,
                   llvm::SMLoc loc = {});
+/// The empty result of a top-k with k = 0 (ONNX TopK's K 0; topk's own k 0
+/// means "all", as in TVM): \p x sliced to nothing on \p axis for the
+/// values, cast to \p indexType for the indices, as \p retType asks
+/// ("values", "indices" or "both": a tuple).
+Ref<Expr> topkOfNone(Ref<Expr> x, int64_t axis, llvm::StringRef retType,
+                     DataType indexType, llvm::SMLoc loc = {});
 /// arange(start, stop, step) of \p dtype, from 0-d tensors.
 Ref<Expr> arange(Ref<Expr> start, Ref<Expr> stop, Ref<Expr> step,
                  DataType dtype, llvm::SMLoc loc = {});

@@ -87,6 +87,23 @@ def if_types_differ():
     return model([node], [vi("c", [], B), vi("x", [2])], [vi("y", None)])
 
 
+def if_squeeze_dynamic():
+    # Silero v5's decoder: squeeze the last axis when its extent is 1, an
+    # extent the sample count gives (`?` here).
+    then = graph([helper.make_node("Squeeze", ["x", "last"], ["s"])],
+                 [vi("s", None)], inits=[arr("last", np.int64([-1]))])
+    other = graph([helper.make_node("Identity", ["x"], ["i"])],
+                  [vi("i", None)])
+    return model(
+        [helper.make_node("Shape", ["x"], ["shape"]),
+         helper.make_node("Gather", ["shape", "minus1"], ["n"]),
+         helper.make_node("Equal", ["n", "one"], ["c"]),
+         helper.make_node("If", ["c"], ["y"], name="squeeze_if_one",
+                          then_branch=then, else_branch=other)],
+        [vi("x", ["batch", 3, "samples"])], [vi("y", None)],
+        [arr("minus1", np.int64(-1)), arr("one", np.int64(1))])
+
+
 def if_no_else():
     then = graph([], [vi("x", [2])])
     node = helper.make_node("If", ["c"], ["y"], then_branch=then)
@@ -193,7 +210,8 @@ def scan_batched():
                  [vi("s", [2, 2]), vi("outs", [2, 3, 2])], opset=8)
 
 
-MODELS = [if_nested, if_sample_rate, if_two_outputs, if_types_differ, if_no_else,
+MODELS = [if_nested, if_sample_rate, if_two_outputs, if_types_differ,
+          if_squeeze_dynamic, if_no_else,
           if_unknown_name, loop_scan, loop_count, loop_grows,
           loop_early_exit_scan, loop_no_body, scan_reverse, scan_batched]
 

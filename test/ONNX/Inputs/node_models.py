@@ -43,6 +43,70 @@ def empty_tensors():
          arr("shape", np.array([0, 2, 5], np.int64))])
 
 
+EMPTY_REDUCTIONS = ["ReduceMax", "ReduceMin", "ReduceProd", "ReduceMean",
+                    "ReduceLogSumExp", "ReduceL1", "ReduceL2",
+                    "ReduceSumSquare", "ReduceLogSum"]
+
+
+def empty_results():
+    # TopK with K 0, empty Ranges, a Slice to nothing, a Concat of empties
+    # and the reductions over the empty axis.
+    i64 = onnx.TensorProto.INT64
+    nodes = [
+        helper.make_node("TopK", ["x", "k0"], ["tv", "ti"], axis=1),
+        helper.make_node("Range", ["five", "two", "one"], ["r0"]),
+        helper.make_node("Range", ["twof", "fivef", "minusf"], ["r1"]),
+        helper.make_node("Slice", ["x", "one1", "one1", "one1"], ["e"]),
+        helper.make_node("Concat", ["e", "tv"], ["cat"], axis=1),
+        helper.make_node("ReduceSum", ["e", "one1"], ["sum"], keepdims=0)]
+    outs = ["tv", "ti", "r0", "r1", "e", "cat", "sum"]
+    for op in EMPTY_REDUCTIONS:
+        nodes.append(helper.make_node(op, ["e"], [op], axes=[1], keepdims=0))
+        outs.append(op)
+    return model(
+        nodes, [vi("x", [2, 3])],
+        [vi(n, None, i64 if n in ("ti", "r0") else onnx.TensorProto.FLOAT)
+         for n in outs],
+        [arr("k0", np.array([0], np.int64)),
+         arr("five", np.array(5, np.int64)), arr("two", np.array(2, np.int64)),
+         arr("one", np.array(1, np.int64)),
+         arr("twof", np.array(2, np.float32)),
+         arr("fivef", np.array(5, np.float32)),
+         arr("minusf", np.array(-1, np.float32)),
+         arr("one1", np.array([1], np.int64))])
+
+
+def empty_results_ref(x):
+    e = x[:, 1:1]
+    with np.errstate(all="ignore"):
+        return [e, e.astype(np.int64), np.arange(5, 2, 1),
+                np.arange(2, 5, -1, dtype=np.float32), e, e,
+                np.sum(e, axis=1), np.max(e, axis=1, initial=-np.inf),
+                np.min(e, axis=1, initial=np.inf), np.prod(e, axis=1),
+                np.sum(e, axis=1) / e.shape[1], np.log(np.sum(np.exp(e), axis=1)),
+                np.sum(np.abs(e), axis=1), np.sqrt(np.sum(e * e, axis=1)),
+                np.sum(e * e, axis=1), np.log(np.sum(e, axis=1))]
+
+
+def empty_results_dynamic():
+    # TopK and Range whose K and limit are known at run time only.
+    i64 = onnx.TensorProto.INT64
+    return model(
+        [helper.make_node("TopK", ["x", "k"], ["tv", "ti"], axis=1),
+         helper.make_node("Range", ["zero", "limit", "one"], ["r"])],
+        [vi("x", [2, 3]), vi("k", [1], i64), vi("limit", [], i64)],
+        [vi("tv", None), vi("ti", None, i64), vi("r", None, i64)],
+        [arr("zero", np.array(0, np.int64)), arr("one", np.array(1, np.int64))])
+
+
+def argmax_empty():
+    return model(
+        [helper.make_node("Slice", ["x", "one1", "one1", "one1"], ["e"]),
+         helper.make_node("ArgMax", ["e"], ["y"], axis=1)],
+        [vi("x", [2, 3])], [vi("y", None, onnx.TensorProto.INT64)],
+        [arr("one1", np.array([1], np.int64))])
+
+
 def split_negative():
     return model(
         [helper.make_node("Split", ["x", "sizes"], ["a", "b"], axis=1)],
@@ -236,7 +300,7 @@ def det_large():
 
 INPUTS = {"det": (3, 5, 4, 4), "maxunpool": (2, 2, 2, 2), "convtranspose_output_shape": (1, 1, 3, 3),
           "resize_fractional_cubic": (1, 3, 5, 7), "signal": (2, 5, 4, 2),
-          "mel": (1,)}
+          "mel": (1,), "empty_results": (2, 3)}
 
 MODELS = {name: fn for name, fn in globals().items()
           if callable(fn) and fn.__module__ == __name__
@@ -250,8 +314,8 @@ def check(out_dir, name):
     wants = globals()[name + "_ref"](x)
     for i, want in enumerate(wants):
         got = np.load("%s/output_%d.npy" % (out_dir, i))
-        if got.shape != want.shape or not np.allclose(got, want, rtol=1e-4,
-                                                      atol=1e-5):
+        if got.shape != want.shape or not np.allclose(
+                got, want, rtol=1e-4, atol=1e-5, equal_nan=True):
             print("%s: output %d: got %s %s, want %s %s" %
                   (name, i, got.shape, got.tolist(), want.shape,
                    want.tolist()))

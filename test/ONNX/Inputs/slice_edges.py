@@ -2,7 +2,15 @@
 """ONNX Slice at the edges of its clamping rules, against NumPy.
 
     slice_edges.py write DIR   writes DIR/slice_edges.onnx (one Slice per
-                               case, each its own output) and DIR/x.npy
+                               case, each its own output), DIR/x.npy and
+                               DIR/z.npy (int64 [0]), and three variants:
+                               slice_edges_dynamic.onnx, whose starts, ends
+                               and steps are computed from the input z (Add
+                               of the case's values and z, so known at run
+                               time only: the dynamic Slice path),
+                               slice_edges_any.onnx, whose x has symbolic
+                               extents (?), and slice_edges_dynamic_any.onnx,
+                               both
     slice_edges.py check DIR   compares DIR/output_<i>.npy (nnir-run's) with
                                the reference below; prints "slice_edges: N
                                outputs match" or the first difference
@@ -75,34 +83,53 @@ def ref_slice(x, starts, ends, axes, steps):
     return x
 
 
-def write(out_dir):
+def write_model(path, dynamic, symbolic):
     nodes, inits, outputs = [], [], []
+
+    def bound(name, values):
+        inits.append(numpy_helper.from_array(np.array(values, np.int64),
+                                             name))
+        if not dynamic:
+            return name
+        nodes.append(helper.make_node("Add", [name, "z"], [name + "_z"]))
+        return name + "_z"
+
     for i, (starts, ends, axes, steps) in enumerate(CASES):
-        names = ["x", "s%d" % i, "e%d" % i]
-        inits += [numpy_helper.from_array(np.array(starts, np.int64), names[1]),
-                  numpy_helper.from_array(np.array(ends, np.int64), names[2])]
+        names = ["x", bound("s%d" % i, starts), bound("e%d" % i, ends)]
         if axes is not None:
             names.append("a%d" % i)
             inits.append(numpy_helper.from_array(np.array(axes, np.int64),
                                                  names[-1]))
+        elif steps is not None:
+            names.append("")
         if steps is not None:
-            names.append("t%d" % i)
-            inits.append(numpy_helper.from_array(np.array(steps, np.int64),
-                                                 names[-1]))
+            names.append(bound("t%d" % i, steps))
         nodes.append(helper.make_node("Slice", names, ["y%d" % i],
                                       name="slice%d" % i))
         outputs.append(helper.make_tensor_value_info("y%d" % i,
                                                      TensorProto.FLOAT, None))
-    graph = helper.make_graph(
-        nodes, "slice_edges",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, SHAPE)],
-        outputs, inits)
+    shape = ["a", "b", "c"] if symbolic else SHAPE
+    inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)]
+    if dynamic:
+        inputs.append(helper.make_tensor_value_info("z", TensorProto.INT64,
+                                                    [1]))
+    graph = helper.make_graph(nodes, "slice_edges", inputs, outputs, inits)
     model = helper.make_model(graph,
                               opset_imports=[helper.make_opsetid("", 13)])
     model.ir_version = 8
-    onnx.save(model, "%s/slice_edges.onnx" % out_dir)
+    onnx.save(model, path)
+
+
+def write(out_dir):
+    for suffix, dynamic, symbolic in [("", False, False),
+                                      ("_dynamic", True, False),
+                                      ("_any", False, True),
+                                      ("_dynamic_any", True, True)]:
+        write_model("%s/slice_edges%s.onnx" % (out_dir, suffix), dynamic,
+                    symbolic)
     np.save("%s/x.npy" % out_dir,
             np.arange(np.prod(SHAPE), dtype=np.float32).reshape(SHAPE))
+    np.save("%s/z.npy" % out_dir, np.zeros(1, np.int64))
 
 
 def check(out_dir):
