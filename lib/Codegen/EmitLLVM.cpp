@@ -449,7 +449,8 @@ Value *KernelEmitter::emitIntrinsic(const te::CallNode *n) {
         b.CreateSelect(b.CreateFCmpOLT(x, fconst(0)), fconst(-1), x));
     break;
   case te::Intrinsic::Exp:
-    r = intrinsic(llvm::Intrinsic::exp, {x});
+    r = hasFastExp(t) ? emitFastExp(b, x)
+                      : intrinsic(llvm::Intrinsic::exp, {x});
     break;
   case te::Intrinsic::Log:
     r = intrinsic(llvm::Intrinsic::log, {x});
@@ -470,9 +471,12 @@ Value *KernelEmitter::emitIntrinsic(const te::CallNode *n) {
     r = callMath("erf", x);
     break;
   case te::Intrinsic::Sigmoid:
-    r = b.CreateFDiv(fconst(1),
-                     b.CreateFAdd(fconst(1), intrinsic(llvm::Intrinsic::exp,
-                                                       {b.CreateFNeg(x)})));
+    r = hasFastExp(t)
+            ? emitFastSigmoid(b, x)
+            : b.CreateFDiv(fconst(1),
+                           b.CreateFAdd(fconst(1),
+                                        intrinsic(llvm::Intrinsic::exp,
+                                                  {b.CreateFNeg(x)})));
     break;
   case te::Intrinsic::Tanh:
     r = callMath("tanh", x);

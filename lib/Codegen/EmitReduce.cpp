@@ -78,6 +78,11 @@ static bool callsLibm(const te::Expr &e) {
       case te::Intrinsic::IsInf:
       case te::Intrinsic::IsFinite:
         break;
+      case te::Intrinsic::Exp:
+      case te::Intrinsic::Sigmoid:
+        // Arithmetic in float32 (emitFastExp).
+        found |= !hasFastExp(c->getArgs()[0].getDType());
+        break;
       default:
         found = true;
       }
@@ -105,12 +110,19 @@ void KernelEmitter::emitSumLanes(const te::ReduceNode *n,
   Value *blocks = b.CreateUDiv(extent, b.getInt64(kSumLanes));
   emitLoop(b.getInt64(0), blocks, "lanes", [&](Value *q) {
     Value *base = b.CreateMul(q, b.getInt64(kSumLanes));
-    Value *values = PoisonValue::get(FixedVectorType::get(ty, kSumLanes));
-    for (unsigned l = 0; l < kSumLanes; ++l) {
-      vars[axis.var.get()] = b.CreateAdd(base, b.getInt64(l));
-      DenseMap<const te::ExprNode *, Value *> outer = memo;
-      values = b.CreateInsertElement(values, emitExpr(n->getSource()), l);
-      memo = std::move(outer);
+    Value *values;
+    if (isPlainFloat(n->getSource().getDType())) {
+      // As vectors where it can (loads, arithmetic, exp), else lane by lane.
+      Lanes lanes(axis.var.get(), base, kSumLanes, kSumLanes);
+      values = emitLanes(n->getSource(), lanes);
+    } else {
+      values = PoisonValue::get(FixedVectorType::get(ty, kSumLanes));
+      for (unsigned l = 0; l < kSumLanes; ++l) {
+        vars[axis.var.get()] = b.CreateAdd(base, b.getInt64(l));
+        DenseMap<const te::ExprNode *, Value *> outer = memo;
+        values = b.CreateInsertElement(values, emitExpr(n->getSource()), l);
+        memo = std::move(outer);
+      }
     }
     Value *wide = b.CreateFPExt(values, lanesTy);
     b.CreateStore(b.CreateFAdd(b.CreateLoad(lanesTy, lanes), wide), lanes);

@@ -80,6 +80,18 @@ bool dependsOn(const te::Expr &e, const te::ExprNode *var);
 std::optional<int64_t> getLaneStride(const te::Expr &e,
                                      const te::ExprNode *var);
 
+/// e^x of a float32 \p x or vector of float32, as arithmetic that LLVM
+/// vectorises (EmitMath.cpp): within 1 ulp of the correctly rounded value.
+llvm::Value *emitFastExp(llvm::IRBuilderBase &b, llvm::Value *x);
+/// 1 / (1 + e^-x) with emitFastExp.
+llvm::Value *emitFastSigmoid(llvm::IRBuilderBase &b, llvm::Value *x);
+
+/// Whether the exp of a \p t value is emitFastExp's: float32 and the types
+/// computed in float32 (float16, bfloat16).
+inline bool hasFastExp(DataType t) {
+  return t.isFloatingPoint() && t.getBits() <= 32;
+}
+
 /// An expression evaluated at \p width consecutive values of \p var from
 /// \p first (EmitVector.cpp); memo holds the vectors emitted for its nodes.
 /// Only the first \p active lanes are evaluated (and read); the others
