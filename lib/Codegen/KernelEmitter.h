@@ -48,6 +48,11 @@ struct Stage {
   unsigned tileRows = 1;
   /// The lanes of a tile's vectors (1 without tiles).
   unsigned lanes = 1;
+  /// Column panels (planTiles): the last axis's whole tiles in panels of
+  /// panelTiles, the outer range running every block of the jammed axis
+  /// for one panel before the next (0: no panels).
+  unsigned panelTiles = 0;
+  int64_t panels = 1;
   /// Scalar operations per element, and in all (an estimate).
   uint64_t cost = 1;
   uint64_t work = 0;
@@ -183,10 +188,12 @@ private:
                     Value *extent, llvm::AllocaInst *acc);
   std::optional<HoistedSum> planHoistedSum(const Stage &stage);
   void planTiles(Stage &stage);
+  void planPanels(Stage &stage, const HoistedSum &plan, int64_t extent,
+                  unsigned width);
   unsigned getVectorBytes() const;
   void emitHoistedSum(const HoistedSum &plan, const Stage &stage,
                       llvm::ArrayRef<Value *> extents, Value *out,
-                      llvm::ArrayRef<Value *> rows);
+                      llvm::ArrayRef<Value *> rows, Value *panel = nullptr);
   void emitSumLoops(const HoistedSum &plan,
                     llvm::function_ref<void()> accumulate,
                     llvm::function_ref<void()> flush);
