@@ -9,8 +9,9 @@ Fetch the models and the peer (outside the repository, never committed):
 (--ignore-scripts: onnxruntime-node's install script downloads GPU
 libraries; the CPU library ships in the package.) Then
 
-  paddleocr.py BUILD_DIR models/node_modules [--repeat N] [--models cls,det,rec]
-               [--nnir-args "ARGS"] [--keep DIR] [--baseline OTHER_BUILD_DIR]
+  paddleocr.py BUILD_DIR models/node_modules [--repeat N] [--runs R]
+               [--models cls,det,rec] [--nnir-args "ARGS"] [--keep DIR]
+               [--baseline OTHER_BUILD_DIR]
 
 For each model it makes a seeded float32 input of a fixed shape, runs ONNX
 Runtime (benchmarks/paddleocr_ort.js: all graph optimisations, 2 threads,
@@ -22,6 +23,10 @@ their ratio. The machine's load (`uptime`) is printed first and last: the
 figures are wall times on a shared machine. --baseline runs a second build's
 nnir-run (say, of the commit before a change) in the same way right after
 the first, with its own kernel cache, and prints its time and ratio too.
+--runs R repeats each model's side-by-side measurement R times (ORT, then
+nnir-run, alternating) and ends with a summary: per model the minimum and
+median over the runs of nnir's time, ORT's and their ratio (each run's
+ratio, side by side).
 """
 
 import argparse
@@ -71,17 +76,21 @@ def run_ort(node_modules, model, inputs, shape, work):
     return ms, outputs
 
 
-def run_nnir(build, model, npy, shape, work, repeat, extra, tag="nnir"):
+def run_nnir(build, model, npy, shape, work, repeat, extra, tag="nnir",
+             cold=True):
     cache = os.path.join(work, tag + "-kernel-cache")
     out = os.path.join(work, tag)
     cmd = [os.path.join(build, "bin", "nnir-run"), model,
            "--input-shape", "x=" + "x".join(map(str, shape)),
            "--input", "x=" + npy, "--kernel-cache-dir", cache,
            "--output-dir", out, "--time"] + extra
-    cold = run(cmd)  # Fills the disk cache.
+    compile_ms = 0.0
+    if cold:
+        first = run(cmd)  # Fills the disk cache.
+        compile_ms = float(
+            re.search(r"compile ([0-9.]+) ms", first.stderr).group(1))
     warm = run(cmd + ["--repeat", str(repeat)])
     ms = float(re.search(r"run ([0-9.]+) ms \(kernels", warm.stderr).group(1))
-    compile_ms = float(re.search(r"compile ([0-9.]+) ms", cold.stderr).group(1))
     outputs = []
     i = 0
     while os.path.exists(os.path.join(out, "output_%d.npy" % i)):
@@ -95,6 +104,8 @@ def main():
     parser.add_argument("build")
     parser.add_argument("node_modules")
     parser.add_argument("--repeat", type=int, default=10)
+    parser.add_argument("--runs", type=int, default=1,
+                        help="side-by-side measurements per model")
     parser.add_argument("--models", default="cls,det,rec")
     parser.add_argument("--nnir-args", default="",
                         help="extra nnir-run arguments, space-separated")
@@ -110,6 +121,7 @@ def main():
           ("", "input", "nnir ms", "ORT ms", "ratio", "cold compile",
            "outputs"))
     failed = False
+    summary = []
     for name in args.models.split(","):
         file, shape = MODELS[name]
         model = os.path.join(assets, file)
@@ -123,6 +135,15 @@ def main():
         nnir_ms, compile_ms, got, cmd = run_nnir(
             args.build, model, os.path.join(work, "x.npy"), shape, work,
             args.repeat, args.nnir_args.split())
+        runs = [(nnir_ms, ort_ms)]
+        for _ in range(args.runs - 1):
+            o, _ = run_ort(args.node_modules, model,
+                           os.path.join(work, "x.bin"), shape, work)
+            m, _, _, _ = run_nnir(
+                args.build, model, os.path.join(work, "x.npy"), shape, work,
+                args.repeat, args.nnir_args.split(), cold=False)
+            runs.append((m, o))
+        summary.append((name, runs))
         if args.baseline:
             base_ms, _, _, _ = run_nnir(
                 args.baseline, model, os.path.join(work, "x.npy"), shape,
@@ -145,6 +166,20 @@ def main():
             print("     baseline %.2f ms (%.1fx ORT)" %
                   (base_ms, base_ms / ort_ms))
         print("     " + " ".join(cmd))
+        if args.runs > 1:
+            print("     runs (nnir ms / ORT ms): " + ", ".join(
+                "%.2f / %.2f" % r for r in runs))
+    if args.runs > 1:
+        print("%-4s %21s %21s %17s" % ("", "nnir ms min/median",
+                                       "ORT ms min/median",
+                                       "ratio min/median"))
+        for name, runs in summary:
+            nnir = [r[0] for r in runs]
+            ort = [r[1] for r in runs]
+            ratio = [n / o for n, o in runs]
+            print("%-4s %10.2f %10.2f %10.2f %10.2f %7.2fx %7.2fx" %
+                  (name, min(nnir), np.median(nnir), min(ort),
+                   np.median(ort), min(ratio), np.median(ratio)))
     print("load average %s" % " ".join(load_average()))
     if not args.keep:
         shutil.rmtree(work_root)

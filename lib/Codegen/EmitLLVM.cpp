@@ -449,7 +449,8 @@ Value *KernelEmitter::emitIntrinsic(const te::CallNode *n) {
         b.CreateSelect(b.CreateFCmpOLT(x, fconst(0)), fconst(-1), x));
     break;
   case te::Intrinsic::Exp:
-    r = intrinsic(llvm::Intrinsic::exp, {x});
+    r = hasFastExp(t) ? emitFastExp(b, x)
+                      : intrinsic(llvm::Intrinsic::exp, {x});
     break;
   case te::Intrinsic::Log:
     r = intrinsic(llvm::Intrinsic::log, {x});
@@ -470,9 +471,12 @@ Value *KernelEmitter::emitIntrinsic(const te::CallNode *n) {
     r = callMath("erf", x);
     break;
   case te::Intrinsic::Sigmoid:
-    r = b.CreateFDiv(fconst(1),
-                     b.CreateFAdd(fconst(1), intrinsic(llvm::Intrinsic::exp,
-                                                       {b.CreateFNeg(x)})));
+    r = hasFastExp(t)
+            ? emitFastSigmoid(b, x)
+            : b.CreateFDiv(fconst(1),
+                           b.CreateFAdd(fconst(1),
+                                        intrinsic(llvm::Intrinsic::exp,
+                                                  {b.CreateFNeg(x)})));
     break;
   case te::Intrinsic::Tanh:
     r = callMath("tanh", x);
@@ -972,6 +976,8 @@ llvm::Function *KernelEmitter::emitStageFunction(const Stage &stage,
       return b.getInt64(*getLevelExtent(stage, level).getConstInt());
     return extents[stage.axisAt(level)];
   };
+  // Column panels (planPanels): the outermost part of the outer range.
+  Value *panel = nullptr;
   auto emitJamBlock = [&](Value *block) {
     int64_t extent = *shape[stage.axisAt(jamLevel)].getConstInt();
     unsigned rows = stage.tileRows;
@@ -981,7 +987,7 @@ llvm::Function *KernelEmitter::emitStageFunction(const Stage &stage,
       for (unsigned r = 0; r < count; ++r)
         values.push_back(r ? b.CreateAdd(base, b.getInt64(r)) : base);
       DenseMap<const te::ExprNode *, Value *> outer = memo;
-      emitHoistedSum(*hoisted, stage, extents, out, values);
+      emitHoistedSum(*hoisted, stage, extents, out, values, panel);
       memo = std::move(outer);
     };
     if (extent % rows == 0) {
@@ -1033,6 +1039,13 @@ llvm::Function *KernelEmitter::emitStageFunction(const Stage &stage,
     unsigned p = stage.collapsed;
     emitLoop(begin, end, "outer", [&](Value *iv) {
       Value *rest = iv;
+      if (stage.panels > 1) {
+        int64_t blocks = 1;
+        for (unsigned i = 0; i < p; ++i)
+          blocks *= *getLevelExtent(stage, i).getConstInt();
+        panel = b.CreateUDiv(iv, b.getInt64(blocks));
+        rest = b.CreateURem(iv, b.getInt64(blocks));
+      }
       Value *jamBlock = nullptr;
       for (unsigned i = p; i-- > 0;) {
         Value *value = rest;
@@ -1141,6 +1154,9 @@ void KernelEmitter::estimateStages(KernelInfo &info) {
       p = shape.size() - 1;
     }
     stage.collapsed = p;
+    // Panels run in the outer range, with the jammed axis.
+    if (p + 1 != shape.size())
+      stage.panelTiles = 0, stage.panels = 1;
     // Shape-generic stages may see any size: nnir_parallel_for splits them
     // only when the run-time extent is worth it.
     // A tiled stage does a vector's lanes of its scalar work per operation.
@@ -1178,7 +1194,9 @@ void KernelEmitter::emitStageCall(const Stage &stage, llvm::Function *stageFn,
       loopShape.push_back(getLevelExtent(stage, i));
   Value *range = b.getInt64(1);
   if (!stage.externOp)
-    range = emitShapeProduct(ArrayRef(loopShape).take_front(stage.collapsed));
+    range = b.CreateMul(
+        emitShapeProduct(ArrayRef(loopShape).take_front(stage.collapsed)),
+        b.getInt64(stage.panels));
   SmallVector<Value *, 16> args(ioArgs.begin(), ioArgs.end());
   if (!stage.parallel) {
     args.push_back(b.getInt64(0));
@@ -1205,6 +1223,7 @@ void KernelEmitter::emitStageCall(const Stage &stage, llvm::Function *stageFn,
     for (int64_t e : *s)
       perIteration = SaturatingMultiply<uint64_t>(
           perIteration, static_cast<uint64_t>(std::max<int64_t>(e, 1)));
+    perIteration = std::max<uint64_t>(1, perIteration / stage.panels);
     grain = b.getInt64(std::max<uint64_t>(1, chunk / perIteration));
   } else {
     Value *perIteration = b.CreateBinaryIntrinsic(

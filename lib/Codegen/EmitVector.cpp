@@ -130,6 +130,19 @@ Value *KernelEmitter::emitLanesImpl(const te::Expr &e, Lanes &lanes) {
       return emitLanes(c->getOperand(), lanes);
     break;
   }
+  case te::ExprNode::Kind::Call: {
+    // exp and sigmoid are arithmetic (emitFastExp); other calls go lane by
+    // lane.
+    const auto *c = cast<te::CallNode>(e.get());
+    if (!isPlainFloat(t) || !hasFastExp(t) || c->getArgs().size() != 1 ||
+        c->getArgs()[0].getDType() != t)
+      break;
+    if (c->getIntrinsic() == te::Intrinsic::Exp)
+      return emitFastExp(b, emitLanes(c->getArgs()[0], lanes));
+    if (c->getIntrinsic() == te::Intrinsic::Sigmoid)
+      return emitFastSigmoid(b, emitLanes(c->getArgs()[0], lanes));
+    break;
+  }
   case te::ExprNode::Kind::TensorRead: {
     const auto *r = cast<te::TensorReadNode>(e.get());
     ArrayRef<te::Expr> indices = r->getIndices();

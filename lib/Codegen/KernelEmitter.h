@@ -48,6 +48,11 @@ struct Stage {
   unsigned tileRows = 1;
   /// The lanes of a tile's vectors (1 without tiles).
   unsigned lanes = 1;
+  /// Column panels (planTiles): the last axis's whole tiles in panels of
+  /// panelTiles, the outer range running every block of the jammed axis
+  /// for one panel before the next (0: no panels).
+  unsigned panelTiles = 0;
+  int64_t panels = 1;
   /// Scalar operations per element, and in all (an estimate).
   uint64_t cost = 1;
   uint64_t work = 0;
@@ -79,6 +84,18 @@ bool dependsOn(const te::Expr &e, const te::ExprNode *var);
 /// differences and products by constants) (EmitVector.cpp).
 std::optional<int64_t> getLaneStride(const te::Expr &e,
                                      const te::ExprNode *var);
+
+/// e^x of a float32 \p x or vector of float32, as arithmetic that LLVM
+/// vectorises (EmitMath.cpp): within 1 ulp of the correctly rounded value.
+llvm::Value *emitFastExp(llvm::IRBuilderBase &b, llvm::Value *x);
+/// 1 / (1 + e^-x) with emitFastExp.
+llvm::Value *emitFastSigmoid(llvm::IRBuilderBase &b, llvm::Value *x);
+
+/// Whether the exp of a \p t value is emitFastExp's: float32 and the types
+/// computed in float32 (float16, bfloat16).
+inline bool hasFastExp(DataType t) {
+  return t.isFloatingPoint() && t.getBits() <= 32;
+}
 
 /// An expression evaluated at \p width consecutive values of \p var from
 /// \p first (EmitVector.cpp); memo holds the vectors emitted for its nodes.
@@ -171,10 +188,12 @@ private:
                     Value *extent, llvm::AllocaInst *acc);
   std::optional<HoistedSum> planHoistedSum(const Stage &stage);
   void planTiles(Stage &stage);
+  void planPanels(Stage &stage, const HoistedSum &plan, int64_t extent,
+                  unsigned width);
   unsigned getVectorBytes() const;
   void emitHoistedSum(const HoistedSum &plan, const Stage &stage,
                       llvm::ArrayRef<Value *> extents, Value *out,
-                      llvm::ArrayRef<Value *> rows);
+                      llvm::ArrayRef<Value *> rows, Value *panel = nullptr);
   void emitSumLoops(const HoistedSum &plan,
                     llvm::function_ref<void()> accumulate,
                     llvm::function_ref<void()> flush);

@@ -27,6 +27,46 @@ static DataType resultDType(const nnir::Type *type) {
   return llvm::cast<TensorType>(type)->getDType();
 }
 
+/// The index of \p inShape's element at \p index of \p shape, which holds
+/// the same elements in row-major order. Extents equal at both ends map
+/// their indices as they are and only the middle ravels and unravels, its
+/// extents of 1 left out: a reshape that keeps its last axis reads it
+/// contiguously, with no division per element.
+static SmallVector<te::Expr, 4> reshapeIndex(ArrayRef<te::Expr> index,
+                                             ArrayRef<te::Expr> shape,
+                                             ArrayRef<te::Expr> inShape) {
+  size_t n = shape.size(), m = inShape.size(), lead = 0, tail = 0;
+  while (lead < n && lead < m && provablyEqual(shape[lead], inShape[lead]))
+    ++lead;
+  while (lead + tail < n && lead + tail < m &&
+         provablyEqual(shape[n - 1 - tail], inShape[m - 1 - tail]))
+    ++tail;
+  SmallVector<te::Expr, 4> result(m, te::Expr(int64_t(0)));
+  for (size_t k = 0; k < lead; ++k)
+    result[k] = index[k];
+  for (size_t k = 0; k < tail; ++k)
+    result[m - 1 - k] = index[n - 1 - k];
+  SmallVector<te::Expr, 4> outIndex, outExtents, inExtents;
+  SmallVector<size_t, 4> inPositions;
+  for (size_t k = lead; k < n - tail; ++k)
+    if (!shape[k].isConstInt(1)) {
+      outIndex.push_back(index[k]);
+      outExtents.push_back(shape[k]);
+    }
+  for (size_t k = lead; k < m - tail; ++k)
+    if (!inShape[k].isConstInt(1)) {
+      inExtents.push_back(inShape[k]);
+      inPositions.push_back(k);
+    }
+  if (inPositions.empty())
+    return result;
+  SmallVector<te::Expr, 4> inIndex =
+      unravel(ravel(outIndex, outExtents), inExtents);
+  for (size_t k = 0; k < inPositions.size(); ++k)
+    result[inPositions[k]] = inIndex[k];
+  return result;
+}
+
 /// Reshape-like operators: the output's element f (row-major) is the
 /// input's element f.
 static Expected<std::vector<te::Tensor>>
@@ -37,9 +77,7 @@ reshapeCompute(const ComputeArgs &args) {
   return std::vector<te::Tensor>{compute(
       shape,
       [&](ArrayRef<te::Expr> i) {
-        if (provablyEqualShapes(shape, inShape))
-          return data(i);
-        return data(unravel(ravel(i, shape), inShape));
+        return data(reshapeIndex(i, shape, inShape));
       },
       "reshape")};
 }

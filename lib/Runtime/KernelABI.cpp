@@ -1,8 +1,8 @@
 //===- KernelABI.cpp - Runtime entry points of generated kernels ----------===//
 //
 /// \file
-/// The functions generated kernels call: the parallel-for on LLVM's default
-/// executor, scratch allocation and integer powers.
+/// The functions generated kernels call: the parallel-for (the caller and a
+/// pool of workers claiming chunks), scratch allocation and integer powers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,10 +10,14 @@
 
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/Parallel.h"
+#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
+#include <memory>
+#include <thread>
 
 using namespace nnir;
 
@@ -28,6 +32,27 @@ const char *nnir::getKernelStatusMessage(int32_t status) {
   }
 }
 
+namespace {
+/// One nnir_parallel_for call: chunks are claimed from `next` by the caller
+/// and by pool workers; `done` counts the finished ones.
+struct ParallelLoop {
+  std::atomic<int64_t> next{0};
+  std::atomic<int64_t> done{0};
+  int64_t n = 0, step = 0, chunks = 0;
+  ParallelBodyFn body = nullptr;
+  void *closure = nullptr;
+
+  void run() {
+    for (int64_t c = next.fetch_add(1, std::memory_order_relaxed); c < chunks;
+         c = next.fetch_add(1, std::memory_order_relaxed)) {
+      int64_t begin = c * step;
+      body(closure, begin, std::min(n, begin + step));
+      done.fetch_add(1, std::memory_order_release);
+    }
+  }
+};
+} // namespace
+
 void nnir_parallel_for(int64_t n, int64_t grain, ParallelBodyFn body,
                        void *closure) {
   if (n <= 0)
@@ -41,12 +66,23 @@ void nnir_parallel_for(int64_t n, int64_t grain, ParallelBodyFn body,
     body(closure, 0, n);
     return;
   }
-  int64_t step = llvm::divideCeil(n, chunks);
-  llvm::parallelFor(0, static_cast<size_t>(llvm::divideCeil(n, step)),
-                    [&](size_t chunk) {
-                      int64_t begin = static_cast<int64_t>(chunk) * step;
-                      body(closure, begin, std::min(n, begin + step));
-                    });
+  // The calling thread runs chunks too and waits only for chunks a worker
+  // has claimed, never for a worker to wake: a worker that starts late (a
+  // futex wake-up, or its core busy with another process) finds every
+  // chunk claimed and returns, so a kernel costs at most its serial time.
+  // The workers hold the loop's state, not the caller's stack.
+  static llvm::StdThreadPool pool(llvm::hardware_concurrency(threads - 1));
+  auto loop = std::make_shared<ParallelLoop>();
+  loop->n = n;
+  loop->step = llvm::divideCeil(n, chunks);
+  loop->chunks = llvm::divideCeil(n, loop->step);
+  loop->body = body;
+  loop->closure = closure;
+  for (int64_t t = 1; t < std::min(threads, loop->chunks); ++t)
+    pool.async([loop] { loop->run(); });
+  loop->run();
+  while (loop->done.load(std::memory_order_acquire) < loop->chunks)
+    std::this_thread::yield();
 }
 
 void *nnir_alloc(uint64_t bytes) {

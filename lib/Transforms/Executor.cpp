@@ -68,8 +68,85 @@ namespace {
 /// where dense reads its weight a row apart per output element. The weight
 /// is transposed once, at preparation (TVM's AlterOpLayout packs dense
 /// weights the same way).
+///
+/// A bias added through a reshape that keeps the product's trailing extents,
+/// add(reshape(dense(x, W)), C) (ONNX's MatMul then Add on a 3-D shape),
+/// is added before it: reshape(add(matmul(...), C')), C' C without its
+/// leading 1s. The add then fuses into the product's kernel, where it was a
+/// kernel of its own whose broadcast through the reshape divided per
+/// element, and a reshape back to the product's shape disappears.
 struct DenseWeightPacker : ExprMutator {
+  /// The reshapes made by moveBiasAdd: the sum they reshape and the
+  /// product's type.
+  DenseMap<const Expr *, std::pair<Ref<Expr>, const TensorType *>>
+      movedReshapes;
+
+  static const TensorType *tensorType(const Expr *e) {
+    return dyn_cast_or_null<TensorType>(e->getCheckedType().get());
+  }
+  static bool sameType(const TensorType *a, const TensorType *b) {
+    return a && b && a->getShape() == b->getShape() &&
+           a->getDType() == b->getDType();
+  }
+
+  Ref<Expr> moveBiasAdd(Call *pre, Call *post) {
+    static Op *add = Op::lookup("add");
+    static Op *reshape = Op::lookup("reshape");
+    static Op *dense = Op::lookup("nn.dense");
+    static Op *matmul = Op::lookup("nn.matmul");
+    if (post->getCalledOp() != add || post->getArgs().size() != 2)
+      return nullptr;
+    unsigned r = isa<Constant>(post->getArgs()[1]) ? 0 : 1;
+    auto *reshaped = dyn_cast<Call>(pre->getArgs()[r].get());
+    auto *bias = dyn_cast<Constant>(post->getArgs()[1 - r].get());
+    if (!bias || !reshaped || reshaped->getCalledOp() != reshape)
+      return nullptr;
+    auto *product = dyn_cast<Call>(reshaped->getArgs()[0].get());
+    if (!product || (product->getCalledOp() != dense &&
+                     product->getCalledOp() != matmul))
+      return nullptr;
+    const TensorType *out = tensorType(pre);
+    const TensorType *mid = tensorType(reshaped);
+    const TensorType *in = tensorType(product);
+    const TensorType *c = tensorType(bias);
+    if (!in || !c || !sameType(out, mid) || in->isDynamic() ||
+        mid->isDynamic() || c->isDynamic())
+      return nullptr;
+    ArrayRef<int64_t> cShape = c->getShape();
+    while (!cShape.empty() && cShape.front() == 1)
+      cShape = cShape.drop_front();
+    size_t n = cShape.size();
+    if (n > in->getRank() || n > mid->getRank() ||
+        in->getShape().take_back(n) != mid->getShape().take_back(n))
+      return nullptr;
+    auto *newReshaped = dyn_cast<Call>(post->getArgs()[r].get());
+    if (!newReshaped || newReshaped->getArgs().size() != 1)
+      return nullptr;
+    Ref<Expr> added = Call::get(
+        post->getCallee(),
+        {newReshaped->getArgs()[0],
+         ops::reshape(post->getArgs()[1 - r], IntList(cShape.begin(),
+                                                       cShape.end()),
+                      bias->getLoc())},
+        post->getAttrs(), post->getLoc());
+    Ref<Expr> result = ops::reshape(
+        added, IntList(mid->getShape().begin(), mid->getShape().end()),
+        reshaped->getLoc());
+    movedReshapes[result.get()] = {std::move(added), in};
+    return result;
+  }
+
   Ref<Expr> rewriteCall(Call *pre, Call *post) override {
+    if (Ref<Expr> moved = moveBiasAdd(pre, post))
+      return moved;
+    // A reshape of a moved reshape to the product's shape: the sum itself.
+    static Op *reshape = Op::lookup("reshape");
+    if (post->getCalledOp() == reshape) {
+      auto it = movedReshapes.find(post->getArgs()[0].get());
+      if (it != movedReshapes.end() &&
+          sameType(tensorType(pre), it->second.second))
+        return it->second.first;
+    }
     static Op *dense = Op::lookup("nn.dense");
     const auto *attrs = post->getAttrsAs<DenseAttrs>();
     if (post->getCalledOp() != dense || !attrs ||

@@ -54,8 +54,10 @@ using ParallelBodyFn = void (*)(void *closure, int64_t begin, int64_t end);
 
 extern "C" {
 /// Runs body(closure, b, e) over chunks [b, e) that cover [0, n), in
-/// parallel on LLVM's default executor (llvm::parallelFor), and returns when
-/// all are done. `grain` is the smallest chunk worth a task.
+/// parallel: the caller and the workers of a pool (one fewer than
+/// llvm::parallel::strategy's threads) claim chunks, and it returns when all
+/// are done, never waiting for a worker to start. `grain` is the smallest
+/// chunk worth a task.
 void nnir_parallel_for(int64_t n, int64_t grain, nnir::ParallelBodyFn body,
                        void *closure);
 /// A 64-byte aligned scratch buffer, or null when out of memory.
