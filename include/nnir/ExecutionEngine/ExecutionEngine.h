@@ -164,6 +164,12 @@ struct CompiledKernel {
   KernelFn fn = nullptr;
   KernelInfo info;
   bool shapeGeneric = false;
+  /// Lowered over the `?` extents of its function's parameters (Lowering.h):
+  /// `dims` are those extents, and each output's extents are these
+  /// expressions of dimVars.
+  bool symbolic = false;
+  std::vector<te::Expr> dimVars;
+  std::vector<std::vector<te::Expr>> outputShapes;
   unsigned optLevel = 0;
   /// Whether the engine chose optLevel (EngineOptions::optLevel = -1).
   bool autoOptLevel = false;
@@ -219,9 +225,18 @@ public:
   /// splats (EngineStats::splatRuns). With a \p budget, a run that would
   /// exceed it fails with a ResourceLimitError before it allocates or runs
   /// anything, and its work is added to the budget's.
-  llvm::Expected<std::vector<NDArray>> run(const Function &fn,
-                                           llvm::ArrayRef<NDArray> args,
-                                           RunBudget *budget = nullptr);
+  ///
+  /// A function whose parameter types have `?` extents runs through its one
+  /// symbolic kernel (Lowering.h), compiled once for every shape: `dims` are
+  /// the arguments' extents at the `?` positions, and each result is sized
+  /// from \p resultType, the function's result type for these arguments
+  /// (its shape function: specializeFunction()); the kernel's own extents
+  /// must agree with it, or the run is refused before anything runs. Without
+  /// \p resultType, the kernel's extents size the results. An error when
+  /// the function cannot be lowered symbolic: the caller specialises it.
+  llvm::Expected<std::vector<NDArray>>
+  run(const Function &fn, llvm::ArrayRef<NDArray> args,
+      RunBudget *budget = nullptr, const Type *resultType = nullptr);
 
   /// The LLVM IR of \p fn's kernel: as emitted, or after the optimisation
   /// pipeline the engine would run when \p optimized.
