@@ -323,33 +323,47 @@ static std::vector<te::Expr> getTEShape(const Expr *e, unsigned field,
   return makeTEShape(generic->getAxes(e, field), dims);
 }
 
+/// The variables of a symbolic lowering: one per position of a `?` extent
+/// counted from the last axis, shared by every parameter with a `?` there
+/// (NumPy's alignment, so that broadcasting two of them needs no rule for
+/// distinct extents; the engine refuses arguments that disagree).
+struct SymbolicDims {
+  std::vector<te::Expr> &vars;
+  std::vector<unsigned> &ofAnyExtent;
+  DenseMap<size_t, unsigned> byPosition;
+
+  te::Expr get(size_t positionFromEnd) {
+    auto [it, inserted] = byPosition.try_emplace(positionFromEnd, vars.size());
+    if (inserted)
+      vars.push_back(te::var("n" + std::to_string(vars.size())));
+    ofAnyExtent.push_back(it->second);
+    return vars[it->second];
+  }
+};
+
 /// Placeholders for the value of parameter \p param of \p type (a tuple
 /// gives one per field; \p field counts the flattened fields). In a
-/// symbolic lowering (\p symbolicDims given), each `?` extent becomes a new
-/// variable, appended to \p symbolicDims.
+/// symbolic lowering (\p symbolic given), each `?` extent is a variable.
 static TEValue makePlaceholders(const Var *param, const Type *type,
                                 unsigned &field, const GenericShape *generic,
                                 ArrayRef<te::Expr> dims,
                                 std::vector<te::Tensor> &inputs,
-                                std::vector<te::Expr> *symbolicDims) {
+                                SymbolicDims *symbolic) {
   TEValue value;
   if (const auto *tuple = dyn_cast<TupleType>(type)) {
     value.isTuple = true;
     for (const Ref<Type> &f : tuple->getFields())
       value.fields.push_back(makePlaceholders(param, f.get(), field, generic,
-                                              dims, inputs, symbolicDims));
+                                              dims, inputs, symbolic));
     return value;
   }
   const auto *tensor = llvm::cast<TensorType>(type);
   std::vector<te::Expr> shape =
       getTEShape(param, field++, tensor->getShape(), generic, dims);
-  if (symbolicDims)
+  if (symbolic)
     for (auto [axis, extent] : llvm::enumerate(tensor->getShape()))
-      if (extent == kAnyDim) {
-        symbolicDims->push_back(
-            te::var("n" + std::to_string(symbolicDims->size())));
-        shape[axis] = symbolicDims->back();
-      }
+      if (extent == kAnyDim)
+        shape[axis] = symbolic->get(tensor->getRank() - axis);
   value.tensor =
       te::placeholder(shape, tensor->getDType(), param->getNameHint());
   inputs.push_back(value.tensor);
@@ -415,6 +429,7 @@ Expected<TEFunction> nnir::lowerToTE(const Function &fn,
       !generic && llvm::any_of(fn.getParams(), [](const Ref<Var> &param) {
         return hasDynamicShape(getTypeOf(param.get()));
       });
+  SymbolicDims symbolicDims{result.dimVars, result.dimOfAnyExtent, {}};
   for (const Ref<Var> &param : fn.getParams()) {
     const Type *type = getTypeOf(param.get());
     if (!type || (!isa<TensorType>(type) && !isa<TupleType>(type)))
@@ -424,7 +439,7 @@ Expected<TEFunction> nnir::lowerToTE(const Function &fn,
     unsigned field = 0;
     values[param.get()] = makePlaceholders(
         param.get(), type, field, generic, result.dimVars, result.inputs,
-        result.symbolic ? &result.dimVars : nullptr);
+        result.symbolic ? &symbolicDims : nullptr);
   }
   result.numParams = result.inputs.size();
   if (result.symbolic)

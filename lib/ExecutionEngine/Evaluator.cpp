@@ -227,11 +227,15 @@ Expected<RuntimeValue> Evaluator::runPrimitive(const Function &fn,
       Error error = results.takeError();
       if (error.isA<ResourceLimitError>())
         return error;
-      // A compute that needs static shapes: this function is specialised
-      // from now on.
+      // Arguments that disagree on an extent the kernel shares: this call is
+      // specialised. A compute that needs static shapes: this function is
+      // specialised from now on.
+      bool refused = !error.isA<SharedExtentError>();
       consumeError(std::move(error));
-      std::lock_guard<std::mutex> lock(cacheMutex);
-      symbolic[&fn].second = false;
+      if (refused) {
+        std::lock_guard<std::mutex> lock(cacheMutex);
+        symbolic[&fn].second = false;
+      }
     }
     return runPrimitive(**specialized, args, loc, budget);
   }

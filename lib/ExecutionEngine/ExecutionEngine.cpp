@@ -236,6 +236,7 @@ ExecutionEngine::buildKernel(const Function &fn, const GenericShape *generic,
   kernel.symbolic = te->symbolic;
   if (te->symbolic) {
     kernel.dimVars = te->dimVars;
+    kernel.dimOfAnyExtent = te->dimOfAnyExtent;
     for (const te::Tensor &out : te->outputs)
       kernel.outputShapes.push_back(out.getShape());
   }
@@ -471,6 +472,7 @@ static void flattenTensorTypes(const nnir::Type *type,
 }
 
 char ResourceLimitError::ID = 0;
+char SharedExtentError::ID = 0;
 
 /// The concrete types of the results of the symbolic \p kernel (of \p fn,
 /// whose flattened result types are \p declared) for its \p dims: its
@@ -534,19 +536,29 @@ Expected<std::vector<NDArray>> ExecutionEngine::run(const Function &fn,
     return makeArityError("the kernel", paramTypes.size(), args.size(),
                           fn.getLoc());
   // A symbolic kernel's `dims`: the arguments' extents at the `?` positions
-  // of the parameter types, in order.
+  // of the parameter types, each at its variable's index.
+  unsigned anyExtents = 0;
   if (symbolic)
-    dims.clear();
+    dims.assign((*kernel)->dimVars.size(), -1);
   for (size_t i = 0; i < args.size(); ++i) {
     const TensorType *param = paramTypes[i];
     bool fits = param && param->getDType() == args[i].getDType() &&
                 param->getRank() == args[i].getShape().size();
     for (unsigned a = 0; fits && a < param->getRank(); ++a) {
       int64_t want = param->getShape()[a], got = args[i].getShape()[a];
-      if (symbolic && want == kAnyDim)
-        dims.push_back(got);
-      else
+      if (!symbolic || want != kAnyDim) {
         fits = want == got;
+        continue;
+      }
+      if (anyExtents >= (*kernel)->dimOfAnyExtent.size())
+        return makeError(fn.getLoc(), "the kernel's run-time extents do not "
+                                      "match its parameters");
+      int64_t &slot = dims[(*kernel)->dimOfAnyExtent[anyExtents++]];
+      if (slot >= 0 && slot != got)
+        return make_error<SharedExtentError>(
+            fn.getLoc(), "the arguments disagree on a `?` extent the kernel "
+                         "shares between them");
+      slot = got;
     }
     if (!fits)
       return makeError(fn.getLoc(), "argument " + Twine(i) +
@@ -554,7 +566,8 @@ Expected<std::vector<NDArray>> ExecutionEngine::run(const Function &fn,
   }
   SmallVector<Ref<nnir::Type>, 4> concreteResults;
   if (symbolic) {
-    if (dims.size() != (*kernel)->dimVars.size())
+    if (anyExtents != (*kernel)->dimOfAnyExtent.size() ||
+        llvm::is_contained(dims, -1))
       return makeError(fn.getLoc(), "the kernel's run-time extents do not "
                                     "match its parameters");
     SmallVector<const TensorType *, 4> declared, expected;

@@ -48,6 +48,19 @@ static int64_t window(ArrayRef<int64_t> values, unsigned i) {
   return values.size() == 1 ? values[0] : values[i];
 }
 
+/// The output extent of a window of \p span elements moved by \p stride
+/// over \p in elements padded by \p pads in all: (in + pads - span) /
+/// stride + 1, written so that a window that keeps the extent gives \p in
+/// itself (a symbolic extent then matches the input's).
+static te::Expr windowExtent(const te::Expr &in, int64_t pads, int64_t span,
+                             int64_t stride) {
+  int64_t offset = pads - span;
+  if (stride == 1)
+    return offset + 1 == 0 ? in : in + te::Expr(offset + 1);
+  te::Expr padded = offset == 0 ? in : in + te::Expr(offset);
+  return floorDiv(padded, te::Expr(stride)) + 1;
+}
+
 /// The position of \p letter in \p layout, or -1.
 static int axisOf(StringRef layout, char letter) {
   size_t pos = layout.find(letter);
@@ -116,10 +129,8 @@ static Expected<std::vector<te::Tensor>> convolution(const ComputeArgs &args) {
   derived[axisOf(ol, 'C')] = te::Expr(outChannels);
   for (unsigned s = 0; s < rank; ++s)
     derived[axisOf(ol, spatial[s])] =
-        floorDiv(extent[s] + (before[s] + after[s] -
-                              (kernel[s] - 1) * dilation[s] - 1),
-                 te::Expr(stride[s])) +
-        1;
+        windowExtent(extent[s], before[s] + after[s],
+                     (kernel[s] - 1) * dilation[s] + 1, stride[s]);
 
   // A padded copy of the input, materialised once (every element is read
   // once per kernel position), so the convolution reads it without bounds
@@ -375,13 +386,9 @@ static Expected<std::vector<te::Tensor>> pool2d(const ComputeArgs &args,
       llvm::cast<TensorType>(args.resultType)->isDynamic())
     return computeError("ceil_mode needs static shapes");
   derived[hAxis] =
-      floorDiv(height + (before[0] + after[0] - (ph - 1) * dh - 1),
-               te::Expr(sh)) +
-      1;
+      windowExtent(height, before[0] + after[0], (ph - 1) * dh + 1, sh);
   derived[wAxis] =
-      floorDiv(width + (before[1] + after[1] - (pw - 1) * dw - 1),
-               te::Expr(sw)) +
-      1;
+      windowExtent(width, before[1] + after[1], (pw - 1) * dw + 1, sw);
   return std::vector<te::Tensor>{compute(
       args.getResultShape(derived),
       [&](ArrayRef<te::Expr> o) {

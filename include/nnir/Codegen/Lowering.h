@@ -28,9 +28,13 @@
 ///
 /// A function whose parameter types have `?` extents is lowered *symbolic*
 /// (TVM's approach to Relay's Any): one kernel for every shape. Each `?`
-/// extent of a parameter (flattened, in order; each tensor's axes in order)
-/// is a variable bound from `dims[i]`, the computes see those variables as
-/// extents, and each output's extents are the expressions its compute
+/// extent of a parameter is a variable bound from `dims`: one variable per
+/// position counted from the last axis (NumPy's alignment), shared by every
+/// parameter with a `?` there, so that broadcasting two of them (a
+/// squeeze-and-excitation's scale by the batch) needs no run-time rule;
+/// arguments that disagree on a shared extent are refused when the kernel
+/// runs (TEFunction::dimOfAnyExtent maps each `?` to its variable). The
+/// computes see those variables as extents, and each output's extents are the expressions its compute
 /// derives (TEFunction::outputs' shapes; evaluateExtent() gives their values
 /// for the arguments). Only operators for which computesSymbolicShapes()
 /// holds are lowered so (canLowerSymbolic()); a compute that needs a static
@@ -70,6 +74,10 @@ struct TEFunction {
   std::vector<te::Expr> dimVars;
   /// Lowered over the `?` extents of the parameters (see the file comment).
   bool symbolic = false;
+  /// Symbolic kernels: for each `?` extent of the parameters (flattened, in
+  /// order; each tensor's axes in order), the index in dimVars of its
+  /// variable.
+  std::vector<unsigned> dimOfAnyExtent;
   /// Shape-generic kernels: the element count of the function lowered (the
   /// first shape the kernel serves), a hint for cost estimates. Symbolic
   /// kernels: kSymbolicElementsHint, a small shape's, so that the engine

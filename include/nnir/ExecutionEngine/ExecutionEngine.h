@@ -157,6 +157,16 @@ public:
   using ErrorInfo::ErrorInfo;
 };
 
+/// A symbolic kernel's arguments that disagree on an extent the kernel
+/// shares between them (TEFunction::dimOfAnyExtent): the caller specialises
+/// the function for this call.
+class SharedExtentError
+    : public llvm::ErrorInfo<SharedExtentError, DiagnosticError> {
+public:
+  static char ID;
+  using ErrorInfo::ErrorInfo;
+};
+
 /// A compiled kernel and what calling it needs; owns its code.
 struct CompiledKernel {
   CompiledKernel();
@@ -169,6 +179,7 @@ struct CompiledKernel {
   /// expressions of dimVars.
   bool symbolic = false;
   std::vector<te::Expr> dimVars;
+  std::vector<unsigned> dimOfAnyExtent;
   std::vector<std::vector<te::Expr>> outputShapes;
   unsigned optLevel = 0;
   /// Whether the engine chose optLevel (EngineOptions::optLevel = -1).

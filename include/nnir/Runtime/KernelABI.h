@@ -19,9 +19,10 @@
 ///   same-shape elementwise chain has one, the element count; rank-0
 ///   operands are read as scalars); for a symbolic kernel (a function whose
 ///   parameter types have `?` extents, nnir/Codegen/Lowering.h), the
-///   arguments' extents at the `?` positions, the flattened parameters in
-///   order and each one's axes in order; the outputs' extents follow from
-///   them. Other kernels bake their shapes in and ignore `dims` (it may be
+///   arguments' extents at the `?` positions, one per position counted
+///   from the last axis (shared by the parameters with a `?` there), in
+///   the order the flattened parameters' axes first meet them; the
+///   outputs' extents follow from them. Other kernels bake their shapes in and ignore `dims` (it may be
 ///   null).
 /// - The result is kKernelOK, or an error code (kKernelOutOfMemory when a
 ///   scratch buffer cannot be allocated). A kernel never aborts.
