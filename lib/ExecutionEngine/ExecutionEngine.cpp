@@ -622,6 +622,22 @@ Expected<std::vector<NDArray>> ExecutionEngine::run(const Function &fn,
       checkRunCost(**kernel, fn, resultTypes, splatRun, budget);
   if (!work)
     return work.takeError();
+  // A symbolic kernel is compiled (at the engine's choice) before any shape
+  // is known, so by a small shape's work; once a run's own work pays for
+  // O3 (the one-run rule, as for a kernel of static shapes), it is compiled
+  // again at O3 before that run.
+  bool counted = false;
+  if (symbolic && (*kernel)->autoOptLevel && (*kernel)->optLevel == 0 &&
+      chooseOptLevel(*work, (*kernel)->info.codeSize) == 3) {
+    if (!counted)
+    (*kernel)->workRun.fetch_add(*work, std::memory_order_relaxed);
+    counted = true;
+    SmallVector<int64_t, 2> unused;
+    Expected<KernelRef> faster = getKernel(fn, unused);
+    if (!faster)
+      return faster.takeError();
+    *kernel = std::move(*faster);
+  }
   std::vector<NDArray> outputs;
   for (const TensorType *t : resultTypes) {
     Expected<NDArray> out =
@@ -643,7 +659,8 @@ Expected<std::vector<NDArray>> ExecutionEngine::run(const Function &fn,
   uint64_t nanos = nanosSince(start);
   stats.runNanos += nanos;
   ++stats.kernelRuns;
-  (*kernel)->workRun.fetch_add(*work, std::memory_order_relaxed);
+  if (!counted)
+    (*kernel)->workRun.fetch_add(*work, std::memory_order_relaxed);
   if (profile)
     profile->record(
         kernel->get(),

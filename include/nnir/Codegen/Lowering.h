@@ -81,8 +81,8 @@ struct TEFunction {
   /// Shape-generic kernels: the element count of the function lowered (the
   /// first shape the kernel serves), a hint for cost estimates. Symbolic
   /// kernels: kSymbolicElementsHint, a small shape's, so that the engine
-  /// compiles them cheaply first and again at O3 once their runs have done
-  /// the work that pays for it (EngineOptions::optLevel).
+  /// compiles them cheaply first, and again at O3 before a run whose work
+  /// pays for it (ExecutionEngine::run).
   int64_t genericElementsHint = 0;
 };
 

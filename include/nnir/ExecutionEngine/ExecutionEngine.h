@@ -98,7 +98,9 @@ struct EngineOptions {
   /// by the work run with the code (chooseOptLevel): a kernel's first
   /// compile by one run's work, and a kernel compiled at O0 is compiled
   /// again at O3 once its runs together have done enough work for O3 to
-  /// have paid (EngineStats::kernelsRecompiled).
+  /// have paid (EngineStats::kernelsRecompiled); a symbolic kernel (compiled
+  /// before its shapes are known) is compiled again at O3 before a run
+  /// whose own work pays for it.
   int optLevel = -1;
   CodegenOptions codegen;
   /// Record every kernel run's time and work (getProfile()).
