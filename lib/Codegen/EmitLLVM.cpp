@@ -1134,6 +1134,10 @@ void KernelEmitter::estimateStages(KernelInfo &info) {
     if (!constShape && output != outputIndex.end())
       info.outputWork[output->second] =
           SaturatingAdd(info.outputWork[output->second], stage.cost);
+    else if (!constShape && fn.symbolic && !info.outputWork.empty())
+      // An inner stage of a symbolic kernel (a fused convolution's sum):
+      // its work grows with the run's shapes, as the first output's does.
+      info.outputWork[0] = SaturatingAdd(info.outputWork[0], stage.cost);
     else
       info.fixedWork = SaturatingAdd(info.fixedWork, stage.work);
     planTiles(stage);

@@ -271,6 +271,9 @@ std::optional<GenericShape> GenericShape::get(const Function &fn) {
   SmallVector<std::pair<unsigned, unsigned>, 16> joins;
   if (!numberTensorValues(fn, tensors, result.firstValue, joins))
     return std::nullopt;
+  // `?` extents are symbolic (lowerToTE without a GenericShape), not merged.
+  if (llvm::any_of(tensors, [](const TensorType *t) { return t->isDynamic(); }))
+    return std::nullopt;
 
   IntEqClasses classes(tensors.size());
   for (auto [a, b] : joins)
@@ -320,26 +323,76 @@ static std::vector<te::Expr> getTEShape(const Expr *e, unsigned field,
   return makeTEShape(generic->getAxes(e, field), dims);
 }
 
+/// The variables of a symbolic lowering: one per position of a `?` extent
+/// counted from the last axis, shared by every parameter with a `?` there
+/// (NumPy's alignment, so that broadcasting two of them needs no rule for
+/// distinct extents; the engine refuses arguments that disagree).
+struct SymbolicDims {
+  std::vector<te::Expr> &vars;
+  std::vector<unsigned> &ofAnyExtent;
+  DenseMap<size_t, unsigned> byPosition;
+
+  te::Expr get(size_t positionFromEnd) {
+    auto [it, inserted] = byPosition.try_emplace(positionFromEnd, vars.size());
+    if (inserted)
+      vars.push_back(te::var("n" + std::to_string(vars.size())));
+    ofAnyExtent.push_back(it->second);
+    return vars[it->second];
+  }
+};
+
 /// Placeholders for the value of parameter \p param of \p type (a tuple
-/// gives one per field; \p field counts the flattened fields).
+/// gives one per field; \p field counts the flattened fields). In a
+/// symbolic lowering (\p symbolic given), each `?` extent is a variable.
 static TEValue makePlaceholders(const Var *param, const Type *type,
                                 unsigned &field, const GenericShape *generic,
                                 ArrayRef<te::Expr> dims,
-                                std::vector<te::Tensor> &inputs) {
+                                std::vector<te::Tensor> &inputs,
+                                SymbolicDims *symbolic) {
   TEValue value;
   if (const auto *tuple = dyn_cast<TupleType>(type)) {
     value.isTuple = true;
     for (const Ref<Type> &f : tuple->getFields())
-      value.fields.push_back(
-          makePlaceholders(param, f.get(), field, generic, dims, inputs));
+      value.fields.push_back(makePlaceholders(param, f.get(), field, generic,
+                                              dims, inputs, symbolic));
     return value;
   }
   const auto *tensor = llvm::cast<TensorType>(type);
-  value.tensor = te::placeholder(
-      getTEShape(param, field++, tensor->getShape(), generic, dims),
-      tensor->getDType(), param->getNameHint());
+  std::vector<te::Expr> shape =
+      getTEShape(param, field++, tensor->getShape(), generic, dims);
+  if (symbolic)
+    for (auto [axis, extent] : llvm::enumerate(tensor->getShape()))
+      if (extent == kAnyDim)
+        shape[axis] = symbolic->get(tensor->getRank() - axis);
+  value.tensor =
+      te::placeholder(shape, tensor->getDType(), param->getNameHint());
   inputs.push_back(value.tensor);
   return value;
+}
+
+/// Checks the outputs of a compute lowered over symbolic extents against
+/// the call's type \p type: the ranks, and every constant extent where the
+/// type's is static too (symbolic extents are checked when the kernel runs,
+/// against the shape function's types).
+static Error checkSymbolicOutputs(ArrayRef<te::Tensor> outputs,
+                                  const Type *type) {
+  SmallVector<const TensorType *, 2> types;
+  if (!flattenTensorTypes(type, types) || types.size() != outputs.size())
+    return computeError("returned " + Twine(outputs.size()) +
+                        " tensors for a result of another arity");
+  for (auto [out, t] : llvm::zip_equal(outputs, types)) {
+    if (out.getRank() != t->getRank())
+      return computeError("returned a tensor of rank " +
+                          Twine(out.getRank()) + " for a result of rank " +
+                          Twine(t->getRank()));
+    for (auto [e, expected] : llvm::zip_equal(out.getShape(), t->getShape())) {
+      std::optional<int64_t> c = e.getConstInt();
+      if (c && (*c < 0 || (expected != kAnyDim && *c != expected)))
+        return computeError("returned an extent of " + Twine(*c) +
+                            " for a result of type " + t->str());
+    }
+  }
+  return Error::success();
 }
 
 /// The TE value of a call's result from the compute's flat outputs.
@@ -370,24 +423,28 @@ Expected<TEFunction> nnir::lowerToTE(const Function &fn,
         std::min<uint64_t>(elements, std::numeric_limits<int64_t>::max());
   }
   DenseMap<const Expr *, TEValue> values;
+  // `?` extents of the parameters make a symbolic lowering: one kernel for
+  // every shape, each `?` a variable bound from `dims`.
+  result.symbolic =
+      !generic && llvm::any_of(fn.getParams(), [](const Ref<Var> &param) {
+        return hasDynamicShape(getTypeOf(param.get()));
+      });
+  SymbolicDims symbolicDims{result.dimVars, result.dimOfAnyExtent,
+                            DenseMap<size_t, unsigned>()};
   for (const Ref<Var> &param : fn.getParams()) {
     const Type *type = getTypeOf(param.get());
     if (!type || (!isa<TensorType>(type) && !isa<TupleType>(type)))
       return makeError(param->getLoc(),
                        "cannot lower parameter '%" + param->getNameHint() +
                            "': its type is not known or not a tensor");
-    // A `?` extent is no extent to compile: the caller specialises the
-    // function to concrete shapes first (the Executor does).
-    if (hasDynamicShape(type))
-      return makeError(param->getLoc(),
-                       "cannot lower parameter '%" + param->getNameHint() +
-                           "' of dynamic type " + type->str() +
-                           ": kernels are compiled for static shapes");
     unsigned field = 0;
-    values[param.get()] = makePlaceholders(param.get(), type, field, generic,
-                                           result.dimVars, result.inputs);
+    values[param.get()] = makePlaceholders(
+        param.get(), type, field, generic, result.dimVars, result.inputs,
+        result.symbolic ? &symbolicDims : nullptr);
   }
   result.numParams = result.inputs.size();
+  if (result.symbolic)
+    result.genericElementsHint = kSymbolicElementsHint;
 
   Error error = Error::success();
   forEachPrimitiveNode(fn, [&](const Expr *e) {
@@ -456,6 +513,21 @@ Expected<TEFunction> nnir::lowerToTE(const Function &fn,
                                      "' without an inferred type");
       return;
     }
+    if (!result.symbolic && hasDynamicShape(type)) {
+      error = makeError(e->getLoc(),
+                        "cannot lower a call to '" + op->getName() +
+                            "' of dynamic type " + type->str() +
+                            " on static parameters: kernels compute only "
+                            "extents that follow from their parameters'");
+      return;
+    }
+    if (result.symbolic && !computesSymbolicShapes(op)) {
+      error = makeError(e->getLoc(),
+                        "cannot lower a call to '" + op->getName() +
+                            "' over the run-time extents of `?` dimensions: "
+                            "its compute needs static shapes");
+      return;
+    }
     std::vector<std::vector<te::Tensor>> args;
     for (const Ref<Expr> &arg : call->getArgs()) {
       args.emplace_back();
@@ -486,6 +558,12 @@ Expected<TEFunction> nnir::lowerToTE(const Function &fn,
                                          "shape-generic kernel");
       return;
     }
+    if (result.symbolic)
+      if (Error bad = checkSymbolicOutputs(*outputs, type)) {
+        error = makeError(e->getLoc(), "compute of '" + op->getName() +
+                                           "': " + toString(std::move(bad)));
+        return;
+      }
     if (outputs->size() != countTensors(type)) {
       error =
           makeError(e->getLoc(), "compute of '" + op->getName() +
@@ -501,4 +579,100 @@ Expected<TEFunction> nnir::lowerToTE(const Function &fn,
     return error;
   values[fn.getBody().get()].flatten(result.outputs);
   return result;
+}
+
+bool nnir::canLowerSymbolic(const Function &fn) {
+  if (llvm::none_of(fn.getParams(), [](const Ref<Var> &param) {
+        return hasDynamicShape(getTypeOf(param.get()));
+      }))
+    return false;
+  bool ok = true;
+  forEachPrimitiveNode(fn, [&](const Expr *e) {
+    if (!ok || isa<Var>(e) || isa<Constant>(e) || isa<Tuple>(e) ||
+        isa<TupleGetItem>(e))
+      return;
+    const auto *call = dyn_cast<Call>(e);
+    const Op *op = call ? call->getCalledOp() : nullptr;
+    ok = op && getOpCompute(op) && computesSymbolicShapes(op);
+  });
+  return ok;
+}
+
+std::optional<int64_t> nnir::evaluateExtent(const te::Expr &extent,
+                                            ArrayRef<te::Expr> vars,
+                                            ArrayRef<int64_t> values) {
+  const te::ExprNode *node = extent.get();
+  if (const auto *imm = dyn_cast<te::IntImmNode>(node))
+    return imm->getValue();
+  if (isa<te::VarNode>(node)) {
+    for (auto [var, value] : llvm::zip(vars, values))
+      if (var.sameAs(extent))
+        return value;
+    return std::nullopt;
+  }
+  if (const auto *cast = dyn_cast<te::CastNode>(node))
+    return cast->getDType().isInteger() || cast->getDType().isBool()
+               ? evaluateExtent(cast->getOperand(), vars, values)
+               : std::nullopt;
+  if (const auto *unary = dyn_cast<te::UnaryNode>(node)) {
+    std::optional<int64_t> a = evaluateExtent(unary->getOperand(), vars, values);
+    if (!a)
+      return std::nullopt;
+    return unary->getOp() == te::UnaryOp::Neg ? -*a : int64_t(!*a);
+  }
+  if (const auto *select = dyn_cast<te::SelectNode>(node)) {
+    std::optional<int64_t> c =
+        evaluateExtent(select->getCondition(), vars, values);
+    if (!c)
+      return std::nullopt;
+    return evaluateExtent(*c ? select->getTrueValue() : select->getFalseValue(),
+                          vars, values);
+  }
+  const auto *binary = dyn_cast<te::BinaryNode>(node);
+  if (!binary)
+    return std::nullopt;
+  std::optional<int64_t> a = evaluateExtent(binary->getLHS(), vars, values);
+  std::optional<int64_t> b = evaluateExtent(binary->getRHS(), vars, values);
+  if (!a || !b)
+    return std::nullopt;
+  int64_t x = *a, y = *b;
+  switch (binary->getOp()) {
+  case te::BinaryOp::Add:
+    return x + y;
+  case te::BinaryOp::Sub:
+    return x - y;
+  case te::BinaryOp::Mul:
+    return x * y;
+  case te::BinaryOp::Div:
+    return y ? std::optional<int64_t>(x / y) : std::nullopt;
+  case te::BinaryOp::TruncMod:
+    return y ? std::optional<int64_t>(x % y) : std::nullopt;
+  case te::BinaryOp::FloorDiv:
+    return y ? std::optional<int64_t>(divideFloorSigned(x, y)) : std::nullopt;
+  case te::BinaryOp::FloorMod:
+    return y ? std::optional<int64_t>(x - divideFloorSigned(x, y) * y)
+             : std::nullopt;
+  case te::BinaryOp::Min:
+    return std::min(x, y);
+  case te::BinaryOp::Max:
+    return std::max(x, y);
+  case te::BinaryOp::EQ:
+    return x == y;
+  case te::BinaryOp::NE:
+    return x != y;
+  case te::BinaryOp::LT:
+    return x < y;
+  case te::BinaryOp::LE:
+    return x <= y;
+  case te::BinaryOp::GT:
+    return x > y;
+  case te::BinaryOp::GE:
+    return x >= y;
+  case te::BinaryOp::And:
+    return x & y;
+  case te::BinaryOp::Or:
+    return x | y;
+  default:
+    return std::nullopt;
+  }
 }

@@ -13,6 +13,7 @@
 
 #include "nnir/ExecutionEngine/Evaluator.h"
 #include "nnir/ExecutionEngine/Specialize.h"
+#include "nnir/Codegen/Lowering.h"
 #include "nnir/IR/Op.h"
 #include "nnir/IR/Traversal.h"
 #include "nnir/IR/Type.h"
@@ -153,18 +154,43 @@ Evaluator::getSpecialization(const Function &fn, ArrayRef<RuntimeValue> args) {
   {
     std::lock_guard<std::mutex> lock(cacheMutex);
     auto it = specializations.find({&fn, key});
-    if (it != specializations.end())
-      return it->second.second;
+    if (it != specializations.end()) {
+      specializationOrder.splice(specializationOrder.begin(),
+                                 specializationOrder, it->second);
+      return it->second->specialized;
+    }
   }
   Expected<Ref<Function>> specialized = specializeFunction(fn, types);
   if (!specialized)
     return specialized.takeError();
   std::lock_guard<std::mutex> lock(cacheMutex);
-  auto it = specializations
-                .try_emplace({&fn, key},
-                             Ref<Expr>(const_cast<Function *>(&fn)),
-                             *specialized)
-                .first;
+  auto [it, inserted] = specializations.try_emplace({&fn, key});
+  if (!inserted)
+    return it->second->specialized;
+  specializationOrder.push_front(
+      {it->first, Ref<Expr>(const_cast<Function *>(&fn)), *specialized});
+  it->second = specializationOrder.begin();
+  while (specializationOrder.size() >
+         std::max<size_t>(options.maxSpecializations, 1)) {
+    specializations.erase(specializationOrder.back().key);
+    specializationOrder.pop_back();
+  }
+  return *specialized;
+}
+
+size_t Evaluator::getNumSpecializations() const {
+  std::lock_guard<std::mutex> lock(cacheMutex);
+  return specializationOrder.size();
+}
+
+bool Evaluator::mayRunSymbolic(const Function &fn) {
+  std::lock_guard<std::mutex> lock(cacheMutex);
+  auto it = symbolic.find(&fn);
+  if (it == symbolic.end())
+    it = symbolic
+             .try_emplace(&fn, Ref<Expr>(const_cast<Function *>(&fn)),
+                          canLowerSymbolic(fn))
+             .first;
   return it->second.second;
 }
 
@@ -185,9 +211,32 @@ Expected<RuntimeValue> Evaluator::runPrimitive(const Function &fn,
     return runDynamicOp(*call, callArgs, budget);
   }
   if (hasDynamicTypes(fn)) {
+    // The shape function: the relations give the results' types for these
+    // arguments.
     Expected<Ref<Function>> specialized = getSpecialization(fn, args);
     if (!specialized)
       return specialized.takeError();
+    const Type *resultType = (*specialized)->getBody()->getCheckedType().get();
+    if (mayRunSymbolic(fn)) {
+      Expected<std::vector<NDArray>> results =
+          engine.run(fn, flat, &budget, resultType);
+      if (results) {
+        ArrayRef<NDArray> rest = *results;
+        return structure(resultType, rest);
+      }
+      Error error = results.takeError();
+      if (error.isA<ResourceLimitError>())
+        return error;
+      // Arguments that disagree on an extent the kernel shares: this call is
+      // specialised. A compute that needs static shapes: this function is
+      // specialised from now on.
+      bool refused = !error.isA<SharedExtentError>();
+      consumeError(std::move(error));
+      if (refused) {
+        std::lock_guard<std::mutex> lock(cacheMutex);
+        symbolic[&fn].second = false;
+      }
+    }
     return runPrimitive(**specialized, args, loc, budget);
   }
   Expected<std::vector<NDArray>> results = engine.run(fn, flat, &budget);

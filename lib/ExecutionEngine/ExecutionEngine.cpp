@@ -233,6 +233,13 @@ ExecutionEngine::buildKernel(const Function &fn, const GenericShape *generic,
   built.kernel = std::make_unique<CompiledKernel>();
   CompiledKernel &kernel = *built.kernel;
   kernel.shapeGeneric = generic != nullptr;
+  kernel.symbolic = te->symbolic;
+  if (te->symbolic) {
+    kernel.dimVars = te->dimVars;
+    kernel.dimOfAnyExtent = te->dimOfAnyExtent;
+    for (const te::Tensor &out : te->outputs)
+      kernel.outputShapes.push_back(out.getShape());
+  }
   kernel.name = getKernelName(fn);
   Expected<std::unique_ptr<Module>> module =
       emitKernel(*te, context, "kernel", options.codegen, kernel.info);
@@ -318,6 +325,14 @@ void ExecutionEngine::precompile(ArrayRef<const Function *> fns) {
     };
     std::unordered_set<KernelKey, KeyHash> queued;
     for (const Function *fn : fns) {
+      // A function with `?` parameters compiles ahead only as a symbolic
+      // kernel (the others are specialised when they run).
+      if (llvm::any_of(fn->getParams(),
+                       [](const Ref<Var> &p) {
+                         return hasDynamicShape(p->getCheckedType().get());
+                       }) &&
+          !canLowerSymbolic(*fn))
+        continue;
       Job job{fn, GenericShape::get(*fn), std::nullopt, {}, std::nullopt};
       SmallVector<int64_t, 2> dims;
       if (cache.lookup(*fn, dims, /*use=*/false))
@@ -457,10 +472,53 @@ static void flattenTensorTypes(const nnir::Type *type,
 }
 
 char ResourceLimitError::ID = 0;
+char SharedExtentError::ID = 0;
+
+/// The concrete types of the results of the symbolic \p kernel (of \p fn,
+/// whose flattened result types are \p declared) for its \p dims: its
+/// extents, which must agree with \p declared's static ones and with
+/// \p expected (the shape function's types), when given.
+static Error sizeSymbolicResults(const CompiledKernel &kernel,
+                                 ArrayRef<int64_t> dims,
+                                 ArrayRef<const TensorType *> declared,
+                                 ArrayRef<const TensorType *> expected,
+                                 const nnir::Function &fn,
+                                 SmallVectorImpl<Ref<nnir::Type>> &concrete) {
+  if (kernel.outputShapes.size() != declared.size() ||
+      (!expected.empty() && expected.size() != declared.size()))
+    return makeError(fn.getLoc(), "the kernel's results do not match the "
+                                  "function's result type");
+  for (auto [i, shape] : llvm::enumerate(kernel.outputShapes)) {
+    SmallVector<int64_t, 4> extents;
+    for (const te::Expr &e : shape) {
+      std::optional<int64_t> v = evaluateExtent(e, kernel.dimVars, dims);
+      if (!v || *v < 0)
+        return makeError(fn.getLoc(),
+                         "the kernel's result " + Twine(i) +
+                             " has an extent that cannot be computed for "
+                             "these arguments");
+      extents.push_back(*v);
+    }
+    Ref<nnir::Type> type = TensorType::get(extents, declared[i]->getDType());
+    const nnir::Type *want =
+        expected.empty() ? declared[i] : static_cast<const nnir::Type *>(
+                                             expected[i]);
+    bool agrees = expected.empty() ? typesCompatible(want, type.get())
+                                   : typesEqual(want, type.get());
+    if (!agrees)
+      return makeError(fn.getLoc(), "the kernel's result " + Twine(i) +
+                                        " of type " + type->str() +
+                                        " differs from the shape function's " +
+                                        want->str());
+    concrete.push_back(std::move(type));
+  }
+  return Error::success();
+}
 
 Expected<std::vector<NDArray>> ExecutionEngine::run(const Function &fn,
                                                     ArrayRef<NDArray> args,
-                                                    RunBudget *budget) {
+                                                    RunBudget *budget,
+                                                    const nnir::Type *resultType) {
   SmallVector<int64_t, 2> dims;
   Expected<KernelRef> kernel = getKernel(fn, dims);
   if (!kernel)
@@ -471,15 +529,61 @@ Expected<std::vector<NDArray>> ExecutionEngine::run(const Function &fn,
                                            : p->getTypeAnnotation().get(),
                        paramTypes);
   const nnir::Type *result = fn.getBody()->getCheckedType().get();
-  flattenTensorTypes(result, resultTypes);
+  bool symbolic = (*kernel)->symbolic;
+  flattenTensorTypes(symbolic && resultType ? resultType : result,
+                     resultTypes);
   if (paramTypes.size() != args.size())
     return makeArityError("the kernel", paramTypes.size(), args.size(),
                           fn.getLoc());
-  for (size_t i = 0; i < args.size(); ++i)
-    if (!paramTypes[i] || paramTypes[i]->getDType() != args[i].getDType() ||
-        paramTypes[i]->getShape() != args[i].getShape())
+  // A symbolic kernel's `dims`: the arguments' extents at the `?` positions
+  // of the parameter types, each at its variable's index.
+  unsigned anyExtents = 0;
+  if (symbolic)
+    dims.assign((*kernel)->dimVars.size(), -1);
+  for (size_t i = 0; i < args.size(); ++i) {
+    const TensorType *param = paramTypes[i];
+    bool fits = param && param->getDType() == args[i].getDType() &&
+                param->getRank() == args[i].getShape().size();
+    for (unsigned a = 0; fits && a < param->getRank(); ++a) {
+      int64_t want = param->getShape()[a], got = args[i].getShape()[a];
+      if (!symbolic || want != kAnyDim) {
+        fits = want == got;
+        continue;
+      }
+      if (anyExtents >= (*kernel)->dimOfAnyExtent.size())
+        return makeError(fn.getLoc(), "the kernel's run-time extents do not "
+                                      "match its parameters");
+      int64_t &slot = dims[(*kernel)->dimOfAnyExtent[anyExtents++]];
+      if (slot >= 0 && slot != got)
+        return make_error<SharedExtentError>(
+            fn.getLoc(), "the arguments disagree on a `?` extent the kernel "
+                         "shares between them");
+      slot = got;
+    }
+    if (!fits)
       return makeError(fn.getLoc(), "argument " + Twine(i) +
                                         " does not match the parameter type");
+  }
+  SmallVector<Ref<nnir::Type>, 4> concreteResults;
+  if (symbolic) {
+    if (anyExtents != (*kernel)->dimOfAnyExtent.size() ||
+        llvm::is_contained(dims, -1))
+      return makeError(fn.getLoc(), "the kernel's run-time extents do not "
+                                    "match its parameters");
+    SmallVector<const TensorType *, 4> declared, expected;
+    flattenTensorTypes(result, declared);
+    if (resultType)
+      expected = resultTypes;
+    if (llvm::is_contained(declared, nullptr) ||
+        llvm::is_contained(expected, nullptr))
+      return makeError(fn.getLoc(), "the function's result type is unknown");
+    if (Error err = sizeSymbolicResults(**kernel, dims, declared, expected,
+                                        fn, concreteResults))
+      return err;
+    resultTypes.clear();
+    for (const Ref<nnir::Type> &t : concreteResults)
+      resultTypes.push_back(cast<TensorType>(t.get()));
+  }
 
   SmallVector<const NDArray *, 16> inputs;
   for (const NDArray &a : args)
@@ -518,6 +622,22 @@ Expected<std::vector<NDArray>> ExecutionEngine::run(const Function &fn,
       checkRunCost(**kernel, fn, resultTypes, splatRun, budget);
   if (!work)
     return work.takeError();
+  // A symbolic kernel is compiled (at the engine's choice) before any shape
+  // is known, so by a small shape's work; once a run's own work pays for
+  // O3 (the one-run rule, as for a kernel of static shapes), it is compiled
+  // again at O3 before that run.
+  bool counted = false;
+  if (symbolic && (*kernel)->autoOptLevel && (*kernel)->optLevel == 0 &&
+      chooseOptLevel(*work, (*kernel)->info.codeSize) == 3) {
+    if (!counted)
+    (*kernel)->workRun.fetch_add(*work, std::memory_order_relaxed);
+    counted = true;
+    SmallVector<int64_t, 2> unused;
+    Expected<KernelRef> faster = getKernel(fn, unused);
+    if (!faster)
+      return faster.takeError();
+    *kernel = std::move(*faster);
+  }
   std::vector<NDArray> outputs;
   for (const TensorType *t : resultTypes) {
     Expected<NDArray> out =
@@ -539,13 +659,15 @@ Expected<std::vector<NDArray>> ExecutionEngine::run(const Function &fn,
   uint64_t nanos = nanosSince(start);
   stats.runNanos += nanos;
   ++stats.kernelRuns;
-  (*kernel)->workRun.fetch_add(*work, std::memory_order_relaxed);
+  if (!counted)
+    (*kernel)->workRun.fetch_add(*work, std::memory_order_relaxed);
   if (profile)
     profile->record(
         kernel->get(),
         [&] {
           // The name and the result type, which tells kernels apart.
-          return (*kernel)->name + " -> " + fn.getBody()->getCheckedType()->str();
+          return (*kernel)->name + " -> " +
+                 (symbolic && resultType ? resultType : result)->str();
         },
         nanos, *work);
   if (status != kKernelOK)

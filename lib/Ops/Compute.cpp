@@ -30,10 +30,37 @@ bool nnir::isReshapeLike(const Op *op) {
   return getBoolAttr(op, kTEReshapeAttr);
 }
 
+bool nnir::computesSymbolicShapes(const Op *op) {
+  return followsBroadcastRule(op) || getBoolAttr(op, kTESymbolicShapesAttr);
+}
+
+void nnir::markSymbolicShapes(ArrayRef<StringRef> opNames) {
+  OpRegistry &registry = OpRegistry::instance();
+  for (StringRef name : opNames) {
+    Op *op = registry.lookup(name);
+    if (!op)
+      report_fatal_error("cannot mark '" + name +
+                         "' symbolic: no such operator");
+    registry.getAttrMap<bool>(kTESymbolicShapesAttr).set(op, true);
+  }
+}
+
 std::vector<te::Expr> ComputeArgs::getResultShape() const {
   if (genericResultShape)
     return *genericResultShape;
   return te::makeShape(llvm::cast<TensorType>(resultType)->getShape());
+}
+
+std::vector<te::Expr>
+ComputeArgs::getResultShape(ArrayRef<te::Expr> derived) const {
+  if (genericResultShape)
+    return *genericResultShape;
+  ArrayRef<int64_t> shape = llvm::cast<TensorType>(resultType)->getShape();
+  assert(derived.size() == shape.size() && "a derived shape of another rank");
+  std::vector<te::Expr> result;
+  for (auto [e, d] : llvm::zip(shape, derived))
+    result.push_back(e == kAnyDim ? d : te::Expr(e));
+  return result;
 }
 
 Error nnir::attachOpCompute(StringRef opName, TECompute compute) {

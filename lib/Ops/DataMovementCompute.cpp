@@ -67,12 +67,128 @@ static SmallVector<te::Expr, 4> reshapeIndex(ArrayRef<te::Expr> index,
   return result;
 }
 
+/// The product of \p extents.
+static te::Expr product(ArrayRef<te::Expr> extents) {
+  te::Expr p = 1;
+  for (const te::Expr &e : extents)
+    p = p * e;
+  return p;
+}
+
+/// Relay's reshape codes (InferNewShape) over the extents \p in, which may
+/// be symbolic: 0 copies an extent, -1 is inferred from the element count,
+/// -2 copies the rest, -3 merges two extents, -4 splits one into the next
+/// two values. std::nullopt for codes it does not know.
+static std::optional<std::vector<te::Expr>>
+deriveReshape(const ReshapeAttrs &attrs, ArrayRef<te::Expr> in) {
+  std::vector<te::Expr> out;
+  std::optional<size_t> inferred;
+  ArrayRef<int64_t> codes = attrs.newshape;
+  size_t src = 0;
+  for (size_t i = 0; i < codes.size(); ++i) {
+    int64_t code = codes[i];
+    if (code > 0 || (code == 0 && attrs.allowzero)) {
+      out.push_back(te::Expr(code));
+      ++src;
+    } else if (code == 0) {
+      if (src >= in.size())
+        return std::nullopt;
+      out.push_back(in[src++]);
+    } else if (code == -1) {
+      if (inferred)
+        return std::nullopt;
+      inferred = out.size();
+      out.push_back(te::Expr(1));
+      ++src;
+    } else if (code == -2) {
+      for (; src < in.size(); ++src)
+        out.push_back(in[src]);
+    } else if (code == -3) {
+      if (src + 1 >= in.size())
+        return std::nullopt;
+      out.push_back(in[src] * in[src + 1]);
+      src += 2;
+    } else if (code == -4) {
+      if (i + 2 >= codes.size() || src >= in.size())
+        return std::nullopt;
+      int64_t a = codes[i + 1], b = codes[i + 2];
+      te::Expr whole = in[src++];
+      if ((a == -1 && b <= 0) || (b == -1 && a <= 0) ||
+          (a != -1 && a <= 0) || (b != -1 && b <= 0))
+        return std::nullopt;
+      out.push_back(a == -1 ? floorDiv(whole, te::Expr(b)) : te::Expr(a));
+      out.push_back(b == -1 ? floorDiv(whole, te::Expr(a)) : te::Expr(b));
+      i += 2;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (inferred) {
+    std::vector<te::Expr> others = out;
+    others.erase(others.begin() + *inferred);
+    out[*inferred] = floorDiv(product(in), product(others));
+  }
+  return out;
+}
+
+/// The result shape of a re-shaping operator (its attributes read against
+/// the data's extents, which may be symbolic), or std::nullopt.
+static std::optional<std::vector<te::Expr>>
+deriveReshapeLike(const ComputeArgs &args) {
+  const te::Tensor &data = args.arg(0);
+  std::vector<te::Expr> in = data.getShape();
+  unsigned resultRank = llvm::cast<TensorType>(args.resultType)->getRank();
+  if (const auto *reshape = dyn_cast_or_null<ReshapeAttrs>(args.attrs))
+    return deriveReshape(*reshape, in);
+  if (const auto *expand = dyn_cast_or_null<ExpandDimsAttrs>(args.attrs)) {
+    int64_t axis = expand->axis < 0 ? expand->axis + in.size() + 1
+                                    : expand->axis;
+    if (axis < 0 || axis > int64_t(in.size()) || expand->numNewaxis < 0)
+      return std::nullopt;
+    in.insert(in.begin() + axis, expand->numNewaxis, te::Expr(1));
+    return in;
+  }
+  if (const auto *squeeze = dyn_cast_or_null<SqueezeAttrs>(args.attrs)) {
+    SmallVector<bool, 4> drop(in.size(), false);
+    if (squeeze->axis && !squeeze->axis->empty()) {
+      for (int64_t a : *squeeze->axis) {
+        a = a < 0 ? a + int64_t(in.size()) : a;
+        if (a < 0 || a >= int64_t(in.size()))
+          return std::nullopt;
+        drop[a] = true;
+      }
+    } else {
+      // Every extent of 1: a symbolic one might be.
+      for (auto [a, e] : llvm::enumerate(in)) {
+        if (!e.getConstInt())
+          return std::nullopt;
+        drop[a] = e.isConstInt(1);
+      }
+    }
+    std::vector<te::Expr> out;
+    for (auto [a, e] : llvm::enumerate(in))
+      if (!drop[a])
+        out.push_back(e);
+    return out;
+  }
+  if (!args.attrs && resultRank == 2 && !in.empty()) // nn.batch_flatten
+    return std::vector<te::Expr>{in[0], product(ArrayRef(in).drop_front())};
+  return std::nullopt;
+}
+
 /// Reshape-like operators: the output's element f (row-major) is the
 /// input's element f.
 static Expected<std::vector<te::Tensor>>
 reshapeCompute(const ComputeArgs &args) {
   const te::Tensor &data = args.arg(0);
   std::vector<te::Expr> shape = args.getResultShape();
+  if (!args.genericResultShape &&
+      llvm::cast<TensorType>(args.resultType)->isDynamic()) {
+    std::optional<std::vector<te::Expr>> derived = deriveReshapeLike(args);
+    if (!derived || derived->size() != shape.size())
+      return computeError("cannot derive the `?` extents of the result");
+    shape = args.getResultShape(*derived);
+  }
   std::vector<te::Expr> inShape = data.getShape();
   return std::vector<te::Tensor>{compute(
       shape,
@@ -137,8 +253,12 @@ repeatCompute(const ComputeArgs &args) {
   const auto *attrs = llvm::cast<RepeatAttrs>(args.attrs);
   int64_t axis = normalize(attrs->axis.value_or(0), data.getRank());
   int64_t repeats = attrs->repeats;
+  std::vector<te::Expr> derived = data.getShape();
+  if (repeats < 1 || (axis >= int64_t(derived.size()) && !attrs->axis))
+    return computeError("needs a positive count and an axis");
+  derived[axis] = derived[axis] * repeats;
   return std::vector<te::Tensor>{compute(
-      args.getResultShape(),
+      args.getResultShape(derived),
       [&](ArrayRef<te::Expr> i) {
         SmallVector<te::Expr, 4> in(i.begin(), i.end());
         in[axis] = floorDiv(i[axis], te::Expr(repeats));
@@ -449,8 +569,13 @@ transposeCompute(const ComputeArgs &args) {
     for (unsigned i = rank; i-- > 0;)
       axes.push_back(i);
   }
+  if (axes.size() != rank)
+    return computeError("axes do not permute the data's");
+  std::vector<te::Expr> derived;
+  for (int64_t a : axes)
+    derived.push_back(data.getShape()[a]);
   return std::vector<te::Tensor>{compute(
-      args.getResultShape(),
+      args.getResultShape(derived),
       [&](ArrayRef<te::Expr> i) {
         SmallVector<te::Expr, 4> in(rank);
         for (unsigned k = 0; k < rank; ++k)
@@ -468,8 +593,12 @@ concatenateCompute(const ComputeArgs &args) {
   unsigned rank = parts[0].getRank();
   int64_t axis =
       normalize(llvm::cast<ConcatenateAttrs>(args.attrs)->axis, rank);
+  std::vector<te::Expr> derived = parts[0].getShape();
+  derived[axis] = 0;
+  for (const te::Tensor &p : parts)
+    derived[axis] = derived[axis] + p.getShape()[axis];
   return std::vector<te::Tensor>{compute(
-      args.getResultShape(),
+      args.getResultShape(derived),
       [&](ArrayRef<te::Expr> i) {
         // Part p covers [offset_p, offset_p + extent_p): later parts take
         // over from their offset on.
@@ -528,22 +657,30 @@ static Expected<std::vector<te::Tensor>>
 stridedSliceCompute(const ComputeArgs &args) {
   const te::Tensor &data = args.arg(0);
   const auto *attrs = llvm::cast<StridedSliceAttrs>(args.attrs);
-  std::optional<SmallVector<int64_t, 4>> inShape =
-      getConstShape(data.getShape());
-  if (!inShape)
-    return computeError("strided_slice needs a static input shape");
+  // A symbolic extent stands as a sentinel no attribute reaches; it may
+  // only be taken whole (the axis's extent is kept).
+  constexpr int64_t kSymbolic = int64_t(1) << 60;
+  SmallVector<int64_t, 4> inShape;
+  for (const te::Expr &e : data.getShape())
+    inShape.push_back(e.getConstInt().value_or(kSymbolic));
   Expected<SmallVector<SlicedAxis, 4>> sliced = resolveStridedSlice(
-      *attrs, *inShape, "the input", TypeRelationContext{"strided_slice", {}});
+      *attrs, inShape, "the input", TypeRelationContext{"strided_slice", {}});
   if (!sliced)
     return sliced.takeError();
   unsigned rank = data.getRank();
   SmallVector<int64_t, 4> begin(rank, 0), stride(rank, 1);
+  std::vector<te::Expr> derived = data.getShape();
   for (const SlicedAxis &axis : *sliced) {
     begin[axis.axis] = axis.begin;
     stride[axis.axis] = axis.stride;
+    if (inShape[axis.axis] != kSymbolic)
+      derived[axis.axis] = te::Expr(axis.extent);
+    else if (axis.begin != 0 || axis.stride != 1 || axis.extent != kSymbolic)
+      return computeError("slicing an axis of a `?` extent needs static "
+                          "shapes");
   }
   return std::vector<te::Tensor>{compute(
-      args.getResultShape(),
+      args.getResultShape(derived),
       [&](ArrayRef<te::Expr> i) {
         SmallVector<te::Expr, 4> in;
         for (unsigned a = 0; a < rank; ++a)
@@ -718,4 +855,11 @@ void nnir::registerDataMovementComputes() {
   };
   for (auto &[name, compute] : computes)
     setOpCompute(name, std::move(compute));
+  // The computes above that derive every extent from their arguments and
+  // attributes (the re-shapes from Relay's reshape codes, squeeze of named
+  // axes, expand_dims and batch_flatten; strided_slice of static axes, and
+  // of `?` ones taken whole), refusing what they cannot.
+  markSymbolicShapes({"reshape", "expand_dims", "squeeze", "nn.batch_flatten",
+                      "transpose", "concatenate", "strided_slice", "repeat",
+                      "reverse"});
 }

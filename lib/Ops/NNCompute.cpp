@@ -48,6 +48,19 @@ static int64_t window(ArrayRef<int64_t> values, unsigned i) {
   return values.size() == 1 ? values[0] : values[i];
 }
 
+/// The output extent of a window of \p span elements moved by \p stride
+/// over \p in elements padded by \p pads in all: (in + pads - span) /
+/// stride + 1, written so that a window that keeps the extent gives \p in
+/// itself (a symbolic extent then matches the input's).
+static te::Expr windowExtent(const te::Expr &in, int64_t pads, int64_t span,
+                             int64_t stride) {
+  int64_t offset = pads - span;
+  if (stride == 1)
+    return offset + 1 == 0 ? in : in + te::Expr(offset + 1);
+  te::Expr padded = offset == 0 ? in : in + te::Expr(offset);
+  return floorDiv(padded, te::Expr(stride)) + 1;
+}
+
 /// The position of \p letter in \p layout, or -1.
 static int axisOf(StringRef layout, char letter) {
   size_t pos = layout.find(letter);
@@ -85,11 +98,14 @@ static Expected<std::vector<te::Tensor>> convolution(const ComputeArgs &args) {
   if (!isOrdering(kl, "OI"))
     return computeError("kernel layout '" + kl + "' is not supported (only " +
                         "orderings of OI" + spatial + ", no split axes)");
-  auto dataShape = getConstShape(data.getShape());
+  // The batch and the spatial extents may be symbolic (`?`); the channels
+  // and the kernel are static.
   auto weightShape = getConstShape(weight.getShape());
-  if (!dataShape || !weightShape)
-    return computeError("needs static shapes");
-  int64_t channels = (*dataShape)[axisOf(dl, 'C')];
+  std::optional<int64_t> channelsOrNone =
+      data.getShape()[axisOf(dl, 'C')].getConstInt();
+  if (!channelsOrNone || !weightShape)
+    return computeError("needs static channels and kernel shape");
+  int64_t channels = *channelsOrNone;
   int64_t outChannels = (*weightShape)[axisOf(kl, 'O')];
   int64_t groupChannels = (*weightShape)[axisOf(kl, 'I')];
   int64_t groups = attrs->groups;
@@ -98,14 +114,23 @@ static Expected<std::vector<te::Tensor>> convolution(const ComputeArgs &args) {
   int64_t outPerGroup = outChannels / groups;
   SmallVector<int64_t, 3> before = paddingBefore(attrs->padding, rank);
   SmallVector<int64_t, 3> after = paddingAfter(attrs->padding, rank);
-  SmallVector<int64_t, 3> extent, kernel, stride, dilation;
+  SmallVector<int64_t, 3> kernel, stride, dilation;
+  SmallVector<te::Expr, 3> extent;
   for (unsigned s = 0; s < rank; ++s) {
-    extent.push_back((*dataShape)[axisOf(dl, spatial[s])]);
+    extent.push_back(data.getShape()[axisOf(dl, spatial[s])]);
     kernel.push_back((*weightShape)[axisOf(kl, spatial[s])]);
     stride.push_back(window(attrs->strides, s));
     dilation.push_back(window(attrs->dilation, s));
   }
   DataType outType = llvm::cast<TensorType>(args.resultType)->getDType();
+  // The result's extents, for `?` ones: the relation's formula.
+  std::vector<te::Expr> derived(rank + 2);
+  derived[axisOf(ol, 'N')] = data.getShape()[axisOf(dl, 'N')];
+  derived[axisOf(ol, 'C')] = te::Expr(outChannels);
+  for (unsigned s = 0; s < rank; ++s)
+    derived[axisOf(ol, spatial[s])] =
+        windowExtent(extent[s], before[s] + after[s],
+                     (kernel[s] - 1) * dilation[s] + 1, stride[s]);
 
   // A padded copy of the input, materialised once (every element is read
   // once per kernel position), so the convolution reads it without bounds
@@ -115,8 +140,7 @@ static Expected<std::vector<te::Tensor>> convolution(const ComputeArgs &args) {
       llvm::any_of(after, [](int64_t p) { return p != 0; })) {
     std::vector<te::Expr> shape = data.getShape();
     for (unsigned s = 0; s < rank; ++s)
-      shape[axisOf(dl, spatial[s])] =
-          te::Expr(extent[s] + before[s] + after[s]);
+      shape[axisOf(dl, spatial[s])] = extent[s] + (before[s] + after[s]);
     source = compute(
         shape,
         [&](ArrayRef<te::Expr> i) {
@@ -126,14 +150,14 @@ static Expected<std::vector<te::Tensor>> convolution(const ComputeArgs &args) {
             int a = axisOf(dl, spatial[s]);
             te::Expr x = i[a] - before[s];
             inside = logicalAnd(inside, logicalAnd(x >= 0, x < extent[s]));
-            in[a] = max(min(x, te::Expr(extent[s] - 1)), te::Expr(0));
+            in[a] = max(min(x, extent[s] - 1), te::Expr(0));
           }
           return select(inside, data(in), constant(data.getDType(), 0));
         },
         "pad", /*materialize=*/true);
   }
   return std::vector<te::Tensor>{compute(
-      args.getResultShape(),
+      args.getResultShape(derived),
       [&](ArrayRef<te::Expr> o) {
         te::Expr oc = o[axisOf(ol, 'C')];
         IterVar ic = reduceAxis(groupChannels, "ic");
@@ -344,10 +368,8 @@ static Expected<std::vector<te::Tensor>> pool2d(const ComputeArgs &args,
   int hAxis = axisOf(layout, 'H'), wAxis = axisOf(layout, 'W');
   if (hAxis < 0 || wAxis < 0 || layout.size() != data.getRank())
     return computeError("layout '" + layout + "' is not supported");
-  auto shape = getConstShape(data.getShape());
-  if (!shape)
-    return computeError("needs static shapes");
-  int64_t height = (*shape)[hAxis], width = (*shape)[wAxis];
+  // The batch, channels and spatial extents may be symbolic (`?`).
+  te::Expr height = data.getShape()[hAxis], width = data.getShape()[wAxis];
   SmallVector<int64_t, 3> before = paddingBefore(attrs->padding, 2);
   SmallVector<int64_t, 3> after = paddingAfter(attrs->padding, 2);
   int64_t ph = window(attrs->poolSize, 0), pw = window(attrs->poolSize, 1);
@@ -357,8 +379,18 @@ static Expected<std::vector<te::Tensor>> pool2d(const ComputeArgs &args,
   if constexpr (std::is_same_v<AttrsT, AvgPool2DAttrs>)
     countPad = attrs->countIncludePad;
   DataType dtype = data.getDType();
+  // The result's extents, for `?` ones (without ceil_mode: a compute
+  // that cannot derive one refuses and the function is specialised).
+  std::vector<te::Expr> derived = data.getShape();
+  if (attrs->ceilMode && args.resultType &&
+      llvm::cast<TensorType>(args.resultType)->isDynamic())
+    return computeError("ceil_mode needs static shapes");
+  derived[hAxis] =
+      windowExtent(height, before[0] + after[0], (ph - 1) * dh + 1, sh);
+  derived[wAxis] =
+      windowExtent(width, before[1] + after[1], (pw - 1) * dw + 1, sw);
   return std::vector<te::Tensor>{compute(
-      args.getResultShape(),
+      args.getResultShape(derived),
       [&](ArrayRef<te::Expr> o) {
         IterVar ry = reduceAxis(ph, "ry"), rx = reduceAxis(pw, "rx");
         te::Expr ih = o[hAxis] * sh + ry.var * dh - before[0];
@@ -366,8 +398,8 @@ static Expected<std::vector<te::Tensor>> pool2d(const ComputeArgs &args,
         te::Expr inside = logicalAnd(logicalAnd(ih >= 0, ih < height),
                                      logicalAnd(iw >= 0, iw < width));
         SmallVector<te::Expr, 4> in(o.begin(), o.end());
-        in[hAxis] = max(min(ih, te::Expr(height - 1)), te::Expr(0));
-        in[wAxis] = max(min(iw, te::Expr(width - 1)), te::Expr(0));
+        in[hAxis] = max(min(ih, height - 1), te::Expr(0));
+        in[wAxis] = max(min(iw, width - 1), te::Expr(0));
         if (isMax)
           return reduce(ReduceKind::Max, data(in), {ry, rx}, inside);
         DataType accType = getAccumulationType(dtype);
@@ -403,20 +435,32 @@ static Expected<std::vector<te::Tensor>> adaptivePool2d(const ComputeArgs &args,
   int axes[2] = {axisOf(layout, 'H'), axisOf(layout, 'W')};
   if (axes[0] < 0 || axes[1] < 0 || layout.size() != data.getRank())
     return computeError("layout '" + layout + "' is not supported");
-  auto inShape = getConstShape(data.getShape());
-  if (!inShape)
-    return computeError("needs static shapes");
-  std::vector<te::Expr> shape = args.getResultShape();
-  int64_t in[2], out[2], widest[2];
+  // The batch, channels and input extents may be symbolic (`?`); the
+  // output extents are static.
+  std::vector<te::Expr> derived = data.getShape();
+  std::vector<te::Expr> shape = args.getResultShape(derived);
+  te::Expr in[2], widest[2];
+  int64_t out[2];
   for (unsigned s = 0; s < 2; ++s) {
-    in[s] = (*inShape)[axes[s]];
-    out[s] = *shape[axes[s]].getConstInt();
+    in[s] = data.getShape()[axes[s]];
+    std::optional<int64_t> outExtent = shape[axes[s]].getConstInt();
+    if (!outExtent || *outExtent < 1)
+      return computeError("needs static output extents");
+    out[s] = *outExtent;
     // The widest window: its extent bounds the reduction.
-    widest[s] = 0;
-    for (int64_t y = 0; y < out[s]; ++y)
-      widest[s] =
-          std::max(widest[s], divideCeilSigned((y + 1) * in[s], out[s]) -
-                                  y * in[s] / out[s]);
+    if (std::optional<int64_t> inExtent = in[s].getConstInt()) {
+      int64_t w = 0;
+      for (int64_t y = 0; y < out[s]; ++y)
+        w = std::max(w, divideCeilSigned((y + 1) * *inExtent, out[s]) -
+                            y * *inExtent / out[s]);
+      widest[s] = w;
+    } else {
+      // At most ceil(in / out) + 1 (the whole input for one output).
+      widest[s] = out[s] == 1 ? in[s]
+                              : floorDiv(in[s] + (out[s] - 1),
+                                         te::Expr(out[s])) +
+                                    1;
+    }
   }
   DataType dtype = data.getDType();
   return std::vector<te::Tensor>{compute(
@@ -433,7 +477,7 @@ static Expected<std::vector<te::Tensor>> adaptivePool2d(const ComputeArgs &args,
           rs.push_back(reduceAxis(widest[s], s == 0 ? "ry" : "rx"));
           te::Expr pos = start + rs.back().var;
           inside = logicalAnd(inside, pos < end);
-          idx[axes[s]] = min(pos, te::Expr(in[s] - 1));
+          idx[axes[s]] = min(pos, in[s] - 1);
           count = count * (end - start);
         }
         if (isMax)
@@ -515,8 +559,21 @@ static Expected<std::vector<te::Tensor>> matmul(const ComputeArgs &args,
   auto batchIndex = [](const te::Tensor &t, const te::Expr &i) {
     return t.getShape()[0].isConstInt(1) ? te::Expr(0) : i;
   };
+  // The result's extents, for `?` ones: [batch or a's leading axes..., M, N].
+  const std::vector<te::Expr> &as = a.getShape(), &bs = b.getShape();
+  std::vector<te::Expr> derived;
+  if (batched)
+    derived.push_back(as[0].isConstInt(1) ? bs[0] : as[0]);
+  else if (aRank >= 2)
+    derived.insert(derived.end(), as.begin(), as.end() - 2);
+  if (aRank >= 2)
+    derived.push_back(as[transposeA ? aRank - 1 : aRank - 2]);
+  derived.push_back(bs[transposeB ? b.getRank() - 2 : b.getRank() - 1]);
+  if (derived.size() !=
+      llvm::cast<TensorType>(args.resultType)->getRank())
+    return computeError("operand ranks do not match the result's");
   return std::vector<te::Tensor>{compute(
-      args.getResultShape(),
+      args.getResultShape(derived),
       [&](ArrayRef<te::Expr> o) {
         unsigned r = o.size();
         IterVar rk = reduceAxis(k);
@@ -893,4 +950,14 @@ void nnir::registerNNComputes() {
   set("nn.adaptive_avg_pool2d", [](const ComputeArgs &args) {
     return adaptivePool2d<AdaptivePool2DAttrs>(args, false);
   });
+  // The computes above that derive every extent from their arguments (a
+  // convolution needs static channels and kernel, which its refuses
+  // otherwise).
+  markSymbolicShapes({"nn.bias_add", "nn.prelu", "nn.dense", "nn.matmul",
+                      "nn.batch_matmul", "nn.dropout", "nn.lrn",
+                      "nn.l2_normalize", "nn.conv1d", "nn.conv2d",
+                      "nn.conv3d", "nn.softmax", "nn.log_softmax",
+                      "nn.max_pool2d", "nn.avg_pool2d",
+                      "nn.global_max_pool2d", "nn.global_avg_pool2d",
+                      "nn.adaptive_max_pool2d", "nn.adaptive_avg_pool2d"});
 }

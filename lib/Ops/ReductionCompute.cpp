@@ -128,6 +128,8 @@ void nnir::registerReductionComputes() {
   set("argmin", argReduce(ReduceKind::ArgMin));
   // variance(data, mean): sum((data - mean)^2) / (N or N - 1), mean read
   // with the reduced axes kept (its shape has them as 1 or dropped).
+  markSymbolicShapes({"sum", "mean", "prod", "max", "min", "all", "any",
+                      "argmax", "argmin", "variance"});
   set("variance",
       [](const ComputeArgs &args) -> Expected<std::vector<te::Tensor>> {
         const auto *attrs = llvm::cast<VarianceAttrs>(args.attrs);

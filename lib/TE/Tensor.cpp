@@ -104,7 +104,16 @@ bool te::provablyEqual(const Expr &a, const Expr &b) {
   if (a.sameAs(b))
     return true;
   std::optional<int64_t> ca = a.getConstInt(), cb = b.getConstInt();
-  return ca && cb && *ca == *cb;
+  if (ca || cb)
+    return ca && cb && *ca == *cb;
+  // The same arithmetic on equal operands (extents that symbolic computes
+  // derive alike from one run-time extent).
+  const auto *ba = dyn_cast_or_null<BinaryNode>(a.get());
+  const auto *bb = dyn_cast_or_null<BinaryNode>(b.get());
+  return ba && bb && ba->getOp() == bb->getOp() &&
+         ba->getDType() == bb->getDType() &&
+         provablyEqual(ba->getLHS(), bb->getLHS()) &&
+         provablyEqual(ba->getRHS(), bb->getRHS());
 }
 
 bool te::provablyEqualShapes(ArrayRef<Expr> a, ArrayRef<Expr> b) {

@@ -227,6 +227,28 @@ Expected<RuntimeValue> Executor::call(StringRef entry,
     return makeError("no function @" + entry + " in the module");
   if (!source || !hasDynamicParams(*fn))
     return evaluator.call(*fn, args);
+  std::string key;
+  SmallVector<Ref<Type>, 4> types;
+  if (Error error = checkArguments(entry, args, key, types))
+    return error;
+  // The prepared module runs as it is: each primitive function with `?`
+  // parameters through its one symbolic kernel, sized by its shape function,
+  // or specialised alone (the evaluator's choice). Should that fail, the
+  // whole function is specialised to the arguments' types, as it is from
+  // then on.
+  bool direct;
+  {
+    std::lock_guard<std::mutex> lock(specializationMutex);
+    direct = !specializeWhole.contains(entry);
+  }
+  if (direct) {
+    Expected<RuntimeValue> result = evaluator.call(*fn, args);
+    if (result || result.errorIsA<ResourceLimitError>())
+      return result;
+    consumeError(result.takeError());
+    std::lock_guard<std::mutex> lock(specializationMutex);
+    specializeWhole.insert(entry);
+  }
   Expected<Executor *> specialized = specialize(entry, args);
   if (!specialized)
     return specialized.takeError();
@@ -249,8 +271,9 @@ private:
 };
 } // namespace
 
-Expected<Executor *> Executor::specialize(StringRef entry,
-                                          ArrayRef<RuntimeValue> args) {
+Error Executor::checkArguments(StringRef entry, ArrayRef<RuntimeValue> args,
+                               std::string &key,
+                               SmallVectorImpl<Ref<Type>> &types) const {
   const Function *prepared = module->lookup(entry);
   const Function *fn = source->lookup(entry);
   if (!fn || fn->getNumParams() != prepared->getNumParams())
@@ -259,8 +282,7 @@ Expected<Executor *> Executor::specialize(StringRef entry,
     return makeError("@" + entry + " expects " + Twine(fn->getNumParams()) +
                      " arguments, got " + Twine(args.size()));
   // The key: the entry and the arguments' types.
-  std::string key = entry.str();
-  SmallVector<Ref<Type>, 4> types;
+  key = entry.str();
   for (size_t i = 0, e = args.size(); i != e; ++i) {
     const Var &param = *prepared->getParam(i);
     const Type *declared = param.getCheckedType().get();
@@ -284,6 +306,16 @@ Expected<Executor *> Executor::specialize(StringRef entry,
     key += "|" + type->str();
     types.push_back(std::move(type));
   }
+  return Error::success();
+}
+
+Expected<Executor *> Executor::specialize(StringRef entry,
+                                          ArrayRef<RuntimeValue> args) {
+  const Function *fn = source->lookup(entry);
+  std::string key;
+  SmallVector<Ref<Type>, 4> types;
+  if (Error error = checkArguments(entry, args, key, types))
+    return error;
   // Held while the specialisation is made, so two calls of one shape
   // prepare it once.
   std::lock_guard<std::mutex> lock(specializationMutex);

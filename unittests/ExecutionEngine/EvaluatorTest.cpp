@@ -17,6 +17,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
 #include <string>
 
 using namespace nnir;
@@ -254,3 +255,48 @@ TEST_F(EvaluatorTest, BudgetBoundsScratchBuffers) {
 }
 
 } // namespace
+
+namespace {
+/// A float32 vector 0, 1, ..., n - 1.
+NDArray iota(int64_t n) {
+  NDArray a = llvm::cantFail(NDArray::create(DataType::float32(), {n}));
+  for (int64_t i = 0; i < n; ++i)
+    a.setElementFromDouble(i, double(i));
+  return a;
+}
+} // namespace
+
+TEST_F(EvaluatorTest, DynamicShapesRunOneKernelAndBoundTheSpecialisations) {
+  // exp computes symbolic shapes: one kernel for every length, its result
+  // sized by the relation (the function specialised, cached). nn.pad does
+  // not: a kernel per length.
+  llvm::SourceMgr sm;
+  Ref<IRModule> m = parseTyped("def @main(%x: Tensor[(?), float32]) {\n"
+                               "  (exp(%x), nn.pad(%x, 0f, pad_width=[[1, 0]]))\n"
+                               "}\n",
+                               sm);
+  ASSERT_TRUE(m);
+  EvaluatorOptions options;
+  options.maxSpecializations = 2;
+  Evaluator evaluator(*engine, m.get(), options);
+  uint64_t compiledBefore = engine->getStats().kernelsCompiled;
+  for (int64_t n : {3, 5, 7, 3}) {
+    llvm::Expected<RuntimeValue> v =
+        evaluator.call(*m->lookup("main"), RuntimeValue::tensor(iota(n)));
+    ASSERT_TRUE(bool(v)) << llvm::toString(v.takeError());
+    std::vector<NDArray> flat;
+    v->flatten(flat);
+    ASSERT_EQ(flat.size(), 2u);
+    ASSERT_EQ(flat[0].getShape(), llvm::ArrayRef<int64_t>({n}));
+    ASSERT_EQ(flat[1].getShape(), llvm::ArrayRef<int64_t>({n + 1}));
+    EXPECT_FLOAT_EQ(flat[0].getElementAsDouble(n - 1), std::exp(float(n - 1)));
+    EXPECT_EQ(flat[1].getElementAsDouble(0), 0.0);
+    EXPECT_EQ(flat[1].getElementAsDouble(n), double(n - 1));
+    // Never more than the bound kept.
+    EXPECT_LE(evaluator.getNumSpecializations(), 2u);
+  }
+  EXPECT_EQ(evaluator.getNumSpecializations(), 2u);
+  // One kernel for exp, one per distinct length for nn.pad (cached by the
+  // engine, so length 3 again compiles nothing).
+  EXPECT_EQ(engine->getStats().kernelsCompiled - compiledBefore, 1u + 3u);
+}

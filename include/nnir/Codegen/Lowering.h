@@ -25,6 +25,21 @@
 /// per-channel `add(conv, bias[C,1,1])` two (channels, pixels). Merging and
 /// dropping keep every tensor's row-major element order, so buffers are
 /// passed as they are.
+///
+/// A function whose parameter types have `?` extents is lowered *symbolic*
+/// (TVM's approach to Relay's Any): one kernel for every shape. Each `?`
+/// extent of a parameter is a variable bound from `dims`: one variable per
+/// position counted from the last axis (NumPy's alignment), shared by every
+/// parameter with a `?` there, so that broadcasting two of them (a
+/// squeeze-and-excitation's scale by the batch) needs no run-time rule;
+/// arguments that disagree on a shared extent are refused when the kernel
+/// runs (TEFunction::dimOfAnyExtent maps each `?` to its variable). The
+/// computes see those variables as extents, and each output's extents are the expressions its compute
+/// derives (TEFunction::outputs' shapes; evaluateExtent() gives their values
+/// for the arguments). Only operators for which computesSymbolicShapes()
+/// holds are lowered so (canLowerSymbolic()); a compute that needs a static
+/// extent returns an error and the caller specialises the function to
+/// concrete shapes (nnir/ExecutionEngine/Specialize.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,12 +69,26 @@ struct TEFunction {
   /// The flattened result.
   std::vector<te::Tensor> outputs;
   /// The runtime extents the kernel reads from `dims`, in order (shape-generic
-  /// kernels: one per merged axis, GenericShape::getExtents()).
+  /// kernels: one per merged axis, GenericShape::getExtents(); symbolic
+  /// kernels: one per `?` extent of the parameters).
   std::vector<te::Expr> dimVars;
+  /// Lowered over the `?` extents of the parameters (see the file comment).
+  bool symbolic = false;
+  /// Symbolic kernels: for each `?` extent of the parameters (flattened, in
+  /// order; each tensor's axes in order), the index in dimVars of its
+  /// variable.
+  std::vector<unsigned> dimOfAnyExtent;
   /// Shape-generic kernels: the element count of the function lowered (the
-  /// first shape the kernel serves), a hint for cost estimates.
+  /// first shape the kernel serves), a hint for cost estimates. Symbolic
+  /// kernels: kSymbolicElementsHint, a small shape's, so that the engine
+  /// compiles them cheaply first, and again at O3 before a run whose work
+  /// pays for it (ExecutionEngine::run).
   int64_t genericElementsHint = 0;
 };
+
+/// The element count a symbolic kernel's stages of run-time extents are
+/// costed at (TEFunction::genericElementsHint).
+inline constexpr int64_t kSymbolicElementsHint = 4096;
 
 /// How the tensors of a shape-generic function map onto the merged axes
 /// (see the file comment).
@@ -98,6 +127,19 @@ private:
 /// this order, so a caller that passes constant buffers uses it too.
 void forEachPrimitiveNode(const Function &fn,
                           llvm::function_ref<void(const Expr *)> visit);
+
+/// True if \p fn has `?` extents in its parameter types and every operator
+/// it calls computes symbolic shapes (computesSymbolicShapes()): lowerToTE
+/// lowers it symbolic unless a compute refuses (a cheap check, before
+/// anything is lowered).
+bool canLowerSymbolic(const Function &fn);
+
+/// The value of the extent expression \p extent of a symbolic kernel with
+/// \p vars (TEFunction::dimVars) bound to \p values; std::nullopt if it
+/// reads anything else or divides by zero.
+std::optional<int64_t> evaluateExtent(const te::Expr &extent,
+                                      llvm::ArrayRef<te::Expr> vars,
+                                      llvm::ArrayRef<int64_t> values);
 
 /// Lowers the primitive function \p fn, shape-generic when \p generic
 /// (GenericShape::get(fn)) is given. Errors (an operator without a compute,

@@ -24,9 +24,14 @@
 ///
 /// Dynamic shapes: an operator whose result extents depend on values
 /// (nnir/Ops/DynamicOps.h) runs by its host routine or its static form; a
-/// primitive function (or a lone operator call) whose types have `?`
-/// extents is specialised to its arguments' shapes (nnir/ExecutionEngine/
-/// Specialize.h) and compiled for them through the engine's caches.
+/// primitive function whose parameter types have `?` extents runs through
+/// its one symbolic kernel (nnir/Codegen/Lowering.h) when every operator in
+/// it computes symbolic shapes: the function specialised to the arguments'
+/// types (nnir/ExecutionEngine/Specialize.h, the relations as its shape
+/// function) sizes the results. Any other (and one whose symbolic lowering
+/// a compute refuses) is specialised and compiled for each distinct shape
+/// through the engine's caches. The specialisations are kept, the most
+/// recently used EvaluatorOptions::maxSpecializations of them.
 /// Evaluations may run concurrently on one Evaluator: each has its own
 /// budget, and the caches are locked.
 //
@@ -42,6 +47,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -93,6 +99,9 @@ struct EvaluatorOptions {
   /// does not run: the evaluation fails with a ResourceLimitError.
   uint64_t maxBufferBytes = UINT64_MAX;
   uint64_t maxWork = UINT64_MAX;
+  /// The most specialisations of functions with `?` extents kept (the least
+  /// recently used is dropped beyond it; at least one is kept).
+  size_t maxSpecializations = 256;
 };
 
 class Evaluator {
@@ -108,6 +117,9 @@ public:
   evaluate(const Expr &expr,
            const llvm::DenseMap<const Var *, RuntimeValue> &bindings);
   llvm::Expected<RuntimeValue> evaluate(const Expr &expr);
+
+  /// The specialisations of functions with `?` extents kept.
+  size_t getNumSpecializations() const;
 
   /// Calls \p fn on \p args (one per parameter).
   llvm::Expected<RuntimeValue> call(const Function &fn,
@@ -176,14 +188,26 @@ private:
   const IRModule *module;
   EvaluatorOptions options;
   /// The caches below are shared by concurrent evaluations.
-  std::mutex cacheMutex;
+  mutable std::mutex cacheMutex;
   /// Operator calls wrapped as primitive functions, per call node.
   llvm::DenseMap<const Call *, std::pair<Ref<Call>, Ref<Function>>> wrappers;
   /// Functions with `?` extents specialised to concrete argument types, by
-  /// function and types; the key's function is held by the value.
+  /// function and types, most recently used first; the key's function is
+  /// held by the entry.
+  struct Specialization {
+    std::pair<const void *, std::string> key;
+    Ref<Expr> function;
+    Ref<Function> specialized;
+  };
+  std::list<Specialization> specializationOrder;
   std::map<std::pair<const void *, std::string>,
-           std::pair<Ref<Expr>, Ref<Function>>>
+           std::list<Specialization>::iterator>
       specializations;
+  /// Whether each function with `?` parameters runs through a symbolic
+  /// kernel (false once its lowering was refused); the key is held.
+  llvm::DenseMap<const Function *, std::pair<Ref<Expr>, bool>> symbolic;
+  /// Whether \p fn may run through a symbolic kernel.
+  bool mayRunSymbolic(const Function &fn);
 };
 
 } // namespace nnir

@@ -98,7 +98,9 @@ struct EngineOptions {
   /// by the work run with the code (chooseOptLevel): a kernel's first
   /// compile by one run's work, and a kernel compiled at O0 is compiled
   /// again at O3 once its runs together have done enough work for O3 to
-  /// have paid (EngineStats::kernelsRecompiled).
+  /// have paid (EngineStats::kernelsRecompiled); a symbolic kernel (compiled
+  /// before its shapes are known) is compiled again at O3 before a run
+  /// whose own work pays for it.
   int optLevel = -1;
   CodegenOptions codegen;
   /// Record every kernel run's time and work (getProfile()).
@@ -157,6 +159,16 @@ public:
   using ErrorInfo::ErrorInfo;
 };
 
+/// A symbolic kernel's arguments that disagree on an extent the kernel
+/// shares between them (TEFunction::dimOfAnyExtent): the caller specialises
+/// the function for this call.
+class SharedExtentError
+    : public llvm::ErrorInfo<SharedExtentError, DiagnosticError> {
+public:
+  static char ID;
+  using ErrorInfo::ErrorInfo;
+};
+
 /// A compiled kernel and what calling it needs; owns its code.
 struct CompiledKernel {
   CompiledKernel();
@@ -164,6 +176,13 @@ struct CompiledKernel {
   KernelFn fn = nullptr;
   KernelInfo info;
   bool shapeGeneric = false;
+  /// Lowered over the `?` extents of its function's parameters (Lowering.h):
+  /// `dims` are those extents, and each output's extents are these
+  /// expressions of dimVars.
+  bool symbolic = false;
+  std::vector<te::Expr> dimVars;
+  std::vector<unsigned> dimOfAnyExtent;
+  std::vector<std::vector<te::Expr>> outputShapes;
   unsigned optLevel = 0;
   /// Whether the engine chose optLevel (EngineOptions::optLevel = -1).
   bool autoOptLevel = false;
@@ -219,9 +238,18 @@ public:
   /// splats (EngineStats::splatRuns). With a \p budget, a run that would
   /// exceed it fails with a ResourceLimitError before it allocates or runs
   /// anything, and its work is added to the budget's.
-  llvm::Expected<std::vector<NDArray>> run(const Function &fn,
-                                           llvm::ArrayRef<NDArray> args,
-                                           RunBudget *budget = nullptr);
+  ///
+  /// A function whose parameter types have `?` extents runs through its one
+  /// symbolic kernel (Lowering.h), compiled once for every shape: `dims` are
+  /// the arguments' extents at the `?` positions, and each result is sized
+  /// from \p resultType, the function's result type for these arguments
+  /// (its shape function: specializeFunction()); the kernel's own extents
+  /// must agree with it, or the run is refused before anything runs. Without
+  /// \p resultType, the kernel's extents size the results. An error when
+  /// the function cannot be lowered symbolic: the caller specialises it.
+  llvm::Expected<std::vector<NDArray>>
+  run(const Function &fn, llvm::ArrayRef<NDArray> args,
+      RunBudget *budget = nullptr, const Type *resultType = nullptr);
 
   /// The LLVM IR of \p fn's kernel: as emitted, or after the optimisation
   /// pipeline the engine would run when \p optimized.

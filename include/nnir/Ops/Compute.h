@@ -27,6 +27,15 @@
 ///   ComputeArgs::getResultShape() (the lowering's, over runtime extents).
 /// Other computes may use the static shapes of \p resultType and
 /// te::getConstShape.
+///
+/// A primitive function whose parameter types have `?` extents is lowered
+/// to one kernel over *symbolic* extents (Lowering.h): each `?` extent of a
+/// parameter is a variable, and every compute's outputs have the extents
+/// it derives from its arguments' (expressions of those variables). Only
+/// operators that follow the broadcasting rule or are marked
+/// kTESymbolicShapesAttr are lowered so; a function with any other operator
+/// is specialised to concrete shapes first (nnir/ExecutionEngine/
+/// Specialize.h), as are all functions when a compute refuses.
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,6 +72,10 @@ struct ComputeArgs {
   /// The shape of a tensor result: genericResultShape when given, else the
   /// static shape of resultType.
   std::vector<te::Expr> getResultShape() const;
+  /// The same where the result type is static; where it has a `?` extent,
+  /// \p derived's (the extent a symbolic compute derives from its
+  /// arguments; same rank as the result).
+  std::vector<te::Expr> getResultShape(llvm::ArrayRef<te::Expr> derived) const;
 
   /// The only tensor of argument \p i.
   const te::Tensor &arg(unsigned i) const { return args[i].front(); }
@@ -87,6 +100,23 @@ inline constexpr llvm::StringLiteral kTEReshapeAttr = "FTEReshape";
 
 /// True if \p op is marked kTEReshapeAttr.
 bool isReshapeLike(const Op *op);
+
+/// A bool op attribute: the compute works on arguments of symbolic extents
+/// (te::Expr variables and expressions of them) and derives its outputs'
+/// extents from its arguments' and its attributes alone, never from a `?`
+/// extent of ComputeArgs::resultType (whose static extents and dtype it
+/// may read); where it needs a constant extent it returns an error (the
+/// function is then specialised). Set with markSymbolicShapes().
+inline constexpr llvm::StringLiteral kTESymbolicShapesAttr =
+    "FTESymbolicShapes";
+
+/// True if calls of \p op may be lowered over symbolic extents: it follows
+/// the broadcasting rule or is marked kTESymbolicShapesAttr.
+bool computesSymbolicShapes(const Op *op);
+
+/// Marks the registered operators \p opNames kTESymbolicShapesAttr
+/// (a name no operator has is a fatal error, as in setOpCompute()).
+void markSymbolicShapes(llvm::ArrayRef<llvm::StringRef> opNames);
 
 /// The compute of \p op, or null when it has none.
 const TECompute *getOpCompute(const Op *op);

@@ -15,9 +15,15 @@
 ///   aligned; inputs are only read; every output element is written; outputs
 ///   never alias inputs.
 /// - `dims` holds the extents that are runtime values: for a shape-generic
-///   kernel, `dims[0]` is the element count of its full-shape tensors (rank-0
-///   operands are read as scalars); other kernels bake their shapes in and
-///   ignore `dims` (it may be null).
+///   kernel, the extents of its merged axes (GenericShape::getExtents(); a
+///   same-shape elementwise chain has one, the element count; rank-0
+///   operands are read as scalars); for a symbolic kernel (a function whose
+///   parameter types have `?` extents, nnir/Codegen/Lowering.h), the
+///   arguments' extents at the `?` positions, one per position counted
+///   from the last axis (shared by the parameters with a `?` there), in
+///   the order the flattened parameters' axes first meet them; the
+///   outputs' extents follow from them. Other kernels bake their shapes in and ignore `dims` (it may be
+///   null).
 /// - The result is kKernelOK, or an error code (kKernelOutOfMemory when a
 ///   scratch buffer cannot be allocated). A kernel never aborts.
 ///

@@ -24,23 +24,23 @@
 ///     (nnir/ExecutionEngine/Evaluator.h); getPrimitiveFunctions() and
 ///     getKernelIR() give the kernels' LLVM IR.
 ///
-/// Dynamic shapes. A function whose parameters have `?` extents is
-/// specialised on the shapes of the arguments of each call (TVM's VM
-/// would size its buffers from shape functions; nnir compiles the
-/// function for the concrete shapes): its parameters get the arguments'
-/// types, the module is prepared again (InferType re-infers every type, so
-/// no `?` reaches a kernel) and the call runs on that. Specialisations are
-/// kept per distinct argument types, and kernels go through the engine's
-/// caches (keyed by shape where a kernel bakes it in), so calls with
-/// different batch sizes compile each distinct kernel once.
+/// Dynamic shapes. A function whose parameters have `?` extents runs as
+/// prepared, as TVM's VM runs it: each primitive function with `?`
+/// parameters runs through one kernel that takes the `?` extents at run
+/// time (nnir/Codegen/Lowering.h), its results sized by its shape function
+/// (the operators' relations on the arguments' types: nnir/ExecutionEngine/
+/// Specialize.h), when every operator in it computes symbolic shapes
+/// (nnir/Ops/Compute.h); any other primitive function is specialised to
+/// the shapes it is given and compiled per distinct shape (cached). Should
+/// the call fail so, the function is specialised whole from then on: its
+/// parameters get the arguments' types, the module is prepared again
+/// (InferType re-infers every type) and the call runs on that, one
+/// specialisation per distinct argument types.
 ///
 /// Extents that depend on values (NonZero, Unique, dyn.reshape: nnir/Ops/
 /// DynamicOps.h) arise inside a function at run time: the evaluator runs
-/// those operators by their run-time implementations and specialises each
-/// primitive function downstream of them to the shapes it is given
-/// (nnir/ExecutionEngine/Specialize.h). Unlike TVM's VM, whose kernels
-/// take their extents as arguments and whose shape functions size the
-/// buffers, nnir compiles a kernel per distinct concrete shape (cached).
+/// those operators by their run-time implementations and runs each
+/// primitive function downstream of them the same way.
 ///
 /// call() is safe to run concurrently: the specialisations are made under
 /// a lock and the evaluator keeps per-call state apart.
@@ -55,6 +55,7 @@
 #include "nnir/Pass/PassContext.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Error.h"
 
 #include <map>
@@ -104,7 +105,8 @@ public:
   /// its parameter's is an error located at the parameter.
   llvm::Expected<RuntimeValue> call(llvm::StringRef entry,
                                     llvm::ArrayRef<RuntimeValue> args);
-  /// The number of shape specialisations made by call() so far.
+  /// The number of whole-function shape specialisations made by call() so
+  /// far (see the file comment).
   size_t getNumSpecializations() const {
     std::lock_guard<std::mutex> lock(specializationMutex);
     return specializations.size();
@@ -131,6 +133,13 @@ private:
                                                const ExecutorOptions &options,
                                                PassContext &ctx);
   /// The executor of \p entry specialised to the types of \p args.
+  /// Checks \p args against \p entry's parameters (an error located at a
+  /// parameter that does not fit); \p key and \p types receive their
+  /// types.
+  llvm::Error checkArguments(llvm::StringRef entry,
+                             llvm::ArrayRef<RuntimeValue> args,
+                             std::string &key,
+                             llvm::SmallVectorImpl<Ref<Type>> &types) const;
   llvm::Expected<Executor *> specialize(llvm::StringRef entry,
                                         llvm::ArrayRef<RuntimeValue> args);
 
@@ -144,6 +153,8 @@ private:
   /// Specialisations by entry and argument types, made and looked up under
   /// specializationMutex (call() may run on several threads at once).
   std::map<std::string, std::unique_ptr<Executor>> specializations;
+  /// The entries whose direct run failed: specialised whole since.
+  llvm::StringSet<> specializeWhole;
   mutable std::mutex specializationMutex;
 };
 
