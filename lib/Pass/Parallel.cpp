@@ -11,7 +11,10 @@
 #include "llvm/Support/ThreadPool.h"
 
 #include <atomic>
+#include <condition_variable>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 using namespace llvm;
@@ -24,6 +27,39 @@ struct TaskState {
   std::vector<std::unique_ptr<PassInstrument::TaskRecord>> records;
   Error error = Error::success();
   bool ran = false;
+};
+
+/// The claims of one parallelForEach, shared with the pool's workers: a
+/// worker that starts after the loop has returned finds nothing to claim and
+/// touches only this object, never the caller's stack.
+struct Claims {
+  std::atomic<size_t> next{0};
+  size_t n = 0;
+  /// Workers between their first claim attempt and their last task's end.
+  std::mutex mutex;
+  std::condition_variable idle;
+  unsigned busy = 0;
+  /// The caller's per-task body; valid while busy > 0 or the caller runs.
+  std::function<void(size_t)> run;
+
+  /// Claims and runs tasks until none is left.
+  void drain() {
+    for (size_t i = next.fetch_add(1); i < n; i = next.fetch_add(1))
+      run(i);
+  }
+  /// A worker's share: counted busy before it claims, so the caller, which
+  /// waits for busy == 0 after its own claims ran out, never returns while
+  /// a worker runs a task it claimed.
+  void work() {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      ++busy;
+    }
+    drain();
+    std::lock_guard<std::mutex> lock(mutex);
+    if (--busy == 0)
+      idle.notify_all();
+  }
 };
 } // namespace
 
@@ -44,30 +80,44 @@ Error nnir::parallelForEach(
   // Tasks after the first failure are not started: their output would be
   // dropped, as one thread would not have run them.
   std::atomic<size_t> firstFailure{n};
-  ThreadPoolTaskGroup group(*pool);
-  for (size_t i = 0; i != n; ++i) {
-    group.async([&, i] {
-      if (i > firstFailure.load(std::memory_order_relaxed))
-        return;
-      TaskState &state = states[i];
-      ArrayRef<std::shared_ptr<PassInstrument>> instruments =
-          state.context->getInstruments();
-      PassContextScope scope = PassContext::enterTask(state.context);
-      for (const std::shared_ptr<PassInstrument> &instrument : instruments)
-        instrument->beginTask();
-      state.error = task(i, *state.context);
-      for (const std::shared_ptr<PassInstrument> &instrument : instruments)
-        state.records.push_back(instrument->endTask());
-      consumeError(scope.exit()); // A task scope calls no instrument.
-      state.ran = true;
-      if (state.error) {
-        size_t seen = firstFailure.load();
-        while (i < seen && !firstFailure.compare_exchange_weak(seen, i))
-          ;
-      }
-    });
+  auto claims = std::make_shared<Claims>();
+  claims->n = n;
+  claims->run = [&](size_t i) {
+    if (i > firstFailure.load(std::memory_order_relaxed))
+      return;
+    TaskState &state = states[i];
+    ArrayRef<std::shared_ptr<PassInstrument>> instruments =
+        state.context->getInstruments();
+    PassContextScope scope = PassContext::enterTask(state.context);
+    for (const std::shared_ptr<PassInstrument> &instrument : instruments)
+      instrument->beginTask();
+    state.error = task(i, *state.context);
+    for (const std::shared_ptr<PassInstrument> &instrument : instruments)
+      state.records.push_back(instrument->endTask());
+    consumeError(scope.exit()); // A task scope calls no instrument.
+    state.ran = true;
+    if (state.error) {
+      size_t seen = firstFailure.load();
+      while (i < seen && !firstFailure.compare_exchange_weak(seen, i))
+        ;
+    }
+  };
+  // The calling thread is one of the context's threads: it claims tasks
+  // too, and waits only for tasks a worker has claimed, never for a worker
+  // to start. A worker that wakes late (its core busy, or a virtual CPU the
+  // host has not scheduled yet: tens of milliseconds on a shared machine)
+  // finds the tasks claimed, so the loop takes at most its serial time.
+  size_t workers = std::min<size_t>(ctx.getNumThreads(), n) - 1;
+  for (size_t w = 0; w != workers; ++w)
+    pool->async([claims] { claims->work(); });
+  claims->drain();
+  {
+    std::unique_lock<std::mutex> lock(claims->mutex);
+    claims->idle.wait(lock, [&] { return claims->busy == 0; });
+    // A worker that has not started yet will find nothing to claim and
+    // must not call the body, whose captures die with this frame.
+    claims->run = nullptr;
   }
-  group.wait();
 
   // Merge in task order, up to the first failure.
   Error result = Error::success();

@@ -23,6 +23,8 @@
 #include "gtest/gtest.h"
 
 #include <atomic>
+#include <chrono>
+#include <future>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -244,6 +246,47 @@ TEST_F(ParallelTest, FirstFailureInFunctionOrder) {
   // Nothing from the functions after the failing one.
   ASSERT_EQ(four.remarks.size(), 6u);
   EXPECT_EQ(four.remarks.back(), "f5: seen f5");
+}
+
+TEST_F(ParallelTest, CallerRunsTasksWhenWorkersAreBusy) {
+  // Every worker of the pool is held by another job (as a worker that has
+  // not been scheduled yet would be): the calling thread runs every task
+  // itself and returns without waiting for a worker.
+  Ref<PassContext> ctx = PassContext::create();
+  auto pool = std::make_shared<DefaultThreadPool>(hardware_concurrency(2));
+  ctx->setThreadPool(pool);
+  ASSERT_EQ(ctx->getNumThreads(), 2u);
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  std::atomic<int> held{0};
+  for (int w = 0; w < 2; ++w)
+    pool->async([&held, released] {
+      ++held;
+      released.wait();
+    });
+  while (held.load() < 2)
+    std::this_thread::yield();
+
+  std::vector<char> onCaller(16, 0);
+  auto loop = std::async(std::launch::async, [&] {
+    std::thread::id self = std::this_thread::get_id();
+    Error err = parallelForEach(*ctx, onCaller.size(),
+                                [&](size_t i, PassContext &) {
+                                  onCaller[i] =
+                                      std::this_thread::get_id() == self;
+                                  return Error::success();
+                                });
+    return err;
+  });
+  bool finished =
+      loop.wait_for(std::chrono::seconds(20)) == std::future_status::ready;
+  release.set_value(); // Lets a loop that waits for the workers finish.
+  Error err = loop.get();
+  ASSERT_FALSE(bool(err)) << toString(std::move(err));
+  EXPECT_TRUE(finished) << "the loop waited for busy workers";
+  for (size_t i = 0; i != onCaller.size(); ++i)
+    EXPECT_TRUE(onCaller[i]) << i;
+  pool->wait();
 }
 
 TEST_F(ParallelTest, TasksRunOnTheirOwnContexts) {
