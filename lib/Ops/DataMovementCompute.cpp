@@ -3,9 +3,10 @@
 /// \file
 /// The TE computes of the common data-movement operators: the example of
 /// *injective* computes, where each output element reads one input element
-/// at an index computed from the output index. They use the static result
-/// type (te::getConstShape) where the attributes alone do not fix the
-/// mapping (reshape, split, strided_slice).
+/// at an index computed from the output index. Most derive their result's
+/// extents from their arguments' (symbolic ones included) and attributes,
+/// and use the result type's static extents where those fix the mapping
+/// (split's parts, collapse_sum_to's and broadcast_to's target).
 //
 //===----------------------------------------------------------------------===//
 
@@ -886,6 +887,8 @@ static Expected<std::vector<te::Tensor>> takeCompute(const ComputeArgs &args) {
 /// full(fill_value): every element is the 0-d fill value, cast.
 static Expected<std::vector<te::Tensor>> fullCompute(const ComputeArgs &args) {
   const te::Tensor &fill = args.arg(0);
+  if (llvm::cast<TensorType>(args.resultType)->isDynamic())
+    return computeError("needs a static shape");
   DataType dtype = resultDType(args.resultType);
   return std::vector<te::Tensor>{compute(
       args.getResultShape(),
@@ -967,6 +970,8 @@ broadcastToCompute(const ComputeArgs &args) {
 /// zeros, ones: every element is \p value in the result's dtype.
 static TECompute initCompute(double value) {
   return [value](const ComputeArgs &args) -> Expected<std::vector<te::Tensor>> {
+    if (llvm::cast<TensorType>(args.resultType)->isDynamic())
+      return computeError("needs a static shape");
     DataType dtype = resultDType(args.resultType);
     return std::vector<te::Tensor>{compute(
         args.getResultShape(),
@@ -1030,4 +1035,6 @@ void nnir::registerDataMovementComputes() {
                       "collapse_sum_like", "collapse_sum_to", "stack", "tile",
                       "broadcast_to", "broadcast_to_like", "full_like",
                       "shape_of", "ndarray_size"});
+  // The attribute's static shape (a `?` one is refused).
+  markSymbolicShapes({"full", "zeros", "ones"});
 }
