@@ -33,7 +33,7 @@ static RelationResult cumsumRelation(const ScanopAttrs *params,
   if (!params->axis) {
     int64_t count = 1;
     for (int64_t d : data->getShape())
-      count *= d;
+      count = isAnyDim(d) || isAnyDim(count) ? kAnyDim : count * d;
     return makeTensorType({count}, dtype, ctx);
   }
   Expected<unsigned> axis = normalizeAxis(*params->axis, data->getRank(), ctx);
@@ -70,7 +70,7 @@ static RelationResult topkRelation(const TopKAttrs *params,
                      params->dtype.str());
   SmallVector<int64_t, 4> shape(data->getShape());
   int64_t k = params->k.value_or(0);
-  if (k > shape[*axis])
+  if (!isAnyDim(shape[*axis]) && k > shape[*axis])
     return ctx.error("k " + Twine(k) + " exceeds the extent " +
                      Twine(shape[*axis]) + " of axis " + Twine(*axis) + " of " +
                      data->str());
@@ -300,4 +300,7 @@ void nnir::registerAlgorithmOps() {
       .setAttr<OpPatternKind>(kOpPatternAttr, P::Injective)
       .setAttr<TypeRelationFn>(kTypeRelationAttr,
                                makeRelation<EinsumAttrs>(einsumRelation));
+  // `?` extents: cumsum's flat count and the sorts' axis stay `?` (a static
+  // k is the result's extent); einsum's subscripts match `?` only to `?`.
+  markDynamicShapeRelations({"cumsum", "topk", "argsort", "sort", "einsum"});
 }

@@ -35,7 +35,16 @@ cumsumCompute(const ComputeArgs &args) {
   const TensorType &result = tensorResult(args.resultType, 0);
   DataType dtype = result.getDType();
   bool exclusive = attrs->exclusive.value_or(false);
-  std::vector<te::Expr> outShape = makeShape(result.getShape());
+  // The data's extents, or their product when the data is scanned flat.
+  std::vector<te::Expr> outShape = data.getShape();
+  if (!attrs->axis) {
+    te::Expr size = 1;
+    for (const te::Expr &e : data.getShape())
+      size = size * e;
+    outShape = {size};
+  }
+  if (outShape.size() != result.getRank())
+    return computeError("the result has another rank than the scan");
   unsigned rank = outShape.size();
   unsigned axis = 0;
   if (attrs->axis)
@@ -85,13 +94,16 @@ sortAlongAxis(StringRef name, const te::Tensor &data, int64_t axisAttr,
   unsigned rank = data.getRank();
   unsigned axis = axisAttr < 0 ? axisAttr + rank : axisAttr;
   std::vector<te::Expr> shape(data.getShape());
+  // Every element (k < 1) of an axis of any extent; the first k of a
+  // static one.
   std::optional<int64_t> n = shape[axis].getConstInt();
-  if (!n)
-    return computeError("needs a static extent on the axis");
-  if (k < 1 || k > *n)
+  if (!n && k >= 1)
+    return computeError("a static k needs a static extent on the axis");
+  if (n && (k < 1 || k > *n))
     k = *n;
+  te::Expr kept = n ? te::Expr(k) : shape[axis];
   std::vector<te::Expr> outShape(shape);
-  outShape[axis] = k;
+  outShape[axis] = kept;
   DataType dtype = data.getDType();
   bool floating = dtype.isFloatingPoint();
   // a before b in the order (a's index ia, b's index ib).
@@ -141,7 +153,7 @@ sortAlongAxis(StringRef name, const te::Tensor &data, int64_t axisAttr,
                 if (!indexType.isVoid())
                   stores.push_back(
                       store(bufs.back(), dst, te::cast(indexType, j)));
-                return ifThenElse(position < k, seq(stores));
+                return ifThenElse(position < kept, seq(stores));
               },
               "j");
         });
@@ -190,12 +202,25 @@ einsumCompute(const ComputeArgs &args) {
     for (unsigned a = 0; a < ranks[i]; ++a) {
       te::Expr &e = extent[spec->operands[i][a]];
       const te::Expr &d = operands[i].getShape()[a];
+      // A `?` extent meets only itself: one of 1 at run time would
+      // broadcast.
+      if (e && !provablyEqual(e, d) &&
+          (!e.getConstInt() || !d.getConstInt()))
+        return computeError("a `?` extent of a subscript needs static "
+                            "shapes");
       if (!e || e.isConstInt(1))
         e = d;
     }
+  std::vector<te::Expr> derived;
+  for (unsigned label : spec->output)
+    derived.push_back(extent[label]);
   const TensorType &result = tensorResult(args.resultType, 0);
+  if (derived.size() != result.getRank())
+    return computeError("the result has another rank than the equation's");
+  ComputeArgs resultArgs = args;
+  resultArgs.resultType = &result;
   return std::vector<te::Tensor>{compute(
-      makeShape(result.getShape()),
+      resultArgs.getResultShape(derived),
       [&](ArrayRef<te::Expr> o) {
         std::vector<te::Expr> index(spec->numLabels);
         for (unsigned p = 0; p < spec->output.size(); ++p)
@@ -231,4 +256,7 @@ void nnir::registerAlgorithmComputes() {
   setOpCompute("argsort", argsortCompute);
   setOpCompute("sort", sortCompute);
   setOpCompute("einsum", einsumCompute);
+  // All derive their extents from their arguments' (topk and sort along a
+  // `?` axis keep every element; a static k needs a static axis).
+  markSymbolicShapes({"cumsum", "topk", "argsort", "sort", "einsum"});
 }

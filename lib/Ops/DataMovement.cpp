@@ -1508,4 +1508,9 @@ void nnir::registerDataMovementOps() {
        "gather_nd", "full", "full_like", "broadcast_to", "broadcast_to_like",
        "shape_of", "ndarray_size", "tile", "repeat", "reverse", "one_hot",
        "reverse_reshape", "layout_transform"});
+  // Their checks compare `?` extents only with `?` ones (a mismatch is an
+  // error, never a guess).
+  markDynamicShapeRelations({"scatter_elements", "scatter_nd",
+                             "reverse_sequence", "slice_like",
+                             "collapse_sum_like", "collapse_sum_to"});
 }

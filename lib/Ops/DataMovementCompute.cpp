@@ -3,9 +3,10 @@
 /// \file
 /// The TE computes of the common data-movement operators: the example of
 /// *injective* computes, where each output element reads one input element
-/// at an index computed from the output index. They use the static result
-/// type (te::getConstShape) where the attributes alone do not fix the
-/// mapping (reshape, split, strided_slice).
+/// at an index computed from the output index. Most derive their result's
+/// extents from their arguments' (symbolic ones included) and attributes,
+/// and use the result type's static extents where those fix the mapping
+/// (split's parts, collapse_sum_to's and broadcast_to's target).
 //
 //===----------------------------------------------------------------------===//
 
@@ -211,13 +212,30 @@ static te::Expr wrapNegativeAndClamp(te::Expr k, te::Expr extent) {
   return max(min(k, extent - 1), te::Expr(0));
 }
 
+/// An error unless extent \p inner is known to fit in \p outer: both are
+/// constants (the type relation compared them) or one `?` extent (one
+/// variable). A symbolic kernel reads or writes \p outer's tensor at
+/// \p inner's indices.
+static Error requireFits(const te::Expr &inner, const te::Expr &outer) {
+  if ((inner.getConstInt() && outer.getConstInt()) ||
+      provablyEqual(inner, outer))
+    return Error::success();
+  return computeError("`?` extents that may differ need static shapes");
+}
+
 /// stack: output element i reads part i[axis] at i without that axis.
 static Expected<std::vector<te::Tensor>> stackCompute(const ComputeArgs &args) {
   ArrayRef<te::Tensor> parts = args.args[0];
   unsigned rank = parts[0].getRank() + 1;
   int64_t axis = normalize(llvm::cast<StackAttrs>(args.attrs)->axis, rank);
+  std::vector<te::Expr> derived = parts[0].getShape();
+  for (const te::Tensor &p : parts)
+    for (unsigned d = 0; d < p.getRank(); ++d)
+      if (Error err = requireFits(derived[d], p.getShape()[d]))
+        return err;
+  derived.insert(derived.begin() + axis, te::Expr(int64_t(parts.size())));
   return std::vector<te::Tensor>{compute(
-      args.getResultShape(),
+      args.getResultShape(derived),
       [&](ArrayRef<te::Expr> i) {
         SmallVector<te::Expr, 4> in(i.begin(), i.end());
         in.erase(in.begin() + axis);
@@ -233,7 +251,18 @@ static Expected<std::vector<te::Tensor>> stackCompute(const ComputeArgs &args) {
 /// its index modulo the data's extent.
 static Expected<std::vector<te::Tensor>> tileCompute(const ComputeArgs &args) {
   const te::Tensor &data = args.arg(0);
-  std::vector<te::Expr> shape = args.getResultShape();
+  ArrayRef<int64_t> reps = llvm::cast<TileAttrs>(args.attrs)->reps;
+  // The data and the repetitions align from the right, the shorter padded
+  // with 1s.
+  size_t rank = std::max<size_t>(reps.size(), data.getRank());
+  std::vector<te::Expr> derived(rank, te::Expr(1));
+  for (size_t a = 0; a < rank; ++a) {
+    if (a + data.getRank() >= rank)
+      derived[a] = data.getShape()[a + data.getRank() - rank];
+    if (a + reps.size() >= rank)
+      derived[a] = derived[a] * te::Expr(reps[a + reps.size() - rank]);
+  }
+  std::vector<te::Expr> shape = args.getResultShape(derived);
   unsigned lead = shape.size() - data.getRank();
   return std::vector<te::Tensor>{compute(
       shape,
@@ -289,6 +318,12 @@ gatherCompute(const ComputeArgs &args) {
   const te::Tensor &indices = args.arg(1);
   int64_t axis = normalize(
       llvm::cast<GatherAttrs>(args.attrs)->axis.value_or(0), data.getRank());
+  if (indices.getRank() != data.getRank())
+    return computeError("indices of another rank than the data");
+  for (unsigned d = 0; d < data.getRank(); ++d)
+    if (d != axis)
+      if (Error err = requireFits(indices.getShape()[d], data.getShape()[d]))
+        return err;
   return std::vector<te::Tensor>{compute(
       indices.getShape(),
       [&](ArrayRef<te::Expr> i) {
@@ -311,8 +346,18 @@ gatherNDCompute(const ComputeArgs &args) {
   if (!m)
     return computeError("needs a static index depth");
   unsigned yRank = indices.getRank() - 1;
+  std::vector<te::Expr> derived(indices.getShape().begin() + 1,
+                                indices.getShape().end());
+  if (batchDims + *m > int64_t(data.getRank()) ||
+      batchDims > int64_t(yRank))
+    return computeError("indexes more axes than the data has");
+  for (int64_t d = 0; d < batchDims; ++d)
+    if (Error err = requireFits(indices.getShape()[d + 1], data.getShape()[d]))
+      return err;
+  derived.insert(derived.end(), data.getShape().begin() + batchDims + *m,
+                 data.getShape().end());
   return std::vector<te::Tensor>{compute(
-      args.getResultShape(),
+      args.getResultShape(derived),
       [&](ArrayRef<te::Expr> o) {
         SmallVector<te::Expr, 4> in(o.begin(), o.begin() + batchDims);
         for (int64_t k = 0; k < *m; ++k) {
@@ -372,6 +417,15 @@ scatterElementsCompute(const ComputeArgs &args) {
   const te::Tensor &indices = args.arg(1);
   const te::Tensor &updates = args.arg(2);
   int64_t axis = normalize(attrs->axis, data.getRank());
+  if (indices.getRank() != data.getRank())
+    return computeError("indices of another rank than the data");
+  for (unsigned d = 0; d < data.getRank(); ++d)
+    if (Error err = requireFits(indices.getShape()[d], updates.getShape()[d]))
+      return err;
+  for (unsigned d = 0; d < data.getRank(); ++d)
+    if (d != axis)
+      if (Error err = requireFits(indices.getShape()[d], data.getShape()[d]))
+        return err;
   return scatterStage(
       "scatter_elements", {data, indices, updates}, [&](const te::Tensor &out) {
         return forNest(indices.getShape(), [&](ArrayRef<te::Expr> q) {
@@ -395,6 +449,14 @@ scatterNDCompute(const ComputeArgs &args) {
   if (!m)
     return computeError("needs a static index depth");
   unsigned yRank = indices.getRank() - 1;
+  if (*m > int64_t(data.getRank()) ||
+      updates.getRank() != yRank + data.getRank() - *m)
+    return computeError("updates of another rank than the indices address");
+  for (unsigned d = 0; d < updates.getRank(); ++d)
+    if (Error err = requireFits(updates.getShape()[d],
+                                d < yRank ? indices.getShape()[d + 1]
+                                          : data.getShape()[*m + d - yRank]))
+      return err;
   return scatterStage(
       "scatter_nd", {data, indices, updates}, [&](const te::Tensor &out) {
         return forNest(updates.getShape(), [&](ArrayRef<te::Expr> u) {
@@ -423,6 +485,11 @@ reverseSequenceCompute(const ComputeArgs &args) {
   int64_t seqAxis = normalize(attrs->seqAxis, data.getRank());
   int64_t batchAxis = normalize(attrs->batchAxis, data.getRank());
   te::Expr extent = data.getShape()[seqAxis];
+  if (lengths.getRank() != 1)
+    return computeError("seq_lengths must be 1-d");
+  if (Error err =
+          requireFits(data.getShape()[batchAxis], lengths.getShape()[0]))
+    return err;
   return std::vector<te::Tensor>{compute(
       data.getShape(),
       [&](ArrayRef<te::Expr> i) {
@@ -443,11 +510,14 @@ oneHotCompute(const ComputeArgs &args) {
   const te::Tensor &indices = args.arg(0);
   const te::Tensor &on = args.arg(1);
   const te::Tensor &off = args.arg(2);
-  int64_t axis = llvm::cast<OneHotAttrs>(args.attrs)->axis;
+  const auto *attrs = llvm::cast<OneHotAttrs>(args.attrs);
+  int64_t axis = attrs->axis;
   if (axis < 0)
     axis += indices.getRank() + 1;
+  std::vector<te::Expr> derived = indices.getShape();
+  derived.insert(derived.begin() + axis, te::Expr(attrs->depth));
   return std::vector<te::Tensor>{compute(
-      args.getResultShape(),
+      args.getResultShape(derived),
       [&](ArrayRef<te::Expr> i) {
         SmallVector<te::Expr, 4> in(i.begin(), i.end());
         in.erase(in.begin() + axis);
@@ -462,8 +532,29 @@ oneHotCompute(const ComputeArgs &args) {
 static Expected<std::vector<te::Tensor>>
 leadingSliceCompute(const ComputeArgs &args) {
   const te::Tensor &data = args.arg(0);
+  std::vector<te::Expr> derived = data.getShape();
+  if (const auto *attrs = dyn_cast_or_null<SliceLikeAttrs>(args.attrs)) {
+    // Each named axis (every axis of shape_like without axes) takes
+    // shape_like's extent.
+    ArrayRef<te::Expr> like = args.arg(1).getShape();
+    SmallVector<int64_t, 4> axes;
+    if (attrs->axes && !attrs->axes->empty())
+      for (int64_t a : *attrs->axes)
+        axes.push_back(normalize(a, data.getRank()));
+    else
+      for (size_t a = 0; a < std::min(like.size(), derived.size()); ++a)
+        axes.push_back(a);
+    for (int64_t a : axes) {
+      if (a < 0 || a >= int64_t(derived.size()) || a >= int64_t(like.size()))
+        return computeError("an axis out of range");
+      if (!provablyEqual(like[a], derived[a]) &&
+          !(like[a].getConstInt() && derived[a].getConstInt()))
+        return computeError("slicing a `?` extent needs static shapes");
+      derived[a] = like[a];
+    }
+  }
   return std::vector<te::Tensor>{compute(
-      args.getResultShape(),
+      args.getResultShape(derived),
       [&](ArrayRef<te::Expr> i) { return data(i); }, "slice_like")};
 }
 
@@ -479,8 +570,32 @@ layoutTransformCompute(const ComputeArgs &args) {
   Expected<Layout> dst = Layout::parse(attrs->dstLayout);
   if (!dst)
     return dst.takeError();
+  // Each primal axis's full extent, from the source's axes; the
+  // destination splits it again (a `?` extent only where unsplit).
+  std::vector<te::Expr> derived;
+  for (const LayoutAxis &axis : dst->getAxes()) {
+    if (!axis.isPrimal()) {
+      derived.push_back(te::Expr(axis.factor));
+      continue;
+    }
+    int at = src->find(axis.name);
+    if (at < 0 || at >= int(data.getRank()))
+      return computeError("the layouts name different axes");
+    te::Expr full = data.getShape()[at];
+    int sub = src->find(axis.name - 'A' + 'a');
+    if (sub >= 0)
+      full = full * te::Expr((*src)[sub].factor);
+    int64_t f = dst->getSplitFactor(axis.name);
+    if (f != 1) {
+      std::optional<int64_t> c = full.getConstInt();
+      if (!c)
+        return computeError("splitting a `?` extent needs static shapes");
+      full = te::Expr((*c + f - 1) / f);
+    }
+    derived.push_back(full);
+  }
   return std::vector<te::Tensor>{compute(
-      args.getResultShape(),
+      args.getResultShape(derived),
       [&](ArrayRef<te::Expr> o) {
         // The full coordinate of every primal axis, by letter.
         te::Expr full[26];
@@ -515,8 +630,20 @@ layoutTransformCompute(const ComputeArgs &args) {
 static Expected<std::vector<te::Tensor>>
 collapseSumLikeCompute(const ComputeArgs &args) {
   const te::Tensor &data = args.arg(0);
-  std::vector<te::Expr> shape = args.getResultShape();
+  // collapse_sum_like: the target's extents; collapse_sum_to: the
+  // attribute's (static).
+  std::vector<te::Expr> shape = isa_and_nonnull<InitOpAttrs>(args.attrs)
+                                    ? args.getResultShape()
+                                    : args.arg(1).getShape().vec();
+  if (shape.size() > data.getRank())
+    return computeError("the target has a higher rank than the data");
   unsigned lead = data.getRank() - shape.size();
+  // A `?` target extent is kept only where it is the data's own: one that
+  // might be 1 at run time would have to be summed.
+  for (unsigned d = 0; d < shape.size(); ++d)
+    if (!shape[d].getConstInt() &&
+        !provablyEqual(shape[d], data.getShape()[d + lead]))
+      return computeError("a `?` target extent needs static shapes");
   return std::vector<te::Tensor>{compute(
       shape,
       [&](ArrayRef<te::Expr> o) {
@@ -539,16 +666,17 @@ collapseSumLikeCompute(const ComputeArgs &args) {
       "collapse_sum_like")};
 }
 
-/// A tensor of \p values (static), as a select chain over the only axis.
-static te::Tensor constantVector(ArrayRef<int64_t> values, DataType dtype,
-                                 StringRef name) {
+/// A tensor of \p values (constants or extents of run time), as a select
+/// chain over the only axis.
+static te::Tensor vectorOf(ArrayRef<te::Expr> values, DataType dtype,
+                           StringRef name) {
   return compute(
       makeShape({int64_t(values.size())}),
       [&](ArrayRef<te::Expr> i) {
-        te::Expr value = te::cast(dtype, te::Expr(values.back()));
+        te::Expr value = te::cast(dtype, values.back());
         for (size_t k = values.size() - 1; k-- > 0;)
           value = select(i[0] == te::Expr(int64_t(k)),
-                         te::cast(dtype, te::Expr(values[k])), value);
+                         te::cast(dtype, values[k]), value);
         return value;
       },
       name);
@@ -630,12 +758,17 @@ static Expected<std::vector<te::Tensor>> splitCompute(const ComputeArgs &args) {
   const te::Tensor &data = args.arg(0);
   int64_t axis =
       normalize(llvm::cast<SplitAttrs>(args.attrs)->axis, data.getRank());
+  if (!data.getShape()[axis].getConstInt())
+    return computeError("splitting a `?` axis needs static shapes");
   std::vector<te::Tensor> outs;
   int64_t offset = 0;
   for (const Ref<nnir::Type> &field :
        llvm::cast<TupleType>(args.resultType)->getFields()) {
-    std::vector<te::Expr> shape =
-        makeShape(llvm::cast<TensorType>(field.get())->getShape());
+    // The split axis's extent is the field's (static); the others the
+    // data's.
+    std::vector<te::Expr> shape = data.getShape();
+    shape[axis] = te::Expr(
+        llvm::cast<TensorType>(field.get())->getShape()[axis]);
     int64_t start = offset;
     outs.push_back(compute(
         shape,
@@ -711,8 +844,23 @@ static Expected<std::vector<te::Tensor>> takeCompute(const ComputeArgs &args) {
   else
     extent = dataShape[axis];
   std::string mode = attrs->mode;
+  // data[:axis] (the batch axes among them), indices[batch_dims:],
+  // data[axis + 1:]; flat: the indices' shape.
+  std::vector<te::Expr> derived;
+  if (!flat)
+    derived.assign(dataShape.begin(), dataShape.begin() + axis);
+  if (batchDims > int64_t(indices.getRank()) || batchDims > axis)
+    return computeError("batch_dims out of range");
+  for (int64_t d = 0; d < batchDims; ++d)
+    if (Error err = requireFits(dataShape[d], indices.getShape()[d]))
+      return err;
+  derived.insert(derived.end(), indices.getShape().begin() + batchDims,
+                 indices.getShape().end());
+  if (!flat)
+    derived.insert(derived.end(), dataShape.begin() + axis + 1,
+                   dataShape.end());
   return std::vector<te::Tensor>{compute(
-      args.getResultShape(),
+      args.getResultShape(derived),
       [&](ArrayRef<te::Expr> i) {
         unsigned before = flat ? 0 : axis;
         unsigned own = indices.getRank() - batchDims;
@@ -739,6 +887,8 @@ static Expected<std::vector<te::Tensor>> takeCompute(const ComputeArgs &args) {
 /// full(fill_value): every element is the 0-d fill value, cast.
 static Expected<std::vector<te::Tensor>> fullCompute(const ComputeArgs &args) {
   const te::Tensor &fill = args.arg(0);
+  if (llvm::cast<TensorType>(args.resultType)->isDynamic())
+    return computeError("needs a static shape");
   DataType dtype = resultDType(args.resultType);
   return std::vector<te::Tensor>{compute(
       args.getResultShape(),
@@ -770,17 +920,15 @@ arangeCompute(const ComputeArgs &args) {
       "arange")};
 }
 
-/// shape_of: the static shape as a constant vector.
+/// shape_of: the input's extents (constants, or the run time's) as a
+/// vector.
 static Expected<std::vector<te::Tensor>>
 shapeOfCompute(const ComputeArgs &args) {
-  std::optional<SmallVector<int64_t, 4>> shape =
-      getConstShape(args.arg(0).getShape());
-  if (!shape)
-    return computeError("needs a static input shape");
-  if (shape->empty())
+  std::vector<te::Expr> shape = args.arg(0).getShape();
+  if (shape.empty())
     return computeError("the shape of a 0-d tensor has no elements");
   return std::vector<te::Tensor>{
-      constantVector(*shape, resultDType(args.resultType), "shape_of")};
+      vectorOf(shape, resultDType(args.resultType), "shape_of")};
 }
 
 /// ndarray_size: the element count as a 0-d tensor.
@@ -799,8 +947,22 @@ ndarraySizeCompute(const ComputeArgs &args) {
 static Expected<std::vector<te::Tensor>>
 broadcastToCompute(const ComputeArgs &args) {
   const te::Tensor &data = args.arg(0);
+  // broadcast_to_like: the like's extents; broadcast_to: the attribute's.
+  std::vector<te::Expr> shape = args.args.size() > 1
+                                    ? args.arg(1).getShape().vec()
+                                    : args.getResultShape();
+  // A `?` data extent broadcasts only onto itself (one that is 1 at run
+  // time would have to be read at 0).
+  if (shape.size() < data.getRank())
+    return computeError("the target has a lower rank than the data");
+  size_t lead = shape.size() - data.getRank();
+  for (size_t a = 0; a < data.getRank(); ++a) {
+    const te::Expr &e = data.getShape()[a];
+    if (!e.getConstInt() && !provablyEqual(e, shape[lead + a]))
+      return computeError("broadcasting a `?` extent needs static shapes");
+  }
   return std::vector<te::Tensor>{compute(
-      args.getResultShape(),
+      args.getResultShape(shape),
       [&](ArrayRef<te::Expr> i) { return broadcastRead(data, i); },
       "broadcast_to")};
 }
@@ -808,6 +970,8 @@ broadcastToCompute(const ComputeArgs &args) {
 /// zeros, ones: every element is \p value in the result's dtype.
 static TECompute initCompute(double value) {
   return [value](const ComputeArgs &args) -> Expected<std::vector<te::Tensor>> {
+    if (llvm::cast<TensorType>(args.resultType)->isDynamic())
+      return computeError("needs a static shape");
     DataType dtype = resultDType(args.resultType);
     return std::vector<te::Tensor>{compute(
         args.getResultShape(),
@@ -862,4 +1026,15 @@ void nnir::registerDataMovementComputes() {
   markSymbolicShapes({"reshape", "expand_dims", "squeeze", "nn.batch_flatten",
                       "transpose", "concatenate", "strided_slice", "repeat",
                       "reverse"});
+  // Those that derive their extents from their arguments' (indices,
+  // shape_like, the target of a broadcast or a collapse) and attributes,
+  // refusing a `?` extent that would need a static one.
+  markSymbolicShapes({"split", "take", "gather", "gather_nd",
+                      "scatter_elements", "scatter_nd", "reverse_sequence",
+                      "one_hot", "slice_like", "layout_transform",
+                      "collapse_sum_like", "collapse_sum_to", "stack", "tile",
+                      "broadcast_to", "broadcast_to_like", "full_like",
+                      "shape_of", "ndarray_size"});
+  // The attribute's static shape (a `?` one is refused).
+  markSymbolicShapes({"full", "zeros", "ones"});
 }

@@ -74,4 +74,7 @@ void nnir::registerVisionOps() {
           makeRelation<ROIAlignAttrs>(roiAlignRelation, rankedArg("data", 4),
                                       rankedArg("rois", 2)))
       .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::OutEWiseFusable);
+  // A `?` extent passes through (the rois' count) or is only compared with
+  // 0.
+  markDynamicShapeRelations({"vision.roi_align"});
 }

@@ -30,21 +30,26 @@ static Expected<std::vector<te::Tensor>>
 roiAlignCompute(const ComputeArgs &args) {
   const auto *a = llvm::cast<ROIAlignAttrs>(args.attrs);
   const te::Tensor &data = args.arg(0), &rois = args.arg(1);
-  auto inShape = getConstShape(data.getShape());
-  if (!inShape)
-    return computeError("needs a static data shape");
-  const auto *result = llvm::cast<TensorType>(args.resultType);
+  // Every extent may be `?`: the result's from the rois' count, the data's
+  // channels and the pooled size.
+  ArrayRef<te::Expr> inShape = data.getShape();
   bool nchw = a->layout == "NCHW";
-  int64_t batch = (*inShape)[0];
-  int64_t height = (*inShape)[nchw ? 2 : 1], width = (*inShape)[nchw ? 3 : 2];
+  te::Expr batch = inShape[0];
+  te::Expr height = inShape[nchw ? 2 : 1], width = inShape[nchw ? 3 : 2];
   int64_t pooled[2] = {a->pooledSize[0], a->pooledSize[1]};
+  te::Expr channels = inShape[nchw ? 1 : 3];
+  std::vector<te::Expr> derived =
+      nchw ? std::vector<te::Expr>{rois.getShape()[0], channels,
+                                   te::Expr(pooled[0]), te::Expr(pooled[1])}
+           : std::vector<te::Expr>{rois.getShape()[0], te::Expr(pooled[0]),
+                                   te::Expr(pooled[1]), channels};
   DataType dt = data.getDType();
   DataType ft = dt == DataType::float64() ? dt : DataType::float32();
   auto f = [&](double v) { return constant(ft, v); };
   auto i64 = [](int64_t v) { return te::Expr(v); };
   bool avg = a->mode == "avg";
   return std::vector<te::Tensor>{compute(
-      makeShape(result->getShape()),
+      args.getResultShape(derived),
       [&](ArrayRef<te::Expr> o) {
         te::Expr i = o[0], c = o[nchw ? 1 : 3];
         te::Expr bin[2] = {o[nchw ? 2 : 1], o[nchw ? 3 : 2]};
@@ -53,7 +58,7 @@ roiAlignCompute(const ComputeArgs &args) {
         };
         // The batch index, clamped into the data.
         te::Expr b = min(max(te::cast(DataType::int64(), roi(0)), i64(0)),
-                         i64(batch - 1));
+                         batch - 1);
         te::Expr offset = f(a->aligned ? 0.5 : 0);
         te::Expr start[2], binSize[2], grid[2];
         IterVar r[2];
@@ -79,22 +84,22 @@ roiAlignCompute(const ComputeArgs &args) {
         // The bilinear sample at (y, x), 0 more than a pixel outside (or
         // not a number).
         te::Expr p[2], inside = boolImm(true);
-        int64_t size[2] = {height, width};
+        te::Expr size[2] = {height, width};
         for (int s = 0; s < 2; ++s) {
           te::Expr gridF = te::cast(ft, grid[s]);
           p[s] = start[s] + te::cast(ft, bin[s]) * binSize[s] +
                  (te::cast(ft, r[s].var) + f(0.5)) * binSize[s] / gridF;
           inside = logicalAnd(inside, logicalAnd(p[s] >= f(-1),
-                                                 p[s] <= f(double(size[s]))));
+                                                 p[s] <= te::cast(ft, size[s])));
         }
         te::Expr lo[2], hi[2], t[2];
         for (int s = 0; s < 2; ++s) {
           te::Expr clamped =
-              select(inside, min(max(p[s], f(0)), f(double(size[s] - 1))),
+              select(inside, min(max(p[s], f(0)), te::cast(ft, size[s] - 1)),
                      f(0));
           te::Expr fl = call(Intrinsic::Floor, {clamped});
           lo[s] = te::cast(DataType::int64(), fl);
-          hi[s] = min(lo[s] + i64(1), i64(size[s] - 1));
+          hi[s] = min(lo[s] + i64(1), size[s] - 1);
           t[s] = clamped - fl;
         }
         auto at = [&](te::Expr y, te::Expr x) {
@@ -116,4 +121,5 @@ roiAlignCompute(const ComputeArgs &args) {
 
 void nnir::registerVisionComputes() {
   setOpCompute("vision.roi_align", roiAlignCompute);
+  markSymbolicShapes({"vision.roi_align"});
 }
