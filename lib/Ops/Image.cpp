@@ -30,6 +30,8 @@ static Expected<int64_t> scaleExtent(int64_t in, double scale,
   if (!(scale > 0) || !std::isfinite(scale))
     return ctx.error(attrName + " must be a positive finite number, got " +
                      formatDouble(scale));
+  if (isAnyDim(in))
+    return kAnyDim;
   double extent = std::nearbyint(static_cast<double>(in) * scale);
   // 2^63 is the first double beyond int64.
   if (!(extent < 9223372036854775808.0))
@@ -131,11 +133,13 @@ static RelationResult gridSampleRelation(const GridSampleAttrs *a,
     return ctx.error("data must be a floating-point tensor, got " +
                      data->str());
   ArrayRef<int64_t> in = data->getShape(), g = grid->getShape();
-  if (grid->getDType() != data->getDType() || g[0] != in[0] || g[1] != 2)
+  if (grid->getDType() != data->getDType() || !dimsMatch(g[0], in[0]) ||
+      g[1] != 2)
     return ctx.error("grid must be (" + Twine(in[0]) + ", 2, H', W') of " +
                      data->getDType().str() + " for data " + data->str() +
                      ", got " + grid->str());
-  return makeTensorType({in[0], in[1], g[2], g[3]}, data->getDType(), ctx);
+  return makeTensorType({isAnyDim(in[0]) ? g[0] : in[0], in[1], g[2], g[3]},
+                        data->getDType(), ctx);
 }
 
 void nnir::registerImageOps() {
@@ -168,4 +172,7 @@ void nnir::registerImageOps() {
                                         rankedArg("data", 4),
                                         rankedArg("grid", 4)))
       .setAttr<OpPatternKind>(kOpPatternAttr, OpPatternKind::Injective);
+  // A `?` extent passes through (upsampling scales it to `?`).
+  markDynamicShapeRelations(
+      {"nn.upsampling", "image.resize2d", "image.grid_sample"});
 }

@@ -20,6 +20,10 @@
 #include "nnir/Ops/Attrs.h"
 #include "nnir/Ops/Compute.h"
 
+#include <array>
+#include <cmath>
+#include <optional>
+
 using namespace llvm;
 using namespace nnir;
 using namespace nnir::te;
@@ -39,28 +43,47 @@ struct ResizeParams {
 } // namespace
 
 /// The input coordinate of output index \p x on an axis resized from \p in
-/// to \p out elements (\p start and \p end: the axis's roi).
-static te::Expr inputCoordinate(te::Expr x, int64_t in, int64_t out,
-                                StringRef mode, double start, double end,
-                                DataType ft) {
-  // TVM computes the scale and the coordinate in float32.
+/// to \p out elements (\p start and \p end: the axis's roi). The extents
+/// may be symbolic (`?`); the arithmetic is TVM's either way (the scale in
+/// float32, the roi's terms in double rounded to float32), so constant
+/// extents fold to the same constants.
+static te::Expr inputCoordinate(te::Expr x, const te::Expr &in,
+                                const te::Expr &out, StringRef mode,
+                                double start, double end, DataType ft) {
+  DataType f32 = DataType::float32(), f64 = DataType::float64();
   auto f = [&](double v) { return constant(ft, float(v)); };
+  // A double value rounded to float32, then in ft.
+  auto viaFloat = [&](te::Expr v) { return te::cast(ft, te::cast(f32, v)); };
+  auto asDouble = [&](te::Expr e) { return te::cast(f64, e); };
+  // float(a) / float(b) in ft.
+  auto ratio = [&](te::Expr a, te::Expr b) {
+    return te::cast(ft, te::cast(f32, a) / te::cast(f32, b));
+  };
   te::Expr fx = te::cast(ft, x);
-  float scale = float(in) / float(out);
+  te::Expr several = out > te::Expr(int64_t(1));
+  // out - 1, never 0 (where out is 1 the other arm is taken).
+  te::Expr outSpan = max(out - 1, te::Expr(int64_t(1)));
+  te::Expr scale = ratio(in, out);
   if (mode == "align_corners")
-    return out > 1 ? f(float(in - 1) / float(out - 1)) * fx : f(0);
+    return select(several, ratio(in - 1, outSpan) * fx, f(0));
   if (mode == "asymmetric")
-    return f(scale) * fx;
+    return scale * fx;
   if (mode == "tf_half_pixel_for_nn")
-    return (fx + f(0.5)) * f(scale);
-  if (mode == "tf_crop_and_resize")
-    return out > 1 ? f(start * (in - 1)) +
-                         fx * f((end - start) * (in - 1) / double(out - 1))
-                   : f(0.5 * (start + end) * (in - 1));
-  if (mode == "pytorch_half_pixel" && out == 1)
-    return f(0);
-  // half_pixel, pytorch_half_pixel.
-  return (fx + f(0.5)) * f(scale) - f(0.5);
+    return (fx + f(0.5)) * scale;
+  if (mode == "tf_crop_and_resize") {
+    te::Expr reach = asDouble(in - 1);
+    return select(
+        several,
+        viaFloat(constant(f64, start) * reach) +
+            fx * viaFloat(constant(f64, end - start) * reach /
+                          asDouble(outSpan)),
+        viaFloat(constant(f64, 0.5 * (start + end)) * reach));
+  }
+  // half_pixel, pytorch_half_pixel (0 for a single output).
+  te::Expr c = (fx + f(0.5)) * scale - f(0.5);
+  if (mode == "pytorch_half_pixel")
+    return select(out == te::Expr(int64_t(1)), f(0), c);
+  return c;
 }
 
 /// The nearest input index to coordinate \p c by \p rounding.
@@ -92,29 +115,72 @@ static std::array<te::Expr, 4> cubicWeights(te::Expr t, double alpha,
           f(-alpha) * t3 + f(alpha) * t2};
 }
 
+/// round(\p in * \p scale) (half to even, in double, as nn.upsampling's
+/// relation computes it) in integer arithmetic, so a symbolic extent's value
+/// is computable from the kernel's dims: the scale is m / 2^k exactly (a
+/// float attribute has few mantissa bits), the product in * m is exact,
+/// and the division rounds half to even. Nothing for a scale that is not a
+/// positive finite number of at most 31 significant bits (a constant
+/// \p in is scaled as it is).
+static std::optional<te::Expr> scaledExtent(const te::Expr &in, double scale) {
+  if (!(scale > 0) || !std::isfinite(scale))
+    return std::nullopt;
+  if (std::optional<int64_t> fixed = in.getConstInt())
+    return te::Expr(int64_t(std::nearbyint(double(*fixed) * scale)));
+  int exponent;
+  double fraction = std::frexp(scale, &exponent);
+  int64_t m = int64_t(std::ldexp(fraction, 53));
+  int k = 53 - exponent;
+  while (k > 0 && m % 2 == 0) {
+    m /= 2;
+    --k;
+  }
+  if (m >= (int64_t(1) << 31) || k < -30 || k > 61)
+    return std::nullopt;
+  if (k <= 0)
+    return in * te::Expr(m << -k);
+  te::Expr product = m == 1 ? in : in * te::Expr(m);
+  int64_t divisor = int64_t(1) << k, half = divisor / 2;
+  te::Expr q = floorDiv(product + te::Expr(half), te::Expr(divisor));
+  te::Expr tie = floorMod(product, te::Expr(divisor)) == te::Expr(half);
+  te::Expr odd = floorMod(q, te::Expr(int64_t(2))) == te::Expr(int64_t(1));
+  return select(tie, select(odd, q - te::Expr(int64_t(1)), q), q);
+}
+
+/// Resizes \p data's H and W axes: to the result type's extents, or where
+/// they are `?`, to round(extent * scales[s]) (nn.upsampling's; resize2d's
+/// are static). Every other extent may be symbolic too.
 static Expected<std::vector<te::Tensor>>
-resize2d(const te::Tensor &data, const ResizeParams &p,
-         const nnir::Type *resultType) {
+resize2d(const ComputeArgs &args, const ResizeParams &p,
+         std::optional<std::array<double, 2>> scales = std::nullopt) {
+  const te::Tensor &data = args.arg(0);
   int axes[2] = {int(p.layout.find('H')), int(p.layout.find('W'))};
   if (axes[0] < 0 || axes[1] < 0 || p.layout.size() != data.getRank())
     return computeError("layout '" + p.layout + "' is not supported");
-  auto inShape = getConstShape(data.getShape());
-  if (!inShape)
-    return computeError("needs a static input shape");
-  const auto *result = llvm::cast<TensorType>(resultType);
+  std::vector<te::Expr> derived = data.getShape();
+  if (scales)
+    for (unsigned s = 0; s < 2; ++s) {
+      std::optional<te::Expr> extent =
+          scaledExtent(derived[axes[s]], (*scales)[s]);
+      if (!extent)
+        return computeError("needs a static extent for this scale");
+      derived[axes[s]] = *extent;
+    }
+  std::vector<te::Expr> outShape = args.getResultShape(derived);
+  const auto *result = llvm::cast<TensorType>(args.resultType);
   DataType outType = result->getDType();
   DataType ft = data.getDType() == DataType::float64() ? DataType::float64()
                                                        : DataType::float32();
   StringRef rounding = p.rounding;
   if (rounding.empty())
     rounding = p.mode == "align_corners" ? "round" : "floor";
-  int64_t in[2], out[2];
+  te::Expr in[2], out[2];
   for (unsigned s = 0; s < 2; ++s) {
-    in[s] = (*inShape)[axes[s]];
-    out[s] = result->getShape()[axes[s]];
+    in[s] = data.getShape()[axes[s]];
+    out[s] = outShape[axes[s]];
   }
   return std::vector<te::Tensor>{compute(
-      makeShape(result->getShape()),
+      outShape,
       [&](ArrayRef<te::Expr> o) {
         auto f = [&](double v) { return constant(ft, v); };
         te::Expr coord[2];
@@ -126,7 +192,7 @@ resize2d(const te::Tensor &data, const ResizeParams &p,
           SmallVector<te::Expr, 5> idx(o.begin(), o.end());
           te::Expr yx[2] = {y, x};
           for (unsigned s = 0; s < 2; ++s)
-            idx[axes[s]] = max(min(yx[s], te::Expr(in[s] - 1)), te::Expr(0));
+            idx[axes[s]] = max(min(yx[s], in[s] - 1), te::Expr(0));
           return data(idx);
         };
         auto at = [&](te::Expr y, te::Expr x) {
@@ -183,8 +249,9 @@ resize2d(const te::Tensor &data, const ResizeParams &p,
         if (p.mode == "tf_crop_and_resize") {
           te::Expr outside = boolImm(false);
           for (unsigned s = 0; s < 2; ++s)
-            outside = logicalOr(outside, logicalOr(coord[s]<f(0), coord[s]> f(
-                                             double(in[s] - 1))));
+            outside = logicalOr(
+                outside, logicalOr(coord[s] < f(0),
+                                   coord[s] > te::cast(ft, in[s] - 1)));
           value =
               select(outside,
                      exact ? constant(value.getDType(), p.extrapolationValue)
@@ -209,40 +276,48 @@ static Expected<std::vector<te::Tensor>>
 gridSampleCompute(const ComputeArgs &args) {
   const auto *a = llvm::cast<GridSampleAttrs>(args.attrs);
   const te::Tensor &data = args.arg(0), &grid = args.arg(1);
-  auto inShape = getConstShape(data.getShape());
-  if (!inShape)
-    return computeError("needs a static input shape");
-  const auto *result = llvm::cast<TensorType>(args.resultType);
+  // Every extent may be symbolic (`?`): the result is (N, C) of the data
+  // by (H', W') of the grid.
+  const std::vector<te::Expr> &inShape = data.getShape();
+  std::vector<te::Expr> derived = {inShape[0], inShape[1],
+                                   grid.getShape()[2], grid.getShape()[3]};
   DataType dt = data.getDType();
   DataType ft = dt == DataType::float64() ? dt : DataType::float32();
-  int64_t size[2] = {(*inShape)[2], (*inShape)[3]};
+  te::Expr size[2] = {inShape[2], inShape[3]};
+  te::Expr one(int64_t(1));
   StringRef padding = a->paddingMode;
   bool align = a->alignCorners;
   auto f = [&](double v) { return constant(ft, v); };
   // [-1, 1] to input coordinates.
-  auto unnormalize = [&](te::Expr g, int64_t n) {
-    return align ? (g + f(1)) * f(double(n - 1) / 2)
-                 : (g + f(1)) * f(double(n) / 2) - f(0.5);
+  auto unnormalize = [&](te::Expr g, const te::Expr &n) {
+    return align ? (g + f(1)) * (te::cast(ft, n - one) * f(0.5))
+                 : (g + f(1)) * (te::cast(ft, n) * f(0.5)) - f(0.5);
   };
-  auto clip = [&](te::Expr c, int64_t n) {
-    return min(max(c, f(0)), f(double(n - 1)));
+  auto clip = [&](te::Expr c, const te::Expr &n) {
+    return min(max(c, f(0)), te::cast(ft, n - one));
   };
   // topi's _reflect_coordinates: into [lo, lo + span] by reflections.
-  auto reflect = [&](te::Expr c, int64_t n) {
-    double span = align ? double(n - 1) : double(n);
+  auto reflect = [&](te::Expr c, const te::Expr &n) {
+    te::Expr spanExtent = align ? n - one : n;
+    te::Expr span = te::cast(ft, spanExtent);
     double lo = align ? 0 : -0.5;
-    if (span <= 0)
-      return f(0);
+    if (std::optional<int64_t> fixed = spanExtent.getConstInt())
+      if (*fixed <= 0)
+        return f(0);
     te::Expr d = call(Intrinsic::Abs, {c - f(lo)});
-    te::Expr times = call(Intrinsic::Trunc, {d / f(span)});
-    te::Expr extra = d - times * f(span);
+    te::Expr times = call(Intrinsic::Trunc, {d / span});
+    te::Expr extra = d - times * span;
     te::Expr even = floorMod(te::cast(DataType::int64(), times),
                              te::Expr(int64_t(2))) == te::Expr(int64_t(0));
-    te::Expr reflected =
-        select(even, extra + f(lo), f(span) - extra + f(lo));
-    return select(logicalAnd(c >= f(lo), c <= f(lo + span)), c, reflected);
+    te::Expr reflected = select(even, extra + f(lo), span - extra + f(lo));
+    te::Expr value =
+        select(logicalAnd(c >= f(lo), c <= f(lo) + span), c, reflected);
+    if (spanExtent.getConstInt())
+      return value;
+    // A symbolic span of 0 (one element, align_corners) reflects to 0.
+    return select(spanExtent <= te::Expr(int64_t(0)), f(0), value);
   };
-  auto pad = [&](te::Expr c, int64_t n) {
+  auto pad = [&](te::Expr c, const te::Expr &n) {
     if (padding == "border")
       return clip(c, n);
     if (padding == "reflection")
@@ -250,16 +325,16 @@ gridSampleCompute(const ComputeArgs &args) {
     return c;
   };
   return std::vector<te::Tensor>{compute(
-      makeShape(result->getShape()),
+      args.getResultShape(derived),
       [&](ArrayRef<te::Expr> o) {
         // The element at integer (y, x), or 0 outside the input.
         auto at = [&](te::Expr y, te::Expr x) {
           te::Expr inside = logicalAnd(logicalAnd(y >= te::Expr(int64_t(0)),
-                                                  y < te::Expr(size[0])),
+                                                  y < size[0]),
                                        logicalAnd(x >= te::Expr(int64_t(0)),
-                                                  x < te::Expr(size[1])));
-          te::Expr cy = max(min(y, te::Expr(size[0] - 1)), te::Expr(int64_t(0)));
-          te::Expr cx = max(min(x, te::Expr(size[1] - 1)), te::Expr(int64_t(0)));
+                                                  x < size[1]));
+          te::Expr cy = max(min(y, size[0] - one), te::Expr(int64_t(0)));
+          te::Expr cx = max(min(x, size[1] - one), te::Expr(int64_t(0)));
           return select(inside, te::cast(ft, data({o[0], o[1], cy, cx})),
                         f(0));
         };
@@ -286,7 +361,6 @@ gridSampleCompute(const ComputeArgs &args) {
             b[s] = te::cast(DataType::int64(), fl);
             t[s] = pc - fl;
           }
-          te::Expr one(int64_t(1));
           value = at(b[0], b[1]) * (f(1) - t[0]) * (f(1) - t[1]) +
                   at(b[0], b[1] + one) * (f(1) - t[0]) * t[1] +
                   at(b[0] + one, b[1]) * t[0] * (f(1) - t[1]) +
@@ -348,7 +422,7 @@ void nnir::registerImageComputes() {
         if (attrs->roi)
           for (unsigned i = 0; i < 4; ++i)
             p.roi[i] = (*attrs->roi)[i];
-        return resize2d(args.arg(0), p, args.resultType);
+        return resize2d(args, p);
       });
   setOpCompute(
       "nn.upsampling",
@@ -360,6 +434,11 @@ void nnir::registerImageComputes() {
                    : attrs->method == "bicubic" ? "cubic"
                                                 : "nearest_neighbor";
         p.mode = attrs->alignCorners ? "align_corners" : "asymmetric";
-        return resize2d(args.arg(0), p, args.resultType);
+        return resize2d(args, p,
+                        std::array<double, 2>{attrs->scaleH, attrs->scaleW});
       });
+  // Each derives its result's extents from its arguments (upsampling's
+  // by the relation's rounding of extent * scale).
+  markSymbolicShapes(
+      {"image.grid_sample", "image.resize2d", "nn.upsampling"});
 }

@@ -1247,7 +1247,6 @@ void nnir::registerNNOps() {
 
   // The relations that keep `?` extents with TVM's rules (a dynamic batch
   // or spatial extent passes through; channels and weights stay static).
-  // The image operators need static shapes.
   markDynamicShapeRelations(
       {"nn.conv1d", "nn.conv2d", "nn.conv3d", "nn.conv1d_transpose",
        "nn.conv2d_transpose", "nn.conv3d_transpose",

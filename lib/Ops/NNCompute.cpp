@@ -215,12 +215,14 @@ convTranspose(const ComputeArgs &args) {
       !isOrdering(kl, kernelLetters))
     return computeError("layouts must be orderings of " + dataLetters +
                         " and " + kernelLetters);
-  auto dataShape = getConstShape(data.getShape());
+  // The batch and the spatial extents may be symbolic (`?`); the channels
+  // and the kernel are static.
   auto weightShape = getConstShape(weight.getShape());
-  auto resultShape = getConstShape(args.getResultShape());
-  if (!dataShape || !weightShape || !resultShape)
-    return computeError("needs static shapes");
-  int64_t channels = (*dataShape)[axisOf(dl, 'C')];
+  std::optional<int64_t> channelsOrNone =
+      data.getShape()[axisOf(dl, 'C')].getConstInt();
+  if (!channelsOrNone || !weightShape)
+    return computeError("needs static channels and kernel shape");
+  int64_t channels = *channelsOrNone;
   int64_t groups = attrs->groups;
   if (groups < 1 || channels % groups)
     return computeError("channels do not divide into groups");
@@ -236,6 +238,23 @@ convTranspose(const ComputeArgs &args) {
     // spread[y] = data[(y - spread) / stride] where exact and in range.
     spread[s] = dilation[s] * (kernel[s] - 1) - before[s];
   }
+  SmallVector<int64_t, 3> after = paddingAfter(attrs->padding, rank);
+  // The input's spatial extents and the result's: (in - 1) * stride +
+  // dilation * (kernel - 1) + 1 - pads + output_padding (the relation's
+  // formula, for `?` ones).
+  SmallVector<te::Expr, 3> extent;
+  std::vector<te::Expr> derived(rank + 2);
+  derived[axisOf(ol, 'N')] = data.getShape()[axisOf(dl, 'N')];
+  derived[axisOf(ol, 'C')] = te::Expr(outPerGroup * groups);
+  for (unsigned s = 0; s < rank; ++s) {
+    extent.push_back(data.getShape()[axisOf(dl, spatial[s])]);
+    int64_t offset = dilation[s] * (kernel[s] - 1) + 1 - before[s] -
+                     after[s] + window(attrs->outputPadding, s) - stride[s];
+    te::Expr scaled = stride[s] == 1 ? extent[s] : extent[s] * stride[s];
+    derived[axisOf(ol, spatial[s])] =
+        offset == 0 ? scaled : scaled + te::Expr(offset);
+  }
+  std::vector<te::Expr> resultShape = args.getResultShape(derived);
   // A stride equal to the kernel (no dilation, no padding before: the
   // upsampling of segmentation and detection heads) gives each output
   // position exactly one kernel tap: the output interleaves, for each tap,
@@ -248,13 +267,13 @@ convTranspose(const ComputeArgs &args) {
   for (unsigned s = 0; s < rank; ++s)
     subPixel &= stride[s] == kernel[s] && dilation[s] == 1 && before[s] == 0;
   if (subPixel) {
-    int64_t outChannels = (*resultShape)[axisOf(ol, 'C')];
+    int64_t outChannels = outPerGroup * groups;
     std::vector<te::Expr> tapShape = {data.getShape()[axisOf(dl, 'N')],
                                       te::Expr(outChannels)};
     for (unsigned s = 0; s < rank; ++s)
       tapShape.push_back(te::Expr(kernel[s]));
     for (unsigned s = 0; s < rank; ++s)
-      tapShape.push_back(te::Expr((*dataShape)[axisOf(dl, spatial[s])]));
+      tapShape.push_back(extent[s]);
     te::Tensor taps = compute(
         tapShape,
         [&](ArrayRef<te::Expr> t) {
@@ -276,7 +295,7 @@ convTranspose(const ComputeArgs &args) {
         },
         "taps", /*materialize=*/true);
     return std::vector<te::Tensor>{compute(
-        args.getResultShape(),
+        resultShape,
         [&](ArrayRef<te::Expr> o) {
           SmallVector<te::Expr, 8> t = {o[axisOf(ol, 'N')],
                                         o[axisOf(ol, 'C')]};
@@ -285,13 +304,16 @@ convTranspose(const ComputeArgs &args) {
           te::Expr valid = boolImm(true);
           bool beyond = false;
           for (unsigned s = 0; s < rank; ++s) {
-            int64_t n = (*dataShape)[axisOf(dl, spatial[s])];
+            const te::Expr &n = extent[s];
             te::Expr y = o[axisOf(ol, spatial[s])];
             te::Expr x = floorDiv(y, te::Expr(stride[s]));
-            if ((*resultShape)[axisOf(ol, spatial[s])] > n * stride[s]) {
+            // The result reaches past the input's n * stride rows unless
+            // its extent is provably within them.
+            int64_t reach = window(attrs->outputPadding, s) - after[s];
+            if (reach > 0) {
               beyond = true;
               valid = logicalAnd(valid, x < n);
-              x = min(x, te::Expr(n - 1));
+              x = min(x, n - 1);
             }
             t[2 + s] = floorMod(y, te::Expr(stride[s]));
             t[2 + rank + s] = x;
@@ -310,7 +332,7 @@ convTranspose(const ComputeArgs &args) {
   for (unsigned s = 0; s < rank; ++s) {
     int64_t reach = dilation[s] * (kernel[s] - 1);
     spreadShape[axisOf(dl, spatial[s])] =
-        te::Expr((*resultShape)[axisOf(ol, spatial[s])] + reach);
+        resultShape[axisOf(ol, spatial[s])] + reach;
   }
   te::Tensor spreadData = compute(
       spreadShape,
@@ -319,19 +341,19 @@ convTranspose(const ComputeArgs &args) {
         SmallVector<te::Expr, 5> in(i.begin(), i.end());
         for (unsigned s = 0; s < rank; ++s) {
           int a = axisOf(dl, spatial[s]);
-          int64_t n = (*dataShape)[a];
+          const te::Expr &n = extent[s];
           te::Expr t = i[a] - spread[s];
           te::Expr x = floorDiv(t, te::Expr(stride[s]));
           valid = logicalAnd(
               valid, logicalAnd(floorMod(t, te::Expr(stride[s])) == 0,
                                 logicalAnd(x >= 0, x < n)));
-          in[a] = max(min(x, te::Expr(n - 1)), te::Expr(0));
+          in[a] = max(min(x, n - 1), te::Expr(0));
         }
         return select(valid, data(in), constant(data.getDType(), 0));
       },
       "spread", /*materialize=*/true);
   return std::vector<te::Tensor>{compute(
-      args.getResultShape(),
+      resultShape,
       [&](ArrayRef<te::Expr> o) {
         te::Expr oc = o[axisOf(ol, 'C')];
         IterVar ic = reduceAxis(inPerGroup, "ic");
@@ -379,16 +401,15 @@ static Expected<std::vector<te::Tensor>> pool2d(const ComputeArgs &args,
   if constexpr (std::is_same_v<AttrsT, AvgPool2DAttrs>)
     countPad = attrs->countIncludePad;
   DataType dtype = data.getDType();
-  // The result's extents, for `?` ones (without ceil_mode: a compute
-  // that cannot derive one refuses and the function is specialised).
+  // The result's extents, for `?` ones: ceil_mode rounds the division up
+  // (stride - 1 more elements, as the relation counts them).
   std::vector<te::Expr> derived = data.getShape();
-  if (attrs->ceilMode && args.resultType &&
-      llvm::cast<TensorType>(args.resultType)->isDynamic())
-    return computeError("ceil_mode needs static shapes");
-  derived[hAxis] =
-      windowExtent(height, before[0] + after[0], (ph - 1) * dh + 1, sh);
-  derived[wAxis] =
-      windowExtent(width, before[1] + after[1], (pw - 1) * dw + 1, sw);
+  int64_t ceilH = attrs->ceilMode ? sh - 1 : 0;
+  int64_t ceilW = attrs->ceilMode ? sw - 1 : 0;
+  derived[hAxis] = windowExtent(height, before[0] + after[0] + ceilH,
+                                (ph - 1) * dh + 1, sh);
+  derived[wAxis] = windowExtent(width, before[1] + after[1] + ceilW,
+                                (pw - 1) * dw + 1, sw);
   return std::vector<te::Tensor>{compute(
       args.getResultShape(derived),
       [&](ArrayRef<te::Expr> o) {
@@ -607,29 +628,36 @@ static Expected<std::vector<te::Tensor>> pad(const ComputeArgs &args) {
   const te::Tensor &padValue = args.arg(1);
   const auto *attrs = llvm::cast<PadAttrs>(args.attrs);
   StringRef mode = attrs->padMode;
-  auto shape = getConstShape(data.getShape());
-  if (!shape)
-    return computeError("needs a static input shape");
+  // Every extent may be symbolic (`?`): the result's is the input's plus
+  // the widths.
+  const std::vector<te::Expr> &shape = data.getShape();
+  std::vector<te::Expr> derived;
+  for (unsigned a = 0; a < shape.size(); ++a) {
+    int64_t widths = attrs->padWidth[a][0] + attrs->padWidth[a][1];
+    derived.push_back(widths == 0 ? shape[a] : shape[a] + te::Expr(widths));
+  }
   DataType dtype = data.getDType();
   // Empty data has nothing to read: constant padding is all pad value.
-  bool empty = llvm::is_contained(*shape, 0);
+  bool empty = llvm::any_of(
+      shape, [](const te::Expr &e) { return e.isConstInt(0); });
   return std::vector<te::Tensor>{compute(
-      args.getResultShape(),
+      args.getResultShape(derived),
       [&](ArrayRef<te::Expr> o) {
         if (empty)
           return te::cast(dtype, padValue({}));
         te::Expr inside = boolImm(true);
         SmallVector<te::Expr, 4> in;
         for (unsigned a = 0; a < o.size(); ++a) {
-          int64_t before = attrs->padWidth[a][0], n = (*shape)[a];
+          int64_t before = attrs->padWidth[a][0];
+          const te::Expr &n = shape[a];
           te::Expr j = o[a] - before;
           if (mode == "constant")
             inside = logicalAnd(inside, logicalAnd(j >= 0, j < n));
           if (mode == "reflect") {
             j = select(j < 0, -j, j);
-            j = select(j >= n, te::Expr(2 * (n - 1)) - j, j);
+            j = select(j >= n, (n - 1) * 2 - j, j);
           }
-          in.push_back(max(min(j, te::Expr(n - 1)), te::Expr(0)));
+          in.push_back(max(min(j, n - 1), te::Expr(0)));
         }
         if (mode != "constant")
           return data(in);
@@ -646,25 +674,32 @@ struct Moments {
 };
 static Moments
 moments(const te::Tensor &data, ArrayRef<te::Expr> statShape,
-        ArrayRef<int64_t> extents,
+        ArrayRef<te::Expr> extents,
         function_ref<SmallVector<te::Expr, 4>(ArrayRef<te::Expr>,
                                               ArrayRef<te::Expr>)>
             inIndex) {
   DataType dtype = data.getDType(), accType = getAccumulationType(dtype);
-  int64_t count = 1;
-  for (int64_t e : extents)
-    count *= e;
+  // The number of elements reduced (a product of symbolic extents for
+  // `?` ones; a constant otherwise).
+  te::Expr count(int64_t(1));
+  for (const te::Expr &e : extents)
+    count = count.isConstInt(1) ? e : count * e;
+  te::Expr divisor = constant(accType, 1.0);
+  if (std::optional<int64_t> c = count.getConstInt())
+    divisor = constant(accType, double(*c));
+  else
+    divisor = te::cast(accType, count);
   auto reduceOver = [&](ArrayRef<te::Expr> s,
                         function_ref<te::Expr(te::Expr)> term) {
     SmallVector<IterVar, 4> axes;
     SmallVector<te::Expr, 4> vars;
-    for (int64_t e : extents) {
+    for (const te::Expr &e : extents) {
       axes.push_back(reduceAxis(e));
       vars.push_back(axes.back().var);
     }
     te::Expr x = te::cast(accType, data(inIndex(s, vars)));
     return te::cast(dtype,
-                    sum(term(x), axes) / constant(accType, double(count)));
+                    sum(term(x), axes) / divisor);
   };
   te::Tensor mean = compute(
       statShape,
@@ -732,26 +767,31 @@ static Expected<std::vector<te::Tensor>> normalization(const ComputeArgs &args,
   const te::Tensor &gamma = args.arg(1), &beta = args.arg(2);
   unsigned rank = x.getRank();
   int64_t axis = attrs->axis < 0 ? attrs->axis + rank : attrs->axis;
-  auto shape = getConstShape(x.getShape());
-  if (!shape)
-    return computeError("needs a static input shape");
+  // Every extent may be symbolic (`?`) but a group norm's channels.
+  const std::vector<te::Expr> &shape = x.getShape();
   bool isLayer = std::is_same_v<AttrsT, LayerNormAttrs>;
-  int64_t groupSize = numGroups > 0 ? (*shape)[axis] / numGroups : 1;
+  int64_t groupSize = 1;
+  if (numGroups > 0) {
+    std::optional<int64_t> channels = shape[axis].getConstInt();
+    if (!channels)
+      return computeError("needs static channels");
+    groupSize = *channels / numGroups;
+  }
   // Which axes the statistics keep: the reduced ones are the rest. A group
   // norm keeps the group (channel / groupSize) and reduces within it.
   SmallVector<bool, 5> kept(rank, false);
   for (unsigned a = 0; a < rank; ++a)
     kept[a] = isLayer ? a != axis : (a == 0 || (a == axis && numGroups == 0));
   std::vector<te::Expr> statShape;
-  SmallVector<int64_t, 5> extents;
+  SmallVector<te::Expr, 5> extents;
   for (unsigned a = 0; a < rank; ++a) {
     if (kept[a])
-      statShape.push_back(te::Expr((*shape)[a]));
+      statShape.push_back(shape[a]);
     else if (numGroups > 0 && a == axis) {
       statShape.push_back(te::Expr(numGroups));
-      extents.push_back(groupSize);
+      extents.push_back(te::Expr(groupSize));
     } else
-      extents.push_back((*shape)[a]);
+      extents.push_back(shape[a]);
   }
   // The statistics index of output (or input) index i.
   auto statIndex = [&](ArrayRef<te::Expr> i) {
@@ -953,6 +993,10 @@ void nnir::registerNNComputes() {
   // The computes above that derive every extent from their arguments (a
   // convolution needs static channels and kernel, which its refuses
   // otherwise).
+  markSymbolicShapes({"nn.pad", "nn.batch_norm", "nn.layer_norm",
+                      "nn.instance_norm", "nn.group_norm",
+                      "nn.conv1d_transpose", "nn.conv2d_transpose",
+                      "nn.conv3d_transpose"});
   markSymbolicShapes({"nn.bias_add", "nn.prelu", "nn.dense", "nn.matmul",
                       "nn.batch_matmul", "nn.dropout", "nn.lrn",
                       "nn.l2_normalize", "nn.conv1d", "nn.conv2d",

@@ -258,8 +258,9 @@ TEST_F(EvaluatorTest, BudgetBoundsScratchBuffers) {
 
 namespace {
 /// A float32 vector 0, 1, ..., n - 1.
-NDArray iota(int64_t n) {
-  NDArray a = llvm::cantFail(NDArray::create(DataType::float32(), {n}));
+NDArray iota(int64_t n, llvm::ArrayRef<int64_t> shape = {}) {
+  NDArray a = llvm::cantFail(NDArray::create(
+      DataType::float32(), shape.empty() ? llvm::ArrayRef<int64_t>(n) : shape));
   for (int64_t i = 0; i < n; ++i)
     a.setElementFromDouble(i, double(i));
   return a;
@@ -268,11 +269,13 @@ NDArray iota(int64_t n) {
 
 TEST_F(EvaluatorTest, DynamicShapesRunOneKernelAndBoundTheSpecialisations) {
   // exp computes symbolic shapes: one kernel for every length, its result
-  // sized by the relation (the function specialised, cached). nn.pad does
-  // not: a kernel per length.
+  // sized by the relation (the function specialised, cached). An
+  // upsampling by 1.6 does not (its extent's rounding is not exact in
+  // integers): a kernel per length.
   llvm::SourceMgr sm;
-  Ref<IRModule> m = parseTyped("def @main(%x: Tensor[(?), float32]) {\n"
-                               "  (exp(%x), nn.pad(%x, 0f, pad_width=[[1, 0]]))\n"
+  Ref<IRModule> m = parseTyped("def @main(%x: Tensor[(1, 1, 1, ?), float32]) {\n"
+                               "  (exp(%x), nn.upsampling(%x, scale_h=1f, "
+                               "scale_w=1.6f))\n"
                                "}\n",
                                sm);
   ASSERT_TRUE(m);
@@ -282,21 +285,23 @@ TEST_F(EvaluatorTest, DynamicShapesRunOneKernelAndBoundTheSpecialisations) {
   uint64_t compiledBefore = engine->getStats().kernelsCompiled;
   for (int64_t n : {3, 5, 7, 3}) {
     llvm::Expected<RuntimeValue> v =
-        evaluator.call(*m->lookup("main"), RuntimeValue::tensor(iota(n)));
+        evaluator.call(*m->lookup("main"), RuntimeValue::tensor(iota(n, {1, 1, 1, n})));
     ASSERT_TRUE(bool(v)) << llvm::toString(v.takeError());
     std::vector<NDArray> flat;
     v->flatten(flat);
     ASSERT_EQ(flat.size(), 2u);
-    ASSERT_EQ(flat[0].getShape(), llvm::ArrayRef<int64_t>({n}));
-    ASSERT_EQ(flat[1].getShape(), llvm::ArrayRef<int64_t>({n + 1}));
+    ASSERT_EQ(flat[0].getShape(), llvm::ArrayRef<int64_t>({1, 1, 1, n}));
+    // round(n * 1.6) nearest elements: 5, 8, 11 (from 3, 5, 7).
+    int64_t up = int64_t(std::nearbyint(double(n) * 1.6));
+    ASSERT_EQ(flat[1].getShape(), llvm::ArrayRef<int64_t>({1, 1, 1, up}));
     EXPECT_FLOAT_EQ(flat[0].getElementAsDouble(n - 1), std::exp(float(n - 1)));
     EXPECT_EQ(flat[1].getElementAsDouble(0), 0.0);
-    EXPECT_EQ(flat[1].getElementAsDouble(n), double(n - 1));
+    EXPECT_EQ(flat[1].getElementAsDouble(up - 1), double(n - 1));
     // Never more than the bound kept.
     EXPECT_LE(evaluator.getNumSpecializations(), 2u);
   }
   EXPECT_EQ(evaluator.getNumSpecializations(), 2u);
-  // One kernel for exp, one per distinct length for nn.pad (cached by the
-  // engine, so length 3 again compiles nothing).
+  // One kernel for exp, one per distinct length for the upsampling (cached
+  // by the engine, so length 3 again compiles nothing).
   EXPECT_EQ(engine->getStats().kernelsCompiled - compiledBefore, 1u + 3u);
 }
