@@ -63,6 +63,29 @@ struct Claims {
 };
 } // namespace
 
+/// Runs \p body(i) for every i in [0, \p n) on \p threads threads: the
+/// calling thread and threads - 1 workers of \p pool.
+///
+/// The calling thread claims tasks too, and waits only for tasks a worker
+/// has claimed, never for a worker to start. A worker that wakes late (its
+/// core busy, or a virtual CPU the host has not scheduled yet: tens of
+/// milliseconds on a shared machine) finds the tasks claimed, so the loop
+/// takes at most its serial time.
+static void runClaimed(ThreadPoolInterface &pool, size_t threads, size_t n,
+                       std::function<void(size_t)> body) {
+  auto claims = std::make_shared<Claims>();
+  claims->n = n;
+  claims->run = std::move(body);
+  for (size_t w = 1; w < threads; ++w)
+    pool.async([claims] { claims->work(); });
+  claims->drain();
+  std::unique_lock<std::mutex> lock(claims->mutex);
+  claims->idle.wait(lock, [&] { return claims->busy == 0; });
+  // A worker that has not started yet will find nothing to claim and must
+  // not call the body, whose captures die with the caller's frame.
+  claims->run = nullptr;
+}
+
 Error nnir::parallelForEach(
     PassContext &ctx, size_t n,
     function_ref<Error(size_t i, PassContext &taskCtx)> task) {
@@ -80,9 +103,7 @@ Error nnir::parallelForEach(
   // Tasks after the first failure are not started: their output would be
   // dropped, as one thread would not have run them.
   std::atomic<size_t> firstFailure{n};
-  auto claims = std::make_shared<Claims>();
-  claims->n = n;
-  claims->run = [&](size_t i) {
+  auto runTask = [&](size_t i) {
     if (i > firstFailure.load(std::memory_order_relaxed))
       return;
     TaskState &state = states[i];
@@ -102,22 +123,8 @@ Error nnir::parallelForEach(
         ;
     }
   };
-  // The calling thread is one of the context's threads: it claims tasks
-  // too, and waits only for tasks a worker has claimed, never for a worker
-  // to start. A worker that wakes late (its core busy, or a virtual CPU the
-  // host has not scheduled yet: tens of milliseconds on a shared machine)
-  // finds the tasks claimed, so the loop takes at most its serial time.
-  size_t workers = std::min<size_t>(ctx.getNumThreads(), n) - 1;
-  for (size_t w = 0; w != workers; ++w)
-    pool->async([claims] { claims->work(); });
-  claims->drain();
-  {
-    std::unique_lock<std::mutex> lock(claims->mutex);
-    claims->idle.wait(lock, [&] { return claims->busy == 0; });
-    // A worker that has not started yet will find nothing to claim and
-    // must not call the body, whose captures die with this frame.
-    claims->run = nullptr;
-  }
+  runClaimed(*pool, std::min<size_t>(ctx.getNumThreads(), n), n,
+             [&](size_t i) { runTask(i); });
 
   // Merge in task order, up to the first failure.
   Error result = Error::success();
@@ -139,4 +146,18 @@ Error nnir::parallelForEach(
     }
   }
   return result;
+}
+
+void nnir::releaseInParallel(Ref<IRModule> module, PassContext &ctx) {
+  ThreadPoolInterface *pool = ctx.getThreadPool();
+  if (!pool || ctx.getNumThreads() < 2 || !module ||
+      module->getRefCount() != 1 || module->getFunctions().size() < 2)
+    return;
+  std::vector<Ref<Function>> functions;
+  functions.reserve(module->getFunctions().size());
+  for (const IRModule::Entry &entry : module->getFunctions())
+    functions.push_back(entry.func);
+  module.reset();
+  runClaimed(*pool, std::min<size_t>(ctx.getNumThreads(), functions.size()),
+             functions.size(), [&](size_t i) { functions[i].reset(); });
 }

@@ -16,6 +16,8 @@
 #include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <utility>
+
 using namespace llvm;
 using namespace nnir;
 
@@ -193,7 +195,9 @@ Expected<Ref<IRModule>> FunctionPass::runImpl(Ref<IRModule> module,
   Expected<Ref<Pass>> inferType = PassRegistry::instance().create("InferType");
   if (!inferType)
     return inferType.takeError();
-  return (*inferType)->run(updated, ctx);
+  Expected<Ref<IRModule>> typed = (*inferType)->run(updated, ctx);
+  releaseInParallel(std::move(updated), ctx);
+  return typed;
 }
 
 //===----------------------------------------------------------------------===//
@@ -223,12 +227,12 @@ Expected<Ref<IRModule>> Sequential::runImpl(Ref<IRModule> module,
       Expected<Ref<IRModule>> result = (*required)->run(module, ctx);
       if (!result)
         return result.takeError();
-      module = std::move(*result);
+      releaseInParallel(std::exchange(module, std::move(*result)), ctx);
     }
     Expected<Ref<IRModule>> result = pass->run(module, ctx);
     if (!result)
       return result.takeError();
-    module = std::move(*result);
+    releaseInParallel(std::exchange(module, std::move(*result)), ctx);
   }
   return module;
 }

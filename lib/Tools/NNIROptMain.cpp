@@ -26,6 +26,7 @@
 #include "nnir/Ops/Compute.h"
 #include "nnir/Ops/DynamicOps.h"
 #include "nnir/Pass/Instruments.h"
+#include "nnir/Pass/Parallel.h"
 #include "nnir/Pass/Pass.h"
 #include "nnir/Pass/PassContext.h"
 #include "nnir/Pass/PassPlugin.h"
@@ -1217,7 +1218,7 @@ static int processModule(
     }
     if (!result)
       return sink.fail(result.takeError());
-    *module = std::move(*result);
+    releaseInParallel(std::exchange(*module, std::move(*result)), *context);
     // As opt and mlir-opt: what the passes produced is verified before it
     // is printed, so a broken module never reaches the output.
     if (config.verify)

@@ -5,7 +5,8 @@
 /// three steps, each without recursion along dataflow edges or let chains:
 ///
 ///  1. PurityAnalysis: for every let-bound variable of the module, whether
-///     evaluating its value is pure. Besides the purity of evaluating an
+///     evaluating its value is pure (per function, in parallel, for the
+///     functions that call no other function of the module). Besides the purity of evaluating an
 ///     expression it tracks, for function-typed expressions, the purity of
 ///     calling them (Relay's rules A-F without references and ADTs).
 ///  2. UsageCounter, per function: how often each let variable is used by
@@ -32,6 +33,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringSet.h"
+
+#include <optional>
 
 using namespace llvm;
 using namespace nnir;
@@ -60,13 +63,25 @@ class PurityAnalysis {
 public:
   explicit PurityAnalysis(const IRModule &module) : module(module) {}
 
+  /// Whether the module analysis starts at \p func (it is reached only
+  /// through references otherwise).
+  static bool isRoot(const Function &func) {
+    return !func.isPrimitive() && !func.hasNonZeroAttr(attr::kExtern);
+  }
+
   void analyzeModule() {
-    for (const IRModule::Entry &entry : module.getFunctions()) {
-      const Function &func = *entry.func;
-      if (func.isPrimitive() || func.hasNonZeroAttr(attr::kExtern))
-        continue;
-      evaluate(entry.var.get());
-    }
+    for (const IRModule::Entry &entry : module.getFunctions())
+      if (isRoot(*entry.func))
+        evaluate(entry.var.get());
+  }
+
+  /// Analyzes \p func alone, as analyzeModule() would if \p func refers to
+  /// no function of the module; returns false (and the results are not to
+  /// be used) if it does.
+  bool analyzeFunctionAlone(Function *func) {
+    alone = true;
+    evaluate(func);
+    return !reachedGlobal;
   }
 
   /// Whether the value bound to \p var is pure (false if unknown).
@@ -146,8 +161,9 @@ private:
     case Expr::Kind::GlobalVar: {
       auto *global = cast<GlobalVar>(e);
       Function *func = module.lookup(global->getName());
-      if (!func || func->hasNonZeroAttr(attr::kExtern)) {
+      if (!func || func->hasNonZeroAttr(attr::kExtern) || alone) {
         // Externals are assumed call-impure (rule F).
+        reachedGlobal |= alone && func && !func->hasNonZeroAttr(attr::kExtern);
         globalPurity[global->getName()] = {true, false};
         return WalkAction::Skip;
       }
@@ -237,6 +253,10 @@ private:
   }
 
   const IRModule &module;
+  /// analyzeFunctionAlone: a reference to a function of the module is not
+  /// followed but recorded in reachedGlobal.
+  bool alone = false;
+  bool reachedGlobal = false;
   /// The nodes whose children are being evaluated, innermost last.
   SmallVector<Frame, 64> frames;
   DenseMap<const Expr *, Purity> memo;
@@ -421,34 +441,64 @@ Expected<Ref<IRModule>> nnir::eliminateDeadCode(
         return makeError("DeadCodeElimination: entry function @" + name +
                          " is not in the module");
 
-  PurityAnalysis purity(*module);
-  if (!options.ignoreImpurity)
-    purity.analyzeModule();
-  auto isPure = [&](const Var *var) {
-    return options.ignoreImpurity || purity.isPure(var);
-  };
-
-  // Each function on its own, in parallel when \p ctx has a thread pool.
+  // Each function on its own, in parallel when \p ctx has a thread pool. A
+  // root that refers to no function of the module has its purity analyzed
+  // in its own task (what the module analysis would find for it); the
+  // others, and the functions only references reach, wait for the module
+  // analysis, run once and only when some root refers to a function.
   ArrayRef<IRModule::Entry> entries = module->getFunctions();
-  std::vector<Ref<Expr>> rewritten(entries.size());
-  std::vector<std::pair<int64_t, int64_t>> counts(entries.size());
-  auto eliminate = [&](size_t i) {
+  size_t n = entries.size();
+  std::vector<Ref<Expr>> rewritten(n);
+  std::vector<std::pair<int64_t, int64_t>> counts(n);
+  // Why function i waits for the module analysis (None: it is done).
+  enum Deferred : char { None, NotRoot, RefersToFunction };
+  std::vector<Deferred> deferred(n, None);
+  auto eliminate = [&](size_t i, const PurityAnalysis *purity) {
+    auto isPure = [&](const Var *var) {
+      return options.ignoreImpurity || (purity && purity->isPure(var));
+    };
     UsageCounter usage(isPure);
     usage.count(entries[i].func.get());
     Eliminator eliminator(usage, isPure, options.inlineOnce);
     rewritten[i] = eliminator.mutate(entries[i].func.get());
     counts[i] = {eliminator.numRemoved, eliminator.numInlined};
   };
-  if (ctx) {
-    if (Error err = parallelForEach(*ctx, entries.size(),
-                                    [&](size_t i, PassContext &) {
-                                      eliminate(i);
-                                      return Error::success();
-                                    }))
+  auto forEach = [&](function_ref<void(size_t)> body) -> Error {
+    if (!ctx) {
+      for (size_t i = 0; i != n; ++i)
+        body(i);
+      return Error::success();
+    }
+    return parallelForEach(*ctx, n, [&](size_t i, PassContext &) {
+      body(i);
+      return Error::success();
+    });
+  };
+  if (Error err = forEach([&](size_t i) {
+        if (options.ignoreImpurity)
+          return eliminate(i, nullptr);
+        if (!PurityAnalysis::isRoot(*entries[i].func)) {
+          deferred[i] = NotRoot;
+          return;
+        }
+        PurityAnalysis purity(*module);
+        if (purity.analyzeFunctionAlone(entries[i].func.get()))
+          eliminate(i, &purity);
+        else
+          deferred[i] = RefersToFunction;
+      }))
+    return err;
+  if (llvm::any_of(deferred, [](Deferred d) { return d != None; })) {
+    std::optional<PurityAnalysis> purity;
+    if (llvm::is_contained(deferred, RefersToFunction)) {
+      purity.emplace(*module);
+      purity->analyzeModule();
+    }
+    if (Error err = forEach([&](size_t i) {
+          if (deferred[i] != None)
+            eliminate(i, purity ? &*purity : nullptr);
+        }))
       return err;
-  } else {
-    for (size_t i = 0, e = entries.size(); i != e; ++i)
-      eliminate(i);
   }
 
   Ref<IRModule> result;

@@ -329,3 +329,32 @@ TEST_F(ParallelTest, TasksRunOnTheirOwnContexts) {
 }
 
 } // namespace
+
+TEST_F(ParallelTest, ReleaseInParallelFreesTheFunctions) {
+  Ref<PassContext> ctx = PassContext::create();
+  ctx->setThreadPool(
+      std::make_shared<DefaultThreadPool>(hardware_concurrency(2)));
+  SourceMgr sourceMgr;
+  Ref<IRModule> module = parseOrFail(makeModuleText(), sourceMgr);
+  ASSERT_TRUE(module);
+  // Each function's body is held here too; its count says whether the
+  // function still holds it.
+  std::vector<Ref<Expr>> bodies;
+  for (const IRModule::Entry &entry : module->getFunctions())
+    bodies.push_back(entry.func->getBody());
+  ASSERT_EQ(bodies.size(), size_t(kFunctions));
+  ASSERT_EQ(bodies[3]->getRefCount(), 2u);
+
+  // Another reference to the module: nothing is released.
+  Ref<IRModule> other = module;
+  releaseInParallel(std::move(module), *ctx);
+  EXPECT_FALSE(module);
+  for (const Ref<Expr> &body : bodies)
+    EXPECT_EQ(body->getRefCount(), 2u);
+
+  // The last reference: every function is freed, and nothing else.
+  releaseInParallel(std::move(other), *ctx);
+  EXPECT_FALSE(other);
+  for (const Ref<Expr> &body : bodies)
+    EXPECT_EQ(body->getRefCount(), 1u);
+}

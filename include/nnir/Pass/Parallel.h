@@ -30,6 +30,7 @@
 #ifndef NNIR_PASS_PARALLEL_H
 #define NNIR_PASS_PARALLEL_H
 
+#include "nnir/IR/Module.h"
 #include "nnir/Pass/PassContext.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -45,6 +46,13 @@ llvm::Error
 parallelForEach(PassContext &ctx, size_t n,
                 llvm::function_ref<llvm::Error(size_t i, PassContext &taskCtx)>
                     task);
+
+/// Drops \p module. If that was its last reference and \p ctx has a thread
+/// pool, its functions are released in parallel, so that the nodes only
+/// they held are freed on all of the context's threads: a pass that
+/// rewrites every function leaves the old ones for the pass manager to
+/// free, which would otherwise be a serial step between parallel passes.
+void releaseInParallel(Ref<IRModule> module, PassContext &ctx);
 
 } // namespace nnir
 
