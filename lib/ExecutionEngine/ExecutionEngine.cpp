@@ -18,6 +18,7 @@
 #include "nnir/IR/Traversal.h"
 #include "nnir/IR/Type.h"
 #include "nnir/Support/Diagnostics.h"
+#include "nnir/Support/PoolLoop.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -350,15 +351,11 @@ void ExecutionEngine::precompile(ArrayRef<const Function *> fns) {
   // One kernel gains nothing from another thread.
   if (jobs.size() < 2)
     return;
-  {
-    ThreadPoolTaskGroup group(*pool);
-    for (Job &job : jobs)
-      group.async([this, &job] {
-        job.built.emplace(buildKernel(
-            *job.fn, job.generic ? &*job.generic : nullptr, std::nullopt));
-      });
-    group.wait();
-  }
+  runPoolLoop(*pool, pool->getMaxConcurrency(), jobs.size(), [&](size_t i) {
+    Job &job = jobs[i];
+    job.built.emplace(buildKernel(
+        *job.fn, job.generic ? &*job.generic : nullptr, std::nullopt));
+  });
   std::lock_guard<std::mutex> lock(impl->mutex);
   KernelCache &cache = *impl->cache;
   for (Job &job : jobs) {

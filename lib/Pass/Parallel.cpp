@@ -8,13 +8,12 @@
 
 #include "nnir/Pass/Parallel.h"
 
+#include "nnir/Support/PoolLoop.h"
+
 #include "llvm/Support/ThreadPool.h"
 
 #include <atomic>
-#include <condition_variable>
-#include <functional>
 #include <memory>
-#include <mutex>
 #include <vector>
 
 using namespace llvm;
@@ -28,63 +27,7 @@ struct TaskState {
   Error error = Error::success();
   bool ran = false;
 };
-
-/// The claims of one parallelForEach, shared with the pool's workers: a
-/// worker that starts after the loop has returned finds nothing to claim and
-/// touches only this object, never the caller's stack.
-struct Claims {
-  std::atomic<size_t> next{0};
-  size_t n = 0;
-  /// Workers between their first claim attempt and their last task's end.
-  std::mutex mutex;
-  std::condition_variable idle;
-  unsigned busy = 0;
-  /// The caller's per-task body; valid while busy > 0 or the caller runs.
-  std::function<void(size_t)> run;
-
-  /// Claims and runs tasks until none is left.
-  void drain() {
-    for (size_t i = next.fetch_add(1); i < n; i = next.fetch_add(1))
-      run(i);
-  }
-  /// A worker's share: counted busy before it claims, so the caller, which
-  /// waits for busy == 0 after its own claims ran out, never returns while
-  /// a worker runs a task it claimed.
-  void work() {
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      ++busy;
-    }
-    drain();
-    std::lock_guard<std::mutex> lock(mutex);
-    if (--busy == 0)
-      idle.notify_all();
-  }
-};
 } // namespace
-
-/// Runs \p body(i) for every i in [0, \p n) on \p threads threads: the
-/// calling thread and threads - 1 workers of \p pool.
-///
-/// The calling thread claims tasks too, and waits only for tasks a worker
-/// has claimed, never for a worker to start. A worker that wakes late (its
-/// core busy, or a virtual CPU the host has not scheduled yet: tens of
-/// milliseconds on a shared machine) finds the tasks claimed, so the loop
-/// takes at most its serial time.
-static void runClaimed(ThreadPoolInterface &pool, size_t threads, size_t n,
-                       std::function<void(size_t)> body) {
-  auto claims = std::make_shared<Claims>();
-  claims->n = n;
-  claims->run = std::move(body);
-  for (size_t w = 1; w < threads; ++w)
-    pool.async([claims] { claims->work(); });
-  claims->drain();
-  std::unique_lock<std::mutex> lock(claims->mutex);
-  claims->idle.wait(lock, [&] { return claims->busy == 0; });
-  // A worker that has not started yet will find nothing to claim and must
-  // not call the body, whose captures die with the caller's frame.
-  claims->run = nullptr;
-}
 
 Error nnir::parallelForEach(
     PassContext &ctx, size_t n,
@@ -123,8 +66,7 @@ Error nnir::parallelForEach(
         ;
     }
   };
-  runClaimed(*pool, std::min<size_t>(ctx.getNumThreads(), n), n,
-             [&](size_t i) { runTask(i); });
+  runPoolLoop(*pool, ctx.getNumThreads(), n, runTask);
 
   // Merge in task order, up to the first failure.
   Error result = Error::success();
@@ -158,6 +100,6 @@ void nnir::releaseInParallel(Ref<IRModule> module, PassContext &ctx) {
   for (const IRModule::Entry &entry : module->getFunctions())
     functions.push_back(entry.func);
   module.reset();
-  runClaimed(*pool, std::min<size_t>(ctx.getNumThreads(), functions.size()),
-             functions.size(), [&](size_t i) { functions[i].reset(); });
+  runPoolLoop(*pool, ctx.getNumThreads(), functions.size(),
+              [&](size_t i) { functions[i].reset(); });
 }

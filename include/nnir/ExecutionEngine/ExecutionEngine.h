@@ -28,7 +28,7 @@
 /// - Thread-safe: any number of threads may get and run kernels; getKernel()
 ///   compiles one kernel at a time, precompile() compiles the independent
 ///   kernels of a module concurrently on EngineOptions::compileThreads
-///   (lowering, LLVM's pipeline and code generation in parallel, each with
+///   and the calling thread (nnir/Support/PoolLoop.h; lowering, LLVM's pipeline and code generation in parallel, each with
 ///   a TargetMachine of its own; linking into the JIT serialised).
 //
 //===----------------------------------------------------------------------===//
@@ -105,8 +105,9 @@ struct EngineOptions {
   CodegenOptions codegen;
   /// Record every kernel run's time and work (getProfile()).
   bool profile = false;
-  /// The threads precompile() compiles independent kernels on (none: one
-  /// at a time, on the caller's thread). The caller creates it (sized as it
+  /// The threads precompile() compiles independent kernels on, the caller
+  /// counting as one of its getMaxConcurrency() (none: one at a time, on
+  /// the caller's thread). The caller creates it (sized as it
   /// likes: the tools use the machine's cores); engines may share one.
   std::shared_ptr<llvm::ThreadPoolInterface> compileThreads;
 };

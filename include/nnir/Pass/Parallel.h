@@ -16,10 +16,9 @@
 ///    failed; nothing a later task recorded is merged, as one thread would
 ///    have stopped there.
 ///
-/// The calling thread counts as one of the context's threads: it claims
-/// tasks too and waits only for tasks a worker has claimed, never for a
-/// worker to start, so a loop whose workers are late or busy takes at most
-/// its serial time.
+/// The calling thread counts as one of the context's threads
+/// (nnir/Support/PoolLoop.h): a loop whose workers are late or busy takes at
+/// most its serial time.
 ///
 /// Without a pool (or with one thread, or one task) the tasks run in order
 /// on the calling thread under \p ctx itself, stopping at the first error.
