@@ -112,7 +112,7 @@ AttrInitializer::conversionError(StringRef name, const NamedAttrValue &kw,
       .str();
 }
 
-Error AttrInitializer::finish(ArrayRef<AttrFieldInfo> fields) {
+Error AttrInitializer::finish(const Attrs &record) {
   // Report problems in source order: an unknown or repeated keyword that
   // comes before the first conversion error wins.
   for (size_t i = 0, e = kwargs.size(); i != e; ++i) {
@@ -127,6 +127,8 @@ Error AttrInitializer::finish(ArrayRef<AttrFieldInfo> fields) {
                                   " is given twice");
     if (used[i])
       continue;
+    SmallVector<AttrFieldInfo, 8> fields;
+    record.describeFields(fields);
     std::string valid;
     for (const AttrFieldInfo &field : fields) {
       if (!valid.empty())

@@ -853,7 +853,7 @@ TEST_F(ParserTest, TypeErrors) {
             "function types (ADTs and type variables are not supported)");
   EXPECT_EQ(typeError("?"), "1:1: '?' is a dynamic dimension, not a type; "
                             "write Tensor[(?, ...), dtype]");
-  EXPECT_EQ(typeError("Tensor[(1, ??), float32]"), "1:13: expected ',' or ')'");
+  EXPECT_EQ(typeError("Tensor[(1, ?\?), float32]"), "1:13: expected ',' or ')'");
   EXPECT_EQ(typeError("Tensor[(meta[tir.SizeVar][0]), float32]"),
             "1:9: symbolic dimensions are not supported by nnir");
   EXPECT_EQ(typeError("Tensor[(2, -1), float32]"),

@@ -432,7 +432,9 @@ public:
   /// Reports the first problem: an unknown or repeated keyword or a mistyped
   /// value, whichever comes first in the source, then a missing required
   /// field (so a misspelled required field reports the misspelling).
-  llvm::Error finish(llvm::ArrayRef<AttrFieldInfo> fields);
+  /// \p record (the record being filled) lists the valid names in the
+  /// message for an unknown keyword; it is not described otherwise.
+  llvm::Error finish(const Attrs &record);
 
 private:
   const NamedAttrValue *find(llvm::StringRef name);
@@ -488,9 +490,7 @@ public:
     Ref<Derived> attrs = create();
     detail::AttrInitializer init(kwargs, callLoc, ownerName);
     attrs->visitFields(init);
-    llvm::SmallVector<AttrFieldInfo, 8> fields;
-    attrs->describeFields(fields);
-    if (llvm::Error err = init.finish(fields))
+    if (llvm::Error err = init.finish(*attrs))
       return err;
     return Ref<Attrs>(attrs);
   }
@@ -524,9 +524,7 @@ public:
                                      : ownerName,
                                  /*partial=*/true);
     copy->visitFields(init);
-    llvm::SmallVector<AttrFieldInfo, 8> fields;
-    copy->describeFields(fields);
-    if (llvm::Error err = init.finish(fields))
+    if (llvm::Error err = init.finish(*copy))
       return err;
     return Ref<Attrs>(copy);
   }
