@@ -40,6 +40,7 @@
 #include "nnir/IR/Traversal.h"
 #include "nnir/IR/TypeRelation.h"
 #include "nnir/Pass/Parallel.h"
+#include "nnir/Support/PoolLoop.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -1360,6 +1361,10 @@ static Expected<Ref<IRModule>> inferModule(Ref<IRModule> module,
         inferencer.mergeGroup(*tasks[k], membersOf(groups[wave[k]]));
         record(groups[wave[k]], results[k]);
       }
+      // What the tasks' inferencers hold is freed on the pool too.
+      if (ThreadPoolInterface *pool = ctx->getThreadPool())
+        runPoolLoop(*pool, ctx->getNumThreads(), tasks.size(),
+                    [&](size_t k) { tasks[k].reset(); });
     }
     if (!parallel) {
       // Start over on one thread, for the error one thread reports.
