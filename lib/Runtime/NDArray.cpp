@@ -201,18 +201,18 @@ void NDArray::fillDeferred(Storage &s) {
   size_t allocBytes = getAllocBytes(s.byteSize);
   auto *out = static_cast<uint8_t *>(allocateData(allocBytes));
   if (!out)
-    report_bad_alloc_error(s.lazy ? "cannot decode a tensor"
-                                  : "cannot fill a splat tensor");
-  if (s.lazy) {
+    report_bad_alloc_error(s.saved ? "cannot decode a tensor"
+                                   : "cannot fill a splat tensor");
+  if (SavedText *saved = s.saved.get()) {
     // The text was checked when the array was made.
-    bool decoded = decodeBase64Range(s.savedText, s.savedHeaderBytes,
+    bool decoded = decodeBase64Range(saved->text, saved->headerBytes,
                                      MutableArrayRef(out, s.byteSize));
     assert(decoded && "a checked base64 text did not decode");
     (void)decoded;
     s.data = out;
-    if (s.release)
-      s.release(s.savedText);
-    std::atomic_store(&s.keepAlive, std::shared_ptr<const void>());
+    if (saved->release)
+      saved->release(saved->text);
+    std::atomic_store(&saved->keepAlive, std::shared_ptr<const void>());
     return;
   }
   // Replicate the element by doubling the filled prefix (a few memcpy
@@ -227,7 +227,7 @@ void NDArray::fillDeferred(Storage &s) {
 const void *NDArray::getData() const {
   assert(storage && "accessing a null NDArray");
   Storage &s = *storage;
-  if (s.splat || s.lazy)
+  if (s.splat || s.saved)
     std::call_once(s.filled, fillDeferred, std::ref(s));
   return s.data;
 }
@@ -280,14 +280,13 @@ bool NDArray::isRepeated() const {
   if (isSplat())
     return true;
   // An undecoded array is read from its text, without decoding the whole.
-  if (storage->lazy && getNumElements() >= 2)
-    if (std::shared_ptr<const void> hold =
-            std::atomic_load(&storage->keepAlive)) {
-      bool result =
-          savedRepeats(storage->savedText, storage->savedHeaderBytes,
-                       getByteSize(), getDType().getStorageBytes());
-      if (result && storage->release)
-        storage->release(storage->savedText); // It was all read.
+  if (SavedText *saved = storage->saved.get();
+      saved && getNumElements() >= 2)
+    if (std::shared_ptr<const void> hold = std::atomic_load(&saved->keepAlive)) {
+      bool result = savedRepeats(saved->text, saved->headerBytes, getByteSize(),
+                                 getDType().getStorageBytes());
+      if (result && saved->release)
+        saved->release(saved->text); // It was all read.
       return result;
     }
   return repeats(static_cast<const uint8_t *>(getData()), getNumElements(),
@@ -793,11 +792,8 @@ Expected<NDArray> NDArray::loadBase64Lazy(StringRef text,
                           header->size);
     if (keepAlive && array.saveHeader() == headerBytes &&
         isCanonicalBase64(text)) {
-      (*s)->lazy = true;
-      (*s)->savedText = text;
-      (*s)->savedHeaderBytes = header->size;
-      (*s)->keepAlive = std::move(keepAlive);
-      (*s)->release = std::move(release);
+      (*s)->saved.reset(new SavedText{text, header->size, std::move(keepAlive),
+                                      std::move(release)});
       return array;
     }
   }
@@ -806,20 +802,20 @@ Expected<NDArray> NDArray::loadBase64Lazy(StringRef text,
 }
 
 bool NDArray::writeSavedBase64(raw_ostream &os) const {
-  if (!storage || !storage->lazy)
+  SavedText *saved = storage ? storage->saved.get() : nullptr;
+  if (!saved)
     return false;
   // The text stays valid while this is held, even if another thread
   // decodes the array meanwhile and drops the array's own reference.
-  std::shared_ptr<const void> hold = std::atomic_load(&storage->keepAlive);
+  std::shared_ptr<const void> hold = std::atomic_load(&saved->keepAlive);
   if (!hold)
     return false;
   constexpr size_t kPieceBytes = size_t(1) << 20;
-  StringRef text = storage->savedText;
-  for (size_t at = 0; at < text.size(); at += kPieceBytes) {
-    StringRef piece = text.substr(at, kPieceBytes);
+  for (size_t at = 0; at < saved->text.size(); at += kPieceBytes) {
+    StringRef piece = saved->text.substr(at, kPieceBytes);
     os << piece;
-    if (storage->release)
-      storage->release(piece);
+    if (saved->release)
+      saved->release(piece);
   }
   return true;
 }

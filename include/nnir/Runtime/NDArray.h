@@ -169,6 +169,16 @@ public:
   const void *getIdentity() const { return storage.get(); }
 
 private:
+  /// Where a lazy saved array's data is: the base64 text of save(), whose
+  /// decoded header is headerBytes long. Only keepAlive, the owner of text,
+  /// changes: the decode drops it (read and written atomically, as
+  /// writeSavedBase64 may run meanwhile).
+  struct SavedText {
+    llvm::StringRef text;
+    size_t headerBytes = 0;
+    std::shared_ptr<const void> keepAlive;
+    TextRelease release;
+  };
   struct Storage : llvm::ThreadSafeRefCountedBase<Storage> {
     DataType dtype;
     Shape shape;
@@ -179,16 +189,9 @@ private:
     /// element, the raw bits of every element.
     bool splat = false;
     alignas(8) uint8_t element[8] = {};
-    /// A lazy saved array: data stays null until getData() decodes it
-    /// (once) from savedText, past its savedHeaderBytes of header. These
-    /// fields do not change after creation, except keepAlive, the owner of
-    /// savedText, which the decode drops (read and written atomically:
-    /// writeSavedBase64 may run meanwhile).
-    bool lazy = false;
-    llvm::StringRef savedText;
-    size_t savedHeaderBytes = 0;
-    std::shared_ptr<const void> keepAlive;
-    TextRelease release;
+    /// Set for a lazy saved array (and never changed after): data stays
+    /// null until getData() decodes it (once) from this text.
+    std::unique_ptr<SavedText> saved;
     std::once_flag filled;
     ~Storage();
   };
