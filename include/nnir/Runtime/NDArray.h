@@ -131,7 +131,8 @@ public:
   int64_t getNumElements() const;
   size_t getByteSize() const;
 
-  /// The buffer (a splat's is filled on the first call).
+  /// The buffer (a splat's is filled, a lazy array's decoded, on the first
+  /// call).
   const void *getData() const;
   /// Writable access. The array must not yet be shared with IR that others
   /// can see (constants are immutable once built). A splat stops being one.
