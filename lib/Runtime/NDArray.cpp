@@ -197,6 +197,7 @@ size_t NDArray::getByteSize() const {
   assert(storage && "accessing a null NDArray");
   return storage->byteSize;
 }
+
 void NDArray::fillDeferred(Storage &s) {
   size_t allocBytes = getAllocBytes(s.byteSize);
   auto *out = static_cast<uint8_t *>(allocateData(allocBytes));
