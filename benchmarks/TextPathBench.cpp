@@ -28,7 +28,8 @@
 /// BM_PrintWeights report MB/s of text and `peak/weights`, the growth of the
 /// peak resident set over the bytes of the weights (the decoded tensors
 /// themselves are 1.0). BM_Base64Decode and BM_Base64Encode are the codec
-/// alone on 16 MB. benchmarks/text_path_bench.py measures the whole
+/// alone on 16 MB; BM_Base64Check is the check a lazily decoded metadata
+/// tensor's text gets at parse time (isCanonicalBase64). benchmarks/text_path_bench.py measures the whole
 /// nnir-opt process, on the chain and on ResNet-50 with bound weights.
 ///
 /// Run from a Release build:
@@ -405,6 +406,20 @@ void BM_Base64Decode(benchmark::State &state) {
   state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(text.size()));
 }
 
+void BM_Base64Check(benchmark::State &state) {
+  std::vector<uint8_t> bytes(kCodecBytes);
+  fillRandom(bytes.data(), bytes.size(), 1);
+  std::string text;
+  raw_string_ostream os(text);
+  Base64Writer(os).write(bytes);
+  for (auto _ : state)
+    if (!isCanonicalBase64(text)) {
+      state.SkipWithError("the text is not canonical base64");
+      return;
+    }
+  state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(text.size()));
+}
+
 void BM_Base64Encode(benchmark::State &state) {
   std::vector<uint8_t> bytes(kCodecBytes);
   fillRandom(bytes.data(), bytes.size(), 1);
@@ -426,6 +441,7 @@ BENCHMARK(BM_Destroy)->Arg(1000000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ParseWeights)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PrintWeights)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Base64Decode)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Base64Check)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Base64Encode)->Unit(benchmark::kMillisecond);
 
 } // namespace

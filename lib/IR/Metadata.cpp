@@ -280,7 +280,11 @@ splitTensors(StringRef json, const MetadataLimits &limits,
           if (!tensor)
             return std::nullopt;
           Expected<NDArray> array =
-              NDArray::loadBase64(*tensor, limits.maxTensorBytes);
+              limits.textOwner
+                  ? NDArray::loadBase64Lazy(*tensor, limits.textOwner,
+                                            limits.releaseText,
+                                            limits.maxTensorBytes)
+                  : NDArray::loadBase64(*tensor, limits.maxTensorBytes);
           if (!array) {
             consumeError(array.takeError());
             // Not what its header said: find where the string really ends.
@@ -1076,10 +1080,13 @@ public:
     for (const NDArray *tensor : tensors) {
       arrayItem();
       os << '"';
-      Base64Writer base64(os);
-      base64.write(tensor->saveHeader());
-      base64.write(tensor->getBytes());
-      base64.finish();
+      // A tensor still in the text it was read from is copied from there.
+      if (!tensor->writeSavedBase64(os)) {
+        Base64Writer base64(os);
+        base64.write(tensor->saveHeader());
+        base64.write(tensor->getBytes());
+        base64.finish();
+      }
       os << '"';
     }
     endArray();
@@ -1168,7 +1175,7 @@ void MetadataEncoder::addConstant(int64_t arrayId, const Constant *constant) {
 
   const NDArray &data = constant->getData();
   auto [tensorIt, isNewTensor] =
-      tensorIds.insert({data.getData(), int64_t(tensors.size())});
+      tensorIds.insert({data.getIdentity(), int64_t(tensors.size())});
   if (isNewTensor)
     tensors.push_back(&data);
 

@@ -276,17 +276,39 @@ bool Parser::storeDenseScalar(NDArray &array, int64_t index,
 // Metadata
 //===----------------------------------------------------------------------===//
 
+/// Drops the pages of \p text, a part of the mapped \p buffer that has been
+/// read, and of the 2 MiB before it: a fault maps the pages around it that
+/// the page cache holds (fault-around, large folios), so reading a text
+/// maps back the end of the text read just before it, already released.
+static void releaseReadText(const MemoryBuffer &buffer, StringRef text) {
+  constexpr size_t kMarginBytes = size_t(2) << 20;
+  size_t margin =
+      std::min<size_t>(text.data() - buffer.getBufferStart(), kMarginBytes);
+  releaseMappedPages(buffer,
+                     StringRef(text.data() - margin, text.size() + margin));
+}
+
 bool Parser::loadMetadata(const Token &metadataTok) {
   if (metadataSearched && metadata)
     return true; // Decoded when the first reference was met.
   metadataSearched = true;
   MetadataLimits limits;
   limits.maxTensorBytes = options.maxConstantBytes;
+  // Tensors of a mapped file stay in it until they are needed.
+  const MemoryBuffer *shared = options.sharedBuffer.get();
+  if (shared && shared->getBufferKind() == MemoryBuffer::MemoryBuffer_MMap &&
+      shared->getBufferStart() == buffer.getBufferStart() &&
+      shared->getBufferSize() == buffer.getBufferSize()) {
+    limits.textOwner = options.sharedBuffer;
+    limits.releaseText = [shared](StringRef text) {
+      releaseReadText(*shared, text);
+    };
+  }
   // Each tensor's text is dropped from memory once it is decoded, so the
   // file and the weights it holds are not resident together.
   Expected<MetadataTable> table =
       decodeMetadata(metadataTok.name, limits, [&](StringRef text) {
-        releaseMappedPages(buffer, text);
+        releaseReadText(buffer, text);
       });
   if (!table) {
     emitError(metadataTok.getLoc(),

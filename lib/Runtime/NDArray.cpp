@@ -19,6 +19,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cassert>
 #include <cmath>
 #include <cstdlib>
@@ -196,23 +197,39 @@ size_t NDArray::getByteSize() const {
   assert(storage && "accessing a null NDArray");
   return storage->byteSize;
 }
+
+void NDArray::fillDeferred(Storage &s) {
+  size_t allocBytes = getAllocBytes(s.byteSize);
+  auto *out = static_cast<uint8_t *>(allocateData(allocBytes));
+  if (!out)
+    report_bad_alloc_error(s.saved ? "cannot decode a tensor"
+                                   : "cannot fill a splat tensor");
+  if (SavedText *saved = s.saved.get()) {
+    // The text was checked when the array was made.
+    bool decoded = decodeBase64Range(saved->text, saved->headerBytes,
+                                     MutableArrayRef(out, s.byteSize));
+    assert(decoded && "a checked base64 text did not decode");
+    (void)decoded;
+    s.data = out;
+    if (saved->release)
+      saved->release(saved->text);
+    std::atomic_store(&saved->keepAlive, std::shared_ptr<const void>());
+    return;
+  }
+  // Replicate the element by doubling the filled prefix (a few memcpy
+  // calls for any size).
+  size_t size = s.dtype.getStorageBytes();
+  std::memcpy(out, s.element, size);
+  for (size_t filled = size; filled < s.byteSize; filled *= 2)
+    std::memcpy(out + filled, out, std::min(filled, s.byteSize - filled));
+  s.data = out;
+}
+
 const void *NDArray::getData() const {
   assert(storage && "accessing a null NDArray");
   Storage &s = *storage;
-  if (s.splat)
-    std::call_once(s.filled, [&s] {
-      size_t allocBytes = getAllocBytes(s.byteSize);
-      auto *out = static_cast<uint8_t *>(allocateData(allocBytes));
-      if (!out)
-        report_bad_alloc_error("cannot fill a splat tensor");
-      // Replicate the element by doubling the filled prefix (a few memcpy
-      // calls for any size).
-      size_t size = s.dtype.getStorageBytes();
-      std::memcpy(out, s.element, size);
-      for (size_t filled = size; filled < s.byteSize; filled *= 2)
-        std::memcpy(out + filled, out, std::min(filled, s.byteSize - filled));
-      s.data = out;
-    });
+  if (s.splat || s.saved)
+    std::call_once(s.filled, fillDeferred, std::ref(s));
   return s.data;
 }
 void *NDArray::getMutableData() {
@@ -239,9 +256,40 @@ static bool repeats(const uint8_t *data, int64_t count, size_t size) {
          std::memcmp(data, data + size, (count - 1) * size) == 0;
 }
 
+/// Whether the \p byteSize bytes that \p text (checked base64) encodes
+/// after \p headerBytes are elements of \p size bytes all equal, decoded a
+/// piece at a time: an array of weights differs in its first piece.
+static bool savedRepeats(StringRef text, size_t headerBytes, size_t byteSize,
+                         size_t size) {
+  constexpr size_t kPieceBytes = 16384;
+  size_t piece = std::min(byteSize, kPieceBytes / size * size);
+  uint8_t first[kPieceBytes], next[kPieceBytes];
+  (void)decodeBase64Range(text, headerBytes, MutableArrayRef(first, piece));
+  if (!repeats(first, piece / size, size))
+    return false;
+  for (size_t at = piece; at < byteSize; at += piece) {
+    size_t bytes = std::min(piece, byteSize - at);
+    (void)decodeBase64Range(text, headerBytes + at,
+                            MutableArrayRef(next, bytes));
+    if (std::memcmp(first, next, bytes))
+      return false;
+  }
+  return true;
+}
+
 bool NDArray::isRepeated() const {
   if (isSplat())
     return true;
+  // An undecoded array is read from its text, without decoding the whole.
+  if (SavedText *saved = storage->saved.get();
+      saved && getNumElements() >= 2)
+    if (std::shared_ptr<const void> hold = std::atomic_load(&saved->keepAlive)) {
+      bool result = savedRepeats(saved->text, saved->headerBytes, getByteSize(),
+                                 getDType().getStorageBytes());
+      if (result && saved->release)
+        saved->release(saved->text); // It was all read.
+      return result;
+    }
   return repeats(static_cast<const uint8_t *>(getData()), getNumElements(),
                  getDType().getStorageBytes());
 }
@@ -250,7 +298,7 @@ const void *NDArray::getElementAddress(int64_t index) const {
   assert(storage && "accessing a null NDArray");
   if (storage->splat)
     return storage->element;
-  return static_cast<const uint8_t *>(storage->data) +
+  return static_cast<const uint8_t *>(getData()) +
          index * getDType().getStorageBytes();
 }
 
@@ -687,28 +735,39 @@ std::optional<size_t> NDArray::getBase64SavedLength(StringRef text) {
   return size_t((total + 2) / 3 * 4);
 }
 
+/// The header of the saved tensor \p text encodes, if \p text has the
+/// canonical form (getBase64DecodedSize) and starts with the base64 of a
+/// header that load() accepts for the decoded size; its bytes are left in
+/// \p prefix.
+static std::optional<SavedHeader>
+decodeBase64Header(StringRef text, uint8_t (&prefix)[kMaxSavedHeaderBytes]) {
+  std::optional<size_t> size = getBase64DecodedSize(text);
+  if (!size)
+    return std::nullopt;
+  size_t prefixBytes = std::min(*size, kMaxSavedHeaderBytes);
+  if (!decodeBase64Range(text, 0, MutableArrayRef(prefix, prefixBytes)))
+    return std::nullopt;
+  Expected<SavedHeader> header = readSavedHeader(
+      StringRef(reinterpret_cast<const char *>(prefix), prefixBytes), *size);
+  if (!header) {
+    consumeError(header.takeError());
+    return std::nullopt;
+  }
+  return std::move(*header);
+}
+
 Expected<NDArray> NDArray::loadBase64(StringRef text, uint64_t maxBytes) {
-  if (std::optional<size_t> size = getBase64DecodedSize(text)) {
-    uint8_t prefix[kMaxSavedHeaderBytes];
-    size_t prefixBytes = std::min(*size, sizeof(prefix));
-    if (decodeBase64Range(text, 0, MutableArrayRef(prefix, prefixBytes))) {
-      Expected<SavedHeader> header = readSavedHeader(
-          StringRef(reinterpret_cast<const char *>(prefix), prefixBytes),
-          *size);
-      if (!header) {
-        // A base64 error further on is reported first, below.
-        consumeError(header.takeError());
-      } else {
-        Expected<NDArray> array =
-            create(header->dtype, header->shape, maxBytes, /*zeroFill=*/false);
-        if (!array)
-          return array.takeError();
-        auto *data = static_cast<uint8_t *>(array->getMutableData());
-        if (decodeBase64Range(text, header->size,
-                              MutableArrayRef(data, array->getByteSize())))
-          return array;
-      }
-    }
+  uint8_t prefix[kMaxSavedHeaderBytes];
+  // A bad header or a base64 error further on is reported below.
+  if (std::optional<SavedHeader> header = decodeBase64Header(text, prefix)) {
+    Expected<NDArray> array =
+        create(header->dtype, header->shape, maxBytes, /*zeroFill=*/false);
+    if (!array)
+      return array.takeError();
+    auto *data = static_cast<uint8_t *>(array->getMutableData());
+    if (decodeBase64Range(text, header->size,
+                          MutableArrayRef(data, array->getByteSize())))
+      return array;
   }
   // Text this decoder does not take (not canonical, not base64) or a bad
   // header: llvm's decoder and load() say what is wrong.
@@ -717,4 +776,47 @@ Expected<NDArray> NDArray::loadBase64(StringRef text, uint64_t maxBytes) {
     return createStringError(inconvertibleErrorCode(),
                              "invalid base64: " + toString(std::move(err)));
   return load(StringRef(bytes.data(), bytes.size()), maxBytes);
+}
+
+Expected<NDArray> NDArray::loadBase64Lazy(StringRef text,
+                                          std::shared_ptr<const void> keepAlive,
+                                          TextRelease release,
+                                          uint64_t maxBytes) {
+  uint8_t prefix[kMaxSavedHeaderBytes];
+  if (std::optional<SavedHeader> header = decodeBase64Header(text, prefix)) {
+    // create()'s checks, without the buffer.
+    Expected<Storage *> s = makeStorage(header->dtype, header->shape, maxBytes);
+    if (!s)
+      return s.takeError();
+    NDArray array(*s);
+    StringRef headerBytes(reinterpret_cast<const char *>(prefix),
+                          header->size);
+    if (keepAlive && array.saveHeader() == headerBytes &&
+        isCanonicalBase64(text)) {
+      (*s)->saved.reset(new SavedText{text, header->size, std::move(keepAlive),
+                                      std::move(release)});
+      return array;
+    }
+  }
+  // Not what the printer writes, or not valid: decoded now, or the error.
+  return loadBase64(text, maxBytes);
+}
+
+bool NDArray::writeSavedBase64(raw_ostream &os) const {
+  SavedText *saved = storage ? storage->saved.get() : nullptr;
+  if (!saved)
+    return false;
+  // The text stays valid while this is held, even if another thread
+  // decodes the array meanwhile and drops the array's own reference.
+  std::shared_ptr<const void> hold = std::atomic_load(&saved->keepAlive);
+  if (!hold)
+    return false;
+  constexpr size_t kPieceBytes = size_t(1) << 20;
+  for (size_t at = 0; at < saved->text.size(); at += kPieceBytes) {
+    StringRef piece = saved->text.substr(at, kPieceBytes);
+    os << piece;
+    if (saved->release)
+      saved->release(piece);
+  }
+  return true;
 }

@@ -118,6 +118,34 @@ static bool decodeOneGroup(StringRef text, size_t g, bool last,
   return true;
 }
 
+/// Whether every character of \p text is in the alphabet. Range compares
+/// OR-ed into one flag, without a branch per character, rather than a
+/// table: the compiler vectorises them (nnir-text-bench's BM_Base64Check:
+/// 10 GB/s; a 256-entry table with four accumulators ran at 3.4 GB/s).
+static bool isAlphabetOnly(StringRef text) {
+  const auto *u = reinterpret_cast<const unsigned char *>(text.data());
+  uint8_t bad = 0;
+  for (size_t i = 0, e = text.size(); i != e; ++i) {
+    uint8_t c = u[i];
+    bool ok = (uint8_t(c - 'A') < 26) | (uint8_t(c - 'a') < 26) |
+              (uint8_t(c - '0') < 10) | (c == '+') | (c == '/');
+    bad |= !ok;
+  }
+  return !bad;
+}
+
+bool nnir::isCanonicalBase64(StringRef text) {
+  if (!getBase64DecodedSize(text))
+    return false;
+  if (text.empty())
+    return true;
+  // All but the last group hold no padding; the last is checked as the
+  // decoder checks it.
+  uint8_t last[3];
+  return isAlphabetOnly(text.drop_back(4)) &&
+         decodeOneGroup(text, text.size() / 4 - 1, /*last=*/true, last);
+}
+
 bool nnir::decodeBase64Range(StringRef text, size_t offset,
                              MutableArrayRef<uint8_t> out) {
   size_t groups = text.size() / 4;

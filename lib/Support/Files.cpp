@@ -93,3 +93,27 @@ nnir::readRegularFile(StringRef path, const ReadFileOptions &options) {
     return fileError("read", path, buffer.getError().message());
   return std::move(*buffer);
 }
+
+namespace {
+/// makeSharedBufferView's buffer.
+class SharedBufferView : public MemoryBuffer {
+public:
+  explicit SharedBufferView(std::shared_ptr<const MemoryBuffer> buffer)
+      : buffer(std::move(buffer)) {
+    init(this->buffer->getBufferStart(), this->buffer->getBufferEnd(),
+         /*RequiresNullTerminator=*/false);
+  }
+  StringRef getBufferIdentifier() const override {
+    return buffer->getBufferIdentifier();
+  }
+  BufferKind getBufferKind() const override { return buffer->getBufferKind(); }
+
+private:
+  std::shared_ptr<const MemoryBuffer> buffer;
+};
+} // namespace
+
+std::unique_ptr<MemoryBuffer>
+nnir::makeSharedBufferView(std::shared_ptr<const MemoryBuffer> buffer) {
+  return std::make_unique<SharedBufferView>(std::move(buffer));
+}

@@ -57,14 +57,20 @@ static bool isONNXModel(const MemoryBuffer &buffer) {
   }
 }
 
-Expected<unsigned> nnir::addInputFile(SourceMgr &sourceMgr, StringRef path) {
+Expected<unsigned>
+nnir::addInputFile(SourceMgr &sourceMgr, StringRef path,
+                   std::shared_ptr<const MemoryBuffer> *sharedBuffer) {
   ReadFileOptions options;
   options.allowStdin = true;
   Expected<std::unique_ptr<MemoryBuffer>> input =
       readRegularFile(path, options);
   if (!input)
     return input.takeError();
-  return sourceMgr.AddNewSourceBuffer(std::move(*input), SMLoc());
+  if (!sharedBuffer)
+    return sourceMgr.AddNewSourceBuffer(std::move(*input), SMLoc());
+  *sharedBuffer = std::move(*input);
+  return sourceMgr.AddNewSourceBuffer(makeSharedBufferView(*sharedBuffer),
+                                      SMLoc());
 }
 
 Expected<Ref<IRModule>> nnir::loadModule(SourceMgr &sourceMgr,

@@ -34,6 +34,7 @@
 #include "nnir/Pass/RemarkStreamer.h"
 #include "nnir/Support/Diagnostics.h"
 #include "nnir/Support/Heap.h"
+#include "nnir/Support/OutputFile.h"
 #include "nnir/Support/Stack.h"
 #include "nnir/Support/Suggestions.h"
 #include "nnir/Transforms/Executor.h"
@@ -944,12 +945,13 @@ static Expected<std::string> emitKernels(Ref<IRModule> module,
   return out;
 }
 
-/// Opens the output file of \p config, lets \p write fill it and keeps it.
-/// Returns the exit code.
+/// Opens the output file of \p config, lets \p write fill it and keeps it
+/// (by a rename: the output may be the input, whose metadata tensors are
+/// read from it as they are printed). Returns the exit code.
 static int writeOutput(const NNIROptConfig &config, raw_ostream &errs,
                        function_ref<void(raw_ostream &)> write) {
   std::error_code ec;
-  ToolOutputFile output(config.outputFilename, ec, sys::fs::OF_TextWithCRLF);
+  OutputFile output(config.outputFilename, ec, sys::fs::OF_TextWithCRLF);
   if (ec) {
     WithColor::error(errs, kNNIROptToolName)
         << "cannot open output file '" << config.outputFilename
@@ -969,7 +971,12 @@ static int writeOutput(const NNIROptConfig &config, raw_ostream &errs,
     output.os().clear_error();
     return 1;
   }
-  output.keep();
+  if (std::error_code keepError = output.keep()) {
+    WithColor::error(errs, kNNIROptToolName)
+        << "cannot write '" << config.outputFilename
+        << "': " << keepError.message() << "\n";
+    return 1;
+  }
   return 0;
 }
 
@@ -1269,7 +1276,8 @@ static int runNNIROptParts(const NNIROptConfig &config, raw_ostream &errs) {
   if (config.runReproducer) {
     if (config.inputFilename == "-")
       return fail(makeError("--run-reproducer reads a file, not stdin"));
-    Expected<unsigned> id = addInputFile(sourceMgr, config.inputFilename);
+    Expected<unsigned> id = addInputFile(sourceMgr, config.inputFilename,
+                                         &resolved.parserOptions.sharedBuffer);
     if (!id)
       return fail(id.takeError());
     inputId = *id;
@@ -1335,9 +1343,11 @@ static int runNNIROptParts(const NNIROptConfig &config, raw_ostream &errs) {
   if (!remarks)
     return fail(remarks.takeError());
 
+  // The input is shared with the metadata tensors that stay in it.
   Expected<unsigned> bufferId =
       inputId ? Expected<unsigned>(*inputId)
-              : addInputFile(sourceMgr, config.inputFilename);
+              : addInputFile(sourceMgr, config.inputFilename,
+                             &resolved.parserOptions.sharedBuffer);
   if (!bufferId)
     return fail(bufferId.takeError());
   std::vector<unsigned> parts = config.splitInputFile

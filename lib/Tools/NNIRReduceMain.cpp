@@ -16,13 +16,13 @@
 #include "nnir/Reduce/Reducer.h"
 #include "nnir/Reduce/ScriptTest.h"
 #include "nnir/Support/Diagnostics.h"
+#include "nnir/Support/OutputFile.h"
 #include "nnir/Tools/ModuleLoader.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 
 using namespace llvm;
@@ -54,9 +54,10 @@ static int runReduce(const ReduceConfig &config) {
   if (!test)
     return fail(test.takeError());
 
-  // Opened first, so that an unwritable path fails before the work.
+  // Opened first, so that an unwritable path fails before the work; put in
+  // place by a rename at the end, so the output may be the input.
   std::error_code ec;
-  ToolOutputFile output(config.outputFilename, ec, sys::fs::OF_Text);
+  OutputFile output(config.outputFilename, ec, sys::fs::OF_Text);
   if (ec)
     return fail(makeError("cannot open output file '" +
                           config.outputFilename + "': " + ec.message()));
@@ -91,7 +92,9 @@ static int runReduce(const ReduceConfig &config) {
                           config.outputFilename +
                           "': " + writeError.message()));
   }
-  output.keep();
+  if (std::error_code keepError = output.keep())
+    return fail(makeError("cannot write output file '" +
+                          config.outputFilename + "': " + keepError.message()));
   errs() << formatv("{0}: {1} -> {2}, {3} -> {4}; {5} ({6} interesting), "
                     "{7} skipped as ill-formed; {8:f2} s{9}\n",
                     kToolName, plural(stats.callsBefore, "call"),

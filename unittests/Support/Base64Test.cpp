@@ -87,6 +87,38 @@ TEST(Base64Test, RefusesWhatIsNotCanonicalBase64) {
   EXPECT_EQ(decodeRange("!!!!QUJD", 3, 3), "ABC");
 }
 
+TEST(Base64Test, ChecksCanonicalFormAsTheDecoderDoes) {
+  EXPECT_TRUE(isCanonicalBase64(""));
+  EXPECT_TRUE(isCanonicalBase64("QUI="));
+  EXPECT_TRUE(isCanonicalBase64("QQ=="));
+  EXPECT_FALSE(isCanonicalBase64("QR=="));
+  EXPECT_FALSE(isCanonicalBase64("QUJ="));
+  EXPECT_FALSE(isCanonicalBase64("QUJD="));
+  EXPECT_FALSE(isCanonicalBase64("QQ==QUJD"));
+  EXPECT_FALSE(isCanonicalBase64("QU=D"));
+  EXPECT_FALSE(isCanonicalBase64("===="));
+  // Every length's text, and every one-character change of it (to each
+  // character class, and to a byte above 127): accepted exactly when the
+  // decoder decodes the whole without an error.
+  for (size_t n : {size_t(1), size_t(2), size_t(3), size_t(4), size_t(5),
+                   size_t(47), size_t(100)}) {
+    std::string bytes = patternBytes(n);
+    std::string text = encodeBase64(bytes);
+    EXPECT_TRUE(isCanonicalBase64(text)) << n;
+    for (size_t at = 0; at < text.size(); ++at)
+      for (char c : {'A', 'B', 'z', '9', '+', '/', '=', '!', ' ', '\xc3',
+                     '\0'}) {
+        std::string changed = text;
+        changed[at] = c;
+        bool decodes = getBase64DecodedSize(changed) &&
+                       decodeRange(changed, 0, *getBase64DecodedSize(changed)) !=
+                           "<error>";
+        EXPECT_EQ(isCanonicalBase64(changed), decodes)
+            << n << " " << at << " " << int(c);
+      }
+  }
+}
+
 TEST(Base64Test, WritesPiecesAsOneText) {
   for (size_t n = 0; n <= 12; ++n)
     for (size_t split = 0; split <= n; ++split) {

@@ -30,6 +30,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -105,6 +107,14 @@ struct MetadataTable {
 struct MetadataLimits {
   /// Largest tensor (in bytes) a metadata entry may hold.
   uint64_t maxTensorBytes = UINT64_MAX;
+  /// When set, the owner of the section's text (a mapped file), which must
+  /// not change while it is held: the tensors that the printer would write
+  /// as they are written are checked but not decoded, and keep the owner
+  /// until their data is first needed (NDArray::loadBase64Lazy); printing
+  /// one copies its text. releaseText, if set, drops text from memory once
+  /// such a tensor has read it.
+  std::shared_ptr<const void> textOwner;
+  std::function<void(llvm::StringRef)> releaseText;
 };
 
 /// Decodes a metadata section (the JSON text after `#[metadata]`). Errors

@@ -34,9 +34,11 @@
 #include "nnir/IR/Module.h"
 
 #include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <cstdint>
+#include <memory>
 
 namespace nnir {
 
@@ -50,6 +52,13 @@ struct ParserOptions {
   uint64_t maxConstantBytes = uint64_t(1) << 32;
   /// Require the `#[version = "0.0.5"]` header (TVM requires it).
   bool requireVersion = false;
+  /// The buffer being parsed, shared (nnir/Tools/ModuleLoader.h's
+  /// addInputFile). When it is a mapped file, the metadata section's tensors
+  /// are checked but stay in it as text until their data is needed, holding
+  /// the buffer; printing an untouched one copies its text. The file must
+  /// not change while the module lives. Otherwise, and for any other buffer
+  /// (standard input, a string), they are decoded as they are parsed.
+  std::shared_ptr<const llvm::MemoryBuffer> sharedBuffer;
 };
 
 /// Parses buffer \p bufferId of \p sourceMgr as a module.

@@ -10,6 +10,12 @@
 /// buffer: element access, equality and the execution engine's splat runs
 /// never allocate it; getData() fills it once, thread-safely.
 ///
+/// A lazy saved array (loadBase64Lazy) keeps the base64 text it was read
+/// from, in a file that stays mapped, until something asks for its bytes:
+/// its dtype and shape are known at once, and printing it copies the text
+/// (writeSavedBase64). A model's weights so never need to be resident when
+/// a tool only reads and prints them.
+///
 /// save()/load() use TVM's binary format (SaveDLTensor / NDArray::Load), so
 /// tensors from TVM's metadata sections and params files load unchanged.
 //
@@ -28,9 +34,15 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
 
 namespace nnir {
 
@@ -79,6 +91,23 @@ public:
   /// message) first when \p text is not base64.
   static llvm::Expected<NDArray> loadBase64(llvm::StringRef text,
                                             uint64_t maxBytes = UINT64_MAX);
+  /// Called with a part of a lazy array's text once it has been read, so its
+  /// pages can leave the resident set (nnir/Support/Heap.h's
+  /// releaseMappedPages); the text must stay readable after the call.
+  using TextRelease = std::function<void(llvm::StringRef)>;
+  /// loadBase64(), except that the data is decoded only when first needed
+  /// (getData() and what reads elements, hash(), bitwiseEqual()): \p text
+  /// must stay valid and unchanged while \p keepAlive is held, which the
+  /// array holds until it has decoded the data. The header is decoded and
+  /// the whole text checked now, so every error is loadBase64's, here, and
+  /// the later decode cannot fail. The decode calls \p release (if any)
+  /// with \p text, and writeSavedBase64() with each piece it copies.
+  /// Only a text that is exactly what writeSavedBase64() would stand for (the
+  /// header saveHeader() writes, canonical base64) makes a lazy array;
+  /// another is decoded at once, as loadBase64() does.
+  static llvm::Expected<NDArray>
+  loadBase64Lazy(llvm::StringRef text, std::shared_ptr<const void> keepAlive,
+                 TextRelease release = {}, uint64_t maxBytes = UINT64_MAX);
   /// The length of the base64 text of the saved tensor that \p text starts
   /// with, as its header announces it (\p text may go on after it: a caller
   /// finds the end of a tensor's text without scanning it), or std::nullopt
@@ -88,6 +117,11 @@ public:
   std::string save() const;
   /// The header of TVM's binary tensor format (what precedes the data).
   std::string saveHeader() const;
+  /// If this is a lazy array whose data has not been decoded, writes the
+  /// base64 text it was loaded from (the base64 of save()), a MiB at a time,
+  /// releasing each piece once written, and returns true. Otherwise writes
+  /// nothing and returns false. Safe while another thread decodes it.
+  bool writeSavedBase64(llvm::raw_ostream &os) const;
 
   explicit operator bool() const { return storage != nullptr; }
 
@@ -97,7 +131,8 @@ public:
   int64_t getNumElements() const;
   size_t getByteSize() const;
 
-  /// The buffer (a splat's is filled on the first call).
+  /// The buffer (a splat's is filled, a lazy array's decoded, on the first
+  /// call).
   const void *getData() const;
   /// Writable access. The array must not yet be shared with IR that others
   /// can see (constants are immutable once built). A splat stops being one.
@@ -130,8 +165,21 @@ public:
 
   /// Two arrays share one buffer.
   bool sameAs(const NDArray &other) const { return storage == other.storage; }
+  /// An address that identifies the buffer (equal exactly when sameAs), for
+  /// keying tables without asking for the data.
+  const void *getIdentity() const { return storage.get(); }
 
 private:
+  /// Where a lazy saved array's data is: the base64 text of save(), whose
+  /// decoded header is headerBytes long. Only keepAlive, the owner of text,
+  /// changes: the decode drops it (read and written atomically, as
+  /// writeSavedBase64 may run meanwhile).
+  struct SavedText {
+    llvm::StringRef text;
+    size_t headerBytes = 0;
+    std::shared_ptr<const void> keepAlive;
+    TextRelease release;
+  };
   struct Storage : llvm::ThreadSafeRefCountedBase<Storage> {
     DataType dtype;
     Shape shape;
@@ -142,10 +190,15 @@ private:
     /// element, the raw bits of every element.
     bool splat = false;
     alignas(8) uint8_t element[8] = {};
+    /// Set for a lazy saved array (and never changed after): data stays
+    /// null until getData() decodes it (once) from this text.
+    std::unique_ptr<SavedText> saved;
     std::once_flag filled;
     ~Storage();
   };
   explicit NDArray(Storage *s) : storage(s) {}
+  /// Fills a splat's buffer or decodes a lazy array's (getData()'s once).
+  static void fillDeferred(Storage &s);
   /// The checked, unallocated storage of an array (see create()).
   static llvm::Expected<Storage *> makeStorage(DataType dtype,
                                                llvm::ArrayRef<int64_t> shape,

@@ -33,6 +33,13 @@ struct ReadFileOptions {
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 readRegularFile(llvm::StringRef path, const ReadFileOptions &options = {});
 
+/// A buffer that shows \p buffer's contents, for an owner (a SourceMgr)
+/// that takes a unique_ptr while others share \p buffer (tensors still in
+/// the text of a mapped file). It has \p buffer's identifier and kind, so
+/// releaseMappedPages (Heap.h) treats it as \p buffer.
+std::unique_ptr<llvm::MemoryBuffer>
+makeSharedBufferView(std::shared_ptr<const llvm::MemoryBuffer> buffer);
+
 /// An error unless \p path names a regular file (following symbolic links),
 /// for readers that open files themselves (libzip).
 llvm::Error checkRegularFile(llvm::StringRef path);

@@ -55,8 +55,13 @@ bool hasONNXSupport();
 
 /// Reads the module file \p path (`-`: standard input; otherwise a regular
 /// file, nnir/Support/Files.h) into \p sourceMgr; returns its buffer id.
-llvm::Expected<unsigned> addInputFile(llvm::SourceMgr &sourceMgr,
-                                      llvm::StringRef path);
+/// With \p sharedBuffer, the buffer is shared: *sharedBuffer owns it and
+/// \p sourceMgr holds a view of it. Handed to the parser as
+/// ParserOptions::sharedBuffer, it lets the tensors of a mapped file's
+/// metadata section stay in the file until they are needed.
+llvm::Expected<unsigned>
+addInputFile(llvm::SourceMgr &sourceMgr, llvm::StringRef path,
+             std::shared_ptr<const llvm::MemoryBuffer> *sharedBuffer = nullptr);
 
 /// Parses or imports buffer \p bufferId of \p sourceMgr.
 llvm::Expected<Ref<IRModule>> loadModule(llvm::SourceMgr &sourceMgr,
