@@ -9,6 +9,7 @@
 #include "nnir/Support/Files.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -61,6 +62,18 @@ TEST(FilesTest, ReadsRegularFilesAndRefusesTheRest) {
   EXPECT_EQ(errorOf(readRegularFile(missing).takeError()),
             "cannot open '" + missing + "': No such file or directory");
   llvm::sys::fs::remove_directories(dir);
+}
+
+TEST(FilesTest, ASharedBufferViewKeepsTheBufferAndItsKind) {
+  std::shared_ptr<const llvm::MemoryBuffer> owner =
+      llvm::MemoryBuffer::getMemBuffer("some text", "input.nnir");
+  const llvm::MemoryBuffer *raw = owner.get();
+  std::unique_ptr<llvm::MemoryBuffer> view = makeSharedBufferView(owner);
+  owner.reset(); // The view holds it now.
+  EXPECT_EQ(view->getBuffer(), "some text");
+  EXPECT_EQ(view->getBufferStart(), raw->getBufferStart());
+  EXPECT_EQ(view->getBufferIdentifier(), "input.nnir");
+  EXPECT_EQ(view->getBufferKind(), raw->getBufferKind());
 }
 
 } // namespace
